@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install fricon's build and test dependencies from Debian when missing.
+# Run as root (or through sudo); does nothing when everything is present.
+set -e
+PKGS="build-essential cmake pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
+liblapacke-dev libopenblas-dev gnuplot-nox python3-numpy python3-scipy python3-h5py"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq $missing >/dev/null

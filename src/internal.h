@@ -1,0 +1,55 @@
+/* Internal helpers shared by the library's sources (not installed). */
+#ifndef FRICON_INTERNAL_H
+#define FRICON_INTERNAL_H
+
+#include "fricon.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest vector or matrix the library allocates without question:
+ * guards against absurd declared sizes in files. */
+#define FC_MAX_ENTRIES (1L << 31)
+
+/* Allocation of n elements of size sz, zeroed; NULL when n*sz overflows,
+ * exceeds FC_MAX_ENTRIES elements, or the allocation fails. */
+void *fc_calloc(size_t n, size_t sz);
+/* Duplicate n doubles (NULL if src is NULL or allocation fails). */
+double *fc_dup(const double *src, size_t n);
+
+/* Monotonic wall clock, seconds. */
+double fc_now(void);
+
+/* A deadline from opt->time_limit measured from start (0: none). */
+typedef struct fc_clock {
+    double start;
+    double limit;   /* seconds, <= 0: none */
+} fc_clock;
+void fc_clock_start(fc_clock *c, const fc_options *opt);
+int fc_clock_expired(const fc_clock *c);
+double fc_clock_elapsed(const fc_clock *c);
+
+/* Log through opt->log when opt->verbose >= level (printf-style). */
+void fc_log(const fc_options *opt, int level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Dense vector kernels. */
+double fc_dot(int n, const double *x, const double *y);
+double fc_norm2(int n, const double *x);
+int fc_all_finite(size_t n, const double *x);
+
+/* Record a stage in info (composite solvers). */
+void fc_info_add_stage(fc_info *info, const char *solver, fc_status status,
+                       int iterations, double residual, double seconds);
+
+/* Solver entry points, one per file under src/solvers/. */
+fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt,
+                        double *r, double *u, fc_info *info);
+fc_status fc_psor_solve(const fc_problem *p, const fc_options *opt,
+                        double *r, double *u, fc_info *info);
+
+#endif

@@ -1,0 +1,36 @@
+/* A minimal test harness: CHECK records failures and goes on; each test
+ * file's main returns the failure count (ctest reads the exit status). */
+#ifndef FRICON_TEST_H
+#define FRICON_TEST_H
+
+#include <stdio.h>
+#include <math.h>
+#include <string.h>
+#include <stdlib.h>
+
+static int test_failures = 0;
+static int test_checks = 0;
+
+#define CHECK(cond, ...)                                                     \
+    do {                                                                     \
+        test_checks++;                                                       \
+        if (!(cond)) {                                                       \
+            test_failures++;                                                 \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, \
+                    #cond);                                                  \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fputc('\n', stderr);                                             \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol, what)                                           \
+    CHECK(fabs((double)(a) - (double)(b)) <= (tol), "%s: %.17g vs %.17g (tol %g)", \
+          what, (double)(a), (double)(b), (double)(tol))
+
+#define TEST_DONE()                                                          \
+    do {                                                                     \
+        printf("%d checks, %d failed\n", test_checks, test_failures);        \
+        return test_failures ? 1 : 0;                                        \
+    } while (0)
+
+#endif
