@@ -239,7 +239,7 @@ typedef struct fc_nsgs_options {
     int shuffle;           /* 0: fixed order; 1: shuffle each sweep; default 0 */
     unsigned seed;         /* seed of the shuffle; default 1               */
     int error_every;       /* full error measured every k sweeps; default 1 */
-    fc_local_solver local; /* default FC_LOCAL_HYBRID                      */
+    int local;             /* an fc_local_solver; default FC_LOCAL_HYBRID  */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
 } fc_nsgs_options;

@@ -18,6 +18,9 @@ void *fc_calloc(size_t n, size_t sz);
 /* Duplicate n doubles (NULL if src is NULL or allocation fails). */
 double *fc_dup(const double *src, size_t n);
 
+/* Copy of a string (NULL on failure). */
+char *fc_strdup(const char *s);
+
 /* Monotonic wall clock, seconds. */
 double fc_now(void);
 

@@ -1,0 +1,35 @@
+/* The fricon command: one file per command (cmd_*.c). */
+#ifndef FRICON_CLI_H
+#define FRICON_CLI_H
+
+#include "fricon.h"
+
+/* Exit statuses of SPEC section 4. */
+enum { EXIT_DONE = 0, EXIT_NOT_CONVERGED = 1, EXIT_BAD_INPUT = 2 };
+
+int cmd_info(int argc, char **argv);
+int cmd_solvers(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+
+/* Print "fricon: message" on stderr; returns EXIT_BAD_INPUT. */
+int cli_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Strict number parsing: the whole string, finite; 0 on success. */
+int cli_parse_double(const char *s, double *out);
+int cli_parse_int(const char *s, int *out);
+
+/* Set a named solver option ("nsgs.omega=1.3"); 0 on success, else an
+ * error message is printed and EXIT_BAD_INPUT returned. */
+int cli_set_option(fc_options *opt, const char *assignment);
+/* List the settable options with their defaults. */
+void cli_list_options(void);
+
+/* Write s as a JSON string literal. */
+void cli_json_string(const char *s);
+
+#endif

@@ -1,0 +1,153 @@
+/* fricon solve FILE [options]: solve, report, optionally write the
+ * solution (SPEC sections 3 and 4). */
+#include "cli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *file, *solver, *output;
+    int json, verbose;
+    fc_options opt;
+} solve_args;
+
+static void log_stderr(void *user, int level, const char *msg)
+{
+    (void)user;
+    fprintf(stderr, "%*s%s\n", 2 * level, "", msg);
+}
+
+/* Parse the command's arguments; EXIT_DONE or EXIT_BAD_INPUT. */
+static int parse_args(int argc, char **argv, solve_args *a)
+{
+    memset(a, 0, sizeof *a);
+    fc_default_options(&a->opt);
+    a->solver = fc_default_solver();
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = !strcmp(s, "--solver") || !strcmp(s, "--tol") || !strcmp(s, "--max-iter") ||
+                    !strcmp(s, "--time-limit") || !strcmp(s, "--output") || !strcmp(s, "--set");
+        if (takes && !val) return cli_fail("option %s needs a value", s);
+        if (!strcmp(s, "--json")) a->json = 1;
+        else if (!strcmp(s, "--verbose")) a->verbose = 1;
+        else if (!strcmp(s, "--solver")) a->solver = val;
+        else if (!strcmp(s, "--output")) a->output = val;
+        else if (!strcmp(s, "--tol")) {
+            if (cli_parse_double(val, &a->opt.tolerance) || a->opt.tolerance <= 0)
+                return cli_fail("--tol: '%s' is not a positive number", val);
+        } else if (!strcmp(s, "--max-iter")) {
+            if (cli_parse_int(val, &a->opt.max_iter) || a->opt.max_iter <= 0)
+                return cli_fail("--max-iter: '%s' is not a positive integer", val);
+        } else if (!strcmp(s, "--time-limit")) {
+            if (cli_parse_double(val, &a->opt.time_limit) || a->opt.time_limit < 0)
+                return cli_fail("--time-limit: '%s' is not a number of seconds >= 0", val);
+        } else if (!strcmp(s, "--set")) {
+            if (cli_set_option(&a->opt, val)) return EXIT_BAD_INPUT;
+        } else if (s[0] == '-' && s[1]) {
+            return cli_fail("unknown option '%s'", s);
+        } else if (!a->file) {
+            a->file = s;
+        } else {
+            return cli_fail("unexpected argument '%s'", s);
+        }
+        i += takes;
+    }
+    if (!a->file) return cli_fail("usage: fricon solve FILE [--solver NAME] [--tol T] ...");
+    if (!fc_solver_find(a->solver))
+        return cli_fail("unknown solver '%s' (see 'fricon solvers')", a->solver);
+    if (a->verbose) {
+        a->opt.verbose = 1;
+        a->opt.log = log_stderr;
+    }
+    return EXIT_DONE;
+}
+
+static void print_number(const char *key, double x)
+{
+    if (isfinite(x)) printf(", \"%s\": %.6e", key, x);
+    else printf(", \"%s\": null", key);
+}
+
+static void report_json(const solve_args *a, const fc_problem *p, const fc_info *info)
+{
+    printf("{\"problem\": ");
+    cli_json_string(a->file);
+    printf(", \"kind\": \"%s\", \"nc\": %d, \"solver\": ", fc_problem_kind_name(p), p->nc);
+    cli_json_string(a->solver);
+    printf(", \"status\": \"%s\", \"iterations\": %d", fc_status_name(info->status), info->iterations);
+    print_number("residual", info->residual);
+    print_number("seconds", info->seconds);
+    if (p->kind == FC_GLOBAL) print_number("dynamics_residual", info->dyn_residual);
+    printf("}\n");
+}
+
+static void report_text(const solve_args *a, const fc_problem *p, const fc_info *info)
+{
+    printf("problem:    %s (%s, nc = %d)\n", a->file, fc_problem_kind_name(p), p->nc);
+    printf("solver:     %s\n", a->solver);
+    printf("status:     %s\n", fc_status_name(info->status));
+    printf("iterations: %d\n", info->iterations);
+    printf("residual:   %.3e\n", info->residual);
+    if (p->kind == FC_GLOBAL) printf("dynamics:   %.3e\n", info->dyn_residual);
+    printf("seconds:    %.6f\n", info->seconds);
+    if (info->message[0]) printf("message:    %s\n", info->message);
+}
+
+/* Per-contact laws, the worst contacts and the solver stages (--verbose). */
+static void report_details(const fc_problem *p, const double *r, const double *u, const fc_info *info)
+{
+    for (int k = 0; k < info->nstages; k++) {
+        const fc_stage *s = &info->stages[k];
+        fprintf(stderr, "stage %d: %s %s, %d iterations, residual %.3e, %.3f s\n", k + 1,
+                s->solver, fc_status_name(s->status), s->iterations, s->residual, s->seconds);
+    }
+    if (p->kind != FC_LOCAL) return;
+    fc_contact_diag *dg = calloc((size_t)p->nc, sizeof *dg);
+    if (!dg) return;
+    fc_diagnose(p, r, u, dg);
+    int count[3] = {0, 0, 0};
+    for (int c = 0; c < p->nc; c++) count[dg[c].law]++;
+    fprintf(stderr, "contacts: %d separated, %d sticking, %d sliding\n", count[0], count[1], count[2]);
+    for (int k = 0; k < 5 && k < p->nc; k++) { /* five worst, by selection */
+        int worst = k;
+        for (int c = k + 1; c < p->nc; c++)
+            if (dg[c].error > dg[worst].error) worst = c;
+        fc_contact_diag t = dg[k]; dg[k] = dg[worst]; dg[worst] = t;
+        fprintf(stderr, "worst contact %d: error %.3e (%s)\n", dg[k].contact, dg[k].error,
+                fc_law_name(dg[k].law));
+    }
+    free(dg);
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    solve_args a;
+    if (parse_args(argc, argv, &a)) return EXIT_BAD_INPUT;
+    fc_problem *p;
+    fc_error err;
+    if (fc_read(a.file, &p, &err)) return cli_fail("%s", err.msg);
+    int m = fc_problem_m(p), rc = EXIT_BAD_INPUT;
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
+    fc_info info;
+    if (!r || !u || (p->kind == FC_GLOBAL && !v)) {
+        cli_fail("%s: out of memory", a.file);
+    } else if (fc_solve(p, a.solver, &a.opt, r, u, v, &info, &err)) {
+        cli_fail("%s: %s", a.file, err.msg);
+    } else if (a.output && fc_write_solution(a.output, p, r, u, v, &err)) {
+        cli_fail("%s", err.msg);
+    } else {
+        if (a.json) report_json(&a, p, &info);
+        else report_text(&a, p, &info);
+        if (a.verbose) report_details(p, r, u, &info);
+        rc = info.status == FC_CONVERGED ? EXIT_DONE : EXIT_NOT_CONVERGED;
+    }
+    free(r);
+    free(u);
+    free(v);
+    fc_problem_free(p);
+    return rc;
+}

@@ -1,0 +1,62 @@
+/* Solver options settable by name from the command line (--set NAME=VALUE):
+ * a table of the fc_options fields, so a new option is one line here. */
+#include "cli.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef enum { OPT_DOUBLE, OPT_INT } opt_type;
+
+typedef struct {
+    const char *name;
+    opt_type type;
+    size_t offset;
+    const char *help;
+} opt_entry;
+
+#define D(field, help) {#field, OPT_DOUBLE, offsetof(fc_options, field), help}
+#define I(field, help) {#field, OPT_INT, offsetof(fc_options, field), help}
+
+static const opt_entry entries[] = {
+    D(tolerance, "target of the SPEC error measure"),
+    I(max_iter, "outer iterations (sweeps for nsgs)"),
+    D(time_limit, "seconds, 0 for none"),
+    D(nsgs.omega, "relaxation factor of nsgs (psor when != 1)"),
+    I(nsgs.shuffle, "1: shuffle the contact order each sweep"),
+    I(nsgs.error_every, "sweeps between two evaluations of the full error"),
+    I(nsgs.local, "one-contact solver: 0 hybrid, 1 projection, 2 AC Newton, 3 exact"),
+    D(nsgs.local_tol, "one-contact solver tolerance"),
+    I(nsgs.local_max_iter, "one-contact Newton iterations"),
+};
+
+int cli_set_option(fc_options *opt, const char *assignment)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq) return cli_fail("--set expects NAME=VALUE, got '%s'", assignment);
+    size_t len = (size_t)(eq - assignment);
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+        const opt_entry *e = &entries[i];
+        if (strlen(e->name) != len || strncmp(e->name, assignment, len)) continue;
+        char *field = (char *)opt + e->offset;
+        int bad = e->type == OPT_DOUBLE ? cli_parse_double(eq + 1, (double *)(void *)field)
+                                        : cli_parse_int(eq + 1, (int *)(void *)field);
+        if (bad) return cli_fail("--set %s: '%s' is not a valid number", e->name, eq + 1);
+        return 0;
+    }
+    return cli_fail("--set: unknown option '%.*s' (see 'fricon options')", (int)len, assignment);
+}
+
+void cli_list_options(void)
+{
+    fc_options def;
+    fc_default_options(&def);
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+        const opt_entry *e = &entries[i];
+        const char *field = (const char *)&def + e->offset;
+        if (e->type == OPT_DOUBLE)
+            printf("%-22s %-10g %s\n", e->name, *(const double *)(const void *)field, e->help);
+        else
+            printf("%-22s %-10d %s\n", e->name, *(const int *)(const void *)field, e->help);
+    }
+}

@@ -1,0 +1,284 @@
+/* The matrix type: dense (column-major), CSR, and block-CSR with square
+ * blocks; allocation and the products the solvers need. */
+#include "internal.h"
+
+static fc_matrix *matrix_alloc(fc_mat_kind kind, int rows, int cols)
+{
+    if (rows < 0 || cols < 0) return NULL;
+    fc_matrix *A = calloc(1, sizeof *A);
+    if (!A) return NULL;
+    A->kind = kind;
+    A->rows = rows;
+    A->cols = cols;
+    A->bs = 1;
+    return A;
+}
+
+/* A zero dense rows x cols matrix. */
+fc_matrix *fc_matrix_dense(int rows, int cols)
+{
+    fc_matrix *A = matrix_alloc(FC_MAT_DENSE, rows, cols);
+    if (!A) return NULL;
+    A->nnz = (long)rows * cols;
+    A->x = fc_calloc((size_t)A->nnz, sizeof *A->x);
+    if (!A->x) { free(A); return NULL; }
+    return A;
+}
+
+/* A CSR matrix with room for nnz entries (structure zeroed). */
+fc_matrix *fc_matrix_csr(int rows, int cols, long nnz)
+{
+    fc_matrix *A = matrix_alloc(FC_MAT_CSR, rows, cols);
+    if (!A || nnz < 0) { free(A); return NULL; }
+    A->nnz = nnz;
+    A->p = fc_calloc((size_t)rows + 1, sizeof *A->p);
+    A->j = fc_calloc((size_t)nnz, sizeof *A->j);
+    A->x = fc_calloc((size_t)nnz, sizeof *A->x);
+    if (!A->p || !A->j || !A->x) { fc_matrix_free(A); return NULL; }
+    return A;
+}
+
+/* A block-CSR matrix of bs x bs blocks with room for nblocks blocks. */
+fc_matrix *fc_matrix_bsr(int rows, int cols, int bs, long nblocks)
+{
+    if (bs <= 0 || rows % bs || cols % bs || nblocks < 0) return NULL;
+    fc_matrix *A = matrix_alloc(FC_MAT_BSR, rows, cols);
+    if (!A) return NULL;
+    A->bs = bs;
+    A->nnz = nblocks * bs * bs;
+    A->p = fc_calloc((size_t)(rows / bs) + 1, sizeof *A->p);
+    A->j = fc_calloc((size_t)nblocks, sizeof *A->j);
+    A->x = fc_calloc((size_t)A->nnz, sizeof *A->x);
+    if (!A->p || !A->j || !A->x) { fc_matrix_free(A); return NULL; }
+    return A;
+}
+
+void fc_matrix_free(fc_matrix *A)
+{
+    if (!A) return;
+    free(A->p);
+    free(A->j);
+    free(A->x);
+    free(A);
+}
+
+/* Number of stored blocks (BSR) or entries (CSR). */
+static long structure_len(const fc_matrix *A)
+{
+    return A->kind == FC_MAT_BSR ? A->nnz / ((long)A->bs * A->bs) : A->nnz;
+}
+
+fc_matrix *fc_matrix_copy(const fc_matrix *A)
+{
+    fc_matrix *B;
+    switch (A->kind) {
+    case FC_MAT_DENSE: B = fc_matrix_dense(A->rows, A->cols); break;
+    case FC_MAT_CSR: B = fc_matrix_csr(A->rows, A->cols, A->nnz); break;
+    default: B = fc_matrix_bsr(A->rows, A->cols, A->bs, structure_len(A)); break;
+    }
+    if (!B) return NULL;
+    if (A->nnz) memcpy(B->x, A->x, (size_t)A->nnz * sizeof *A->x);
+    if (A->kind != FC_MAT_DENSE) {
+        int np = (A->kind == FC_MAT_BSR ? A->rows / A->bs : A->rows) + 1;
+        memcpy(B->p, A->p, (size_t)np * sizeof *A->p);
+        if (structure_len(A))
+            memcpy(B->j, A->j, (size_t)structure_len(A) * sizeof *A->j);
+    }
+    return B;
+}
+
+/* y = alpha*A*x + beta*y. */
+void fc_matrix_gemv(const fc_matrix *A, double alpha, const double *x,
+                    double beta, double *y)
+{
+    for (int i = 0; i < A->rows; i++) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+    if (A->kind == FC_MAT_DENSE) {
+        for (int c = 0; c < A->cols; c++) {
+            double xc = alpha * x[c];
+            if (xc == 0.0) continue;
+            const double *col = A->x + (size_t)c * A->rows;
+            for (int i = 0; i < A->rows; i++) y[i] += col[i] * xc;
+        }
+    } else if (A->kind == FC_MAT_CSR) {
+        for (int i = 0; i < A->rows; i++) {
+            double s = 0.0;
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
+            y[i] += alpha * s;
+        }
+    } else {
+        int bs = A->bs, nb = A->rows / bs;
+        for (int a = 0; a < nb; a++) {
+            double *ya = y + (size_t)a * bs;
+            for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+                const double *B = A->x + (size_t)k * bs * bs;
+                const double *xb = x + (size_t)A->j[k] * bs;
+                for (int c = 0; c < bs; c++) {
+                    double xc = alpha * xb[c];
+                    for (int r = 0; r < bs; r++) ya[r] += B[c * bs + r] * xc;
+                }
+            }
+        }
+    }
+}
+
+/* y = alpha*A^T*x + beta*y. */
+void fc_matrix_gemv_t(const fc_matrix *A, double alpha, const double *x,
+                      double beta, double *y)
+{
+    for (int i = 0; i < A->cols; i++) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+    if (A->kind == FC_MAT_DENSE) {
+        for (int c = 0; c < A->cols; c++)
+            y[c] += alpha * fc_dot(A->rows, A->x + (size_t)c * A->rows, x);
+    } else if (A->kind == FC_MAT_CSR) {
+        for (int i = 0; i < A->rows; i++) {
+            double xi = alpha * x[i];
+            for (int k = A->p[i]; k < A->p[i + 1]; k++) y[A->j[k]] += A->x[k] * xi;
+        }
+    } else {
+        int bs = A->bs, nb = A->rows / bs;
+        for (int a = 0; a < nb; a++) {
+            const double *xa = x + (size_t)a * bs;
+            for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+                const double *B = A->x + (size_t)k * bs * bs;
+                double *yb = y + (size_t)A->j[k] * bs;
+                for (int c = 0; c < bs; c++)
+                    yb[c] += alpha * fc_dot(bs, B + c * bs, xa);
+            }
+        }
+    }
+}
+
+/* Index of block (a, b) in a BSR matrix, -1 when absent. */
+static int bsr_find(const fc_matrix *A, int a, int b)
+{
+    int lo = A->p[a], hi = A->p[a + 1] - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (A->j[mid] == b) return mid;
+        if (A->j[mid] < b) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* Entry (i, j). */
+double fc_matrix_get(const fc_matrix *A, int i, int j)
+{
+    if (A->kind == FC_MAT_DENSE) return A->x[(size_t)j * A->rows + i];
+    if (A->kind == FC_MAT_CSR) {
+        for (int k = A->p[i]; k < A->p[i + 1]; k++)
+            if (A->j[k] == j) return A->x[k];
+        return 0.0;
+    }
+    int bs = A->bs, k = bsr_find(A, i / bs, j / bs);
+    return k < 0 ? 0.0 : A->x[(size_t)k * bs * bs + (j % bs) * bs + (i % bs)];
+}
+
+/* The d x d diagonal block at contact a, column-major. */
+void fc_matrix_diag_block(const fc_matrix *A, int a, int d, double *blk)
+{
+    int o = a * d;
+    if (A->kind == FC_MAT_BSR && A->bs == d) {
+        int k = bsr_find(A, a, a);
+        if (k < 0) memset(blk, 0, (size_t)d * d * sizeof *blk);
+        else memcpy(blk, A->x + (size_t)k * d * d, (size_t)d * d * sizeof *blk);
+        return;
+    }
+    if (A->kind == FC_MAT_CSR) {
+        memset(blk, 0, (size_t)d * d * sizeof *blk);
+        for (int r = 0; r < d; r++)
+            for (int k = A->p[o + r]; k < A->p[o + r + 1]; k++) {
+                int c = A->j[k] - o;
+                if (c >= 0 && c < d) blk[c * d + r] = A->x[k];
+            }
+        return;
+    }
+    for (int c = 0; c < d; c++)
+        for (int r = 0; r < d; r++) blk[c * d + r] = fc_matrix_get(A, o + r, o + c);
+}
+
+/* (A x)_i. */
+double fc_matrix_row_dot(const fc_matrix *A, int i, const double *x)
+{
+    double s = 0.0;
+    if (A->kind == FC_MAT_DENSE) {
+        for (int c = 0; c < A->cols; c++) s += A->x[(size_t)c * A->rows + i] * x[c];
+    } else if (A->kind == FC_MAT_CSR) {
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
+    } else {
+        int bs = A->bs, a = i / bs, r = i % bs;
+        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+            const double *B = A->x + (size_t)k * bs * bs;
+            const double *xb = x + (size_t)A->j[k] * bs;
+            for (int c = 0; c < bs; c++) s += B[c * bs + r] * xb[c];
+        }
+    }
+    return s;
+}
+
+/* out = rows d*a..d*a+d-1 of A x, the diagonal block left out when
+ * skip_diag is set. */
+void fc_matrix_block_row_dot(const fc_matrix *A, int a, int d,
+                             const double *x, int skip_diag, double *out)
+{
+    int o = a * d;
+    for (int r = 0; r < d; r++) out[r] = 0.0;
+    if (A->kind == FC_MAT_BSR && A->bs == d) {
+        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+            if (skip_diag && A->j[k] == a) continue;
+            const double *B = A->x + (size_t)k * d * d;
+            const double *xb = x + (size_t)A->j[k] * d;
+            for (int c = 0; c < d; c++)
+                for (int r = 0; r < d; r++) out[r] += B[c * d + r] * xb[c];
+        }
+        return;
+    }
+    if (A->kind == FC_MAT_CSR) {
+        for (int r = 0; r < d; r++)
+            for (int k = A->p[o + r]; k < A->p[o + r + 1]; k++) {
+                int c = A->j[k];
+                if (skip_diag && c >= o && c < o + d) continue;
+                out[r] += A->x[k] * x[c];
+            }
+        return;
+    }
+    for (int r = 0; r < d; r++) out[r] = fc_matrix_row_dot(A, o + r, x);
+    if (skip_diag)
+        for (int c = 0; c < d; c++)
+            for (int r = 0; r < d; r++) out[r] -= fc_matrix_get(A, o + r, o + c) * x[o + c];
+}
+
+long fc_matrix_count_nonzeros(const fc_matrix *A)
+{
+    long n = 0;
+    for (long k = 0; k < A->nnz; k++) n += A->x[k] != 0.0;
+    return n;
+}
+
+/* Index of entry (i, j) in a CSR matrix (sorted rows), -1 when absent. */
+static int csr_find(const fc_matrix *A, int i, int j)
+{
+    int lo = A->p[i], hi = A->p[i + 1] - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (A->j[mid] == j) return mid;
+        if (A->j[mid] < j) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* Relative asymmetry max |A_ij - A_ji| / max |A_ij|, through the CSR form. */
+double fc_matrix_asymmetry(const fc_matrix *A)
+{
+    fc_matrix *C = A->kind == FC_MAT_CSR ? (fc_matrix *)A : fc_matrix_to_csr(A);
+    if (!C) return INFINITY;
+    double amax = 0.0, dmax = 0.0;
+    for (int i = 0; i < C->rows; i++)
+        for (int k = C->p[i]; k < C->p[i + 1]; k++) {
+            int j = C->j[k], t = j < C->rows ? csr_find(C, j, i) : -1;
+            double aji = t < 0 ? 0.0 : C->x[t];
+            amax = fmax(amax, fabs(C->x[k]));
+            dmax = fmax(dmax, fabs(C->x[k] - aji));
+        }
+    if (C != A) fc_matrix_free(C);
+    return dmax / (amax > 1e-300 ? amax : 1e-300);
+}

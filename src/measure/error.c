@@ -1,0 +1,73 @@
+/* The error measure of SPEC section 2 and per-contact diagnostics:
+ *   e_a = r_a - P_Ka(r_a - u_hat_a),  u_hat_a = u_a + (mu_a ||u_T,a||
+ *   [+ mu_r,a ||u_R,a||]) e_N,  error = ||e|| / max(||q||, ||r||, ||u||). */
+#include "internal.h"
+#include "measure/measure.h"
+
+/* The natural-map residual of one contact: e = r - P_K(r - u_hat). */
+void fc_contact_residual(int d, double mu, double mu_r, const double *r,
+                         const double *u, double *e)
+{
+    double x[5];
+    double uhat_n = u[0] + mu * hypot(u[1], d > 2 ? u[2] : 0.0);
+    if (d == 5) uhat_n += mu_r * hypot(u[3], u[4]);
+    x[0] = r[0] - uhat_n;
+    for (int k = 1; k < d; k++) x[k] = r[k] - u[k];
+    fc_project_cone(d, mu, mu_r, x);
+    for (int k = 0; k < d; k++) e[k] = r[k] - x[k];
+}
+
+/* The law a contact is in, judged with a tolerance relative to s. */
+static fc_law contact_law(int d, double mu, const double *r, const double *u, double s)
+{
+    double rt = hypot(r[1], d > 2 ? r[2] : 0.0);
+    double ut = hypot(u[1], d > 2 ? u[2] : 0.0);
+    if (r[0] <= 1e-12 * s) return FC_LAW_SEPARATED;
+    if (ut <= 1e-9 * s || rt < mu * r[0] * (1 - 1e-9)) return FC_LAW_STICKING;
+    return FC_LAW_SLIDING;
+}
+
+double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
+                        const double *scale, const double *r, const double *u,
+                        fc_contact_diag *diag)
+{
+    int m = d * nc;
+    double s = fmax(fc_norm2(m, scale), fmax(fc_norm2(m, r), fc_norm2(m, u)));
+    if (s < 1e-300) s = 1.0;
+    /* accumulate ||e||^2 with a running scale to avoid overflow */
+    double big = 0.0, ssq = 1.0;
+    for (int a = 0; a < nc; a++) {
+        double e[5];
+        fc_contact_residual(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, e);
+        double ea = fc_norm2(d, e);
+        if (diag) {
+            diag[a].contact = a;
+            diag[a].error = ea / s;
+            diag[a].law = contact_law(d, mu[a], r + d * a, u + d * a, s);
+        }
+        if (ea == 0.0) continue;
+        if (!isfinite(ea)) return NAN;
+        if (ea > big) { ssq = 1.0 + ssq * (big / ea) * (big / ea); big = ea; }
+        else ssq += (ea / big) * (ea / big);
+    }
+    double err = big * sqrt(ssq) / s;
+    return isfinite(s) ? err : NAN;
+}
+
+double fc_error_local(const fc_problem *p, const double *r, const double *u)
+{
+    const double *scale = p->kind == FC_LOCAL ? p->q : p->w;
+    return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, scale, r, u, NULL);
+}
+
+double fc_diagnose(const fc_problem *p, const double *r, const double *u,
+                   fc_contact_diag *diag)
+{
+    const double *scale = p->kind == FC_LOCAL ? p->q : p->w;
+    return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, scale, r, u, diag);
+}
+
+const char *fc_law_name(fc_law law)
+{
+    return law == FC_LAW_SEPARATED ? "separated" : law == FC_LAW_STICKING ? "sticking" : "sliding";
+}

@@ -1,0 +1,21 @@
+/* Internal entry points of the error measure. */
+#ifndef FRICON_MEASURE_H
+#define FRICON_MEASURE_H
+
+#include "fricon.h"
+
+/* e = r - P_K(r - u_hat) for one contact of dimension d. */
+void fc_contact_residual(int d, double mu, double mu_r, const double *r,
+                         const double *u, double *e);
+
+/* SPEC section 2 with s = max(||scale||, ||r||, ||u||) (scale: q for a
+ * local problem, w for a global one); diag (nc entries) may be NULL.
+ * NaN when r or u holds a NaN or infinity. */
+double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
+                        const double *scale, const double *r, const double *u,
+                        fc_contact_diag *diag);
+
+/* ||M v - H r - f|| / max(1, ||f||) for a global problem. */
+double fc_dynamics_residual(const fc_problem *p, const double *r, const double *v);
+
+#endif

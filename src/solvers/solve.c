@@ -1,0 +1,98 @@
+/* fc_solve: run a registered solver on a local or global problem and
+ * judge its answer with the SPEC measure, recomputed here. */
+#include "internal.h"
+#include "measure/measure.h"
+#include "problem/reduce.h"
+
+#include <stdio.h>
+
+/* u = W r + q (local) or H^T v + w (global). */
+static void recompute_u(const fc_problem *p, const double *r, const double *v, double *u)
+{
+    int m = fc_problem_m(p);
+    if (p->kind == FC_LOCAL) {
+        memcpy(u, p->q, (size_t)m * sizeof *u);
+        fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    } else {
+        memcpy(u, p->w, (size_t)m * sizeof *u);
+        fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
+    }
+}
+
+/* The solver's claim checked against the recomputed measure. */
+static void judge(const fc_problem *p, const fc_options *opt, const double *r,
+                  const double *u, const double *v, fc_info *info)
+{
+    info->residual = fc_error_local(p, r, u);
+    info->dyn_residual = p->kind == FC_GLOBAL ? fc_dynamics_residual(p, r, v) : 0.0;
+    int ok = info->residual <= opt->tolerance &&
+             (p->kind == FC_LOCAL || info->dyn_residual <= opt->tolerance);
+    if (!isfinite(info->residual) || !fc_all_finite((size_t)fc_problem_m(p), r)) {
+        info->status = FC_DIVERGED;
+        if (!info->message[0]) snprintf(info->message, sizeof info->message,
+                                        "the solution holds NaN or infinite values");
+    } else if (ok) {
+        info->status = FC_CONVERGED;
+    } else if (info->status == FC_CONVERGED) {
+        info->status = FC_MAX_ITER;
+        snprintf(info->message, sizeof info->message,
+                 "the solver reported convergence but the recomputed error is %.3e", info->residual);
+    }
+}
+
+/* A global problem solved through the reduction to W = H^T M^-1 H. */
+static fc_err solve_reduced(const fc_problem *p, const fc_solver *s, const fc_options *opt,
+                            double *r, double *u, double *v, fc_info *info, fc_error *err)
+{
+    fc_reduction red;
+    fc_problem *loc = NULL;
+    double t0 = fc_now();
+    if (fc_reduction_start(p, &red, err) || fc_reduction_local(&red, &loc, err)) {
+        fc_reduction_end(&red);
+        return err->code;
+    }
+    fc_options o = *opt;
+    if (o.time_limit > 0) o.time_limit = fmax(1e-3, o.time_limit - (fc_now() - t0));
+    info->status = s->solve_local(loc, &o, r, u, info);
+    fc_problem_free(loc);
+    fc_err e = fc_reduction_recover_v(&red, r, v, err);
+    fc_reduction_end(&red);
+    return e;
+}
+
+fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
+                double *r, double *u, double *v, fc_info *info, fc_error *err)
+{
+    fc_error tmp;
+    fc_options defaults;
+    if (!err) err = &tmp;
+    if (!opt) { fc_default_options(&defaults); opt = &defaults; }
+    memset(info, 0, sizeof *info);
+    info->status = FC_STATUS_ERROR;
+    const fc_solver *s = fc_solver_find(name ? name : fc_default_solver());
+    if (!s) return fc_error_set(err, FC_ERR_UNKNOWN_SOLVER, "unknown solver '%s'", name);
+    if (!(s->dims & FC_DIM(p->d)))
+        return fc_error_set(err, FC_ERR_UNSUPPORTED, "solver '%s' does not handle d = %d",
+                            s->name, p->d);
+    int m = fc_problem_m(p);
+    double *vv = v;
+    if (p->kind == FC_GLOBAL && !vv && !(vv = fc_calloc((size_t)p->n, sizeof *vv)))
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    if (opt->r0) memcpy(r, opt->r0, (size_t)m * sizeof *r);
+    else memset(r, 0, (size_t)m * sizeof *r);
+    double t0 = fc_now();
+    fc_err e = FC_OK;
+    if (p->kind == FC_LOCAL)
+        info->status = s->solve_local(p, opt, r, u, info);
+    else if (s->solve_global)
+        info->status = s->solve_global(p, opt, r, u, vv, info);
+    else
+        e = solve_reduced(p, s, opt, r, u, vv, info, err);
+    info->seconds = fc_now() - t0;
+    if (e == FC_OK) {
+        recompute_u(p, r, vv, u);
+        judge(p, opt, r, u, vv, info);
+    }
+    if (vv != v) free(vv);
+    return e;
+}
