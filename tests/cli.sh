@@ -1,3 +1,96 @@
-#!/bin/sh
-# placeholder until the readers land
-exit 0
+#!/bin/bash
+# The command line of SPEC section 4 driven as a user would: exit statuses,
+# one-line messages naming the file, JSON output, and solution files whose
+# residual the independent checker (shared/tools/fccheck.py) recomputes.
+# usage: cli.sh FRICON SHARED_DATA EXAMPLES CHECKER
+set -u
+BIN=$1 DATA=$2 EXAMPLES=$3 CHECKER=$4
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect_bad NAME FILE [ARGS...]: exit 2, exactly one line on stderr naming FILE
+expect_bad() {
+  local name=$1 file=$2; shift 2
+  "$BIN" solve "$file" "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$? lines
+  lines=$(wc -l <"$TMP/err")
+  if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2 ($(head -c 200 "$TMP/err"))"
+  elif [ "$lines" -ne 1 ]; then bad "$name: $lines lines on stderr"
+  elif ! grep -qF -- "$(basename "$file")" "$TMP/err"; then bad "$name: message does not name the file: $(cat "$TMP/err")"
+  else ok; fi
+}
+
+# ---- bad input: each gives exit 2 and one line naming the file
+: >"$TMP/empty.dat";                                   expect_bad "empty file" "$TMP/empty.dat"
+mkdir "$TMP/adir.dat";                                 expect_bad "a directory" "$TMP/adir.dat"
+expect_bad "missing file" "$TMP/nonexistent.dat"
+head -c 700 "$EXAMPLES/FC3D_Example1.dat" >"$TMP/trunc.dat"; expect_bad "truncated file" "$TMP/trunc.dat"
+printf '3 1\n0 3 3\n3 3\n1 0 0 0 1 0 0 0 1\n1 2\n0.5\n' >"$TMP/short_q.dat"; expect_bad "wrong count (q too short)" "$TMP/short_q.dat"
+printf '3 1\n0 3 3\n3 3\n1 0 0 0 1 0 0 0 1\n1 2 3\n-0.5\n' >"$TMP/negmu.dat"; expect_bad "negative mu" "$TMP/negmu.dat"
+printf '3 1\n0 3 3\n3 3\n1 0 0 0 1 0 0 0 1\nnan 2 3\n0.5\n' >"$TMP/nan.dat"; expect_bad "NaN in q" "$TMP/nan.dat"
+printf '3 1\n0 3 3\n3 3\n1 0 0 0 1 0 0 0 inf\n1 2 3\n0.5\n' >"$TMP/inf.dat"; expect_bad "Inf in W" "$TMP/inf.dat"
+printf '3 1\n0 3 4\n3 4\n1 0 0 0 1 0 0 0 1 0 0 0\n1 2 3\n0.5\n' >"$TMP/nonsquare.dat"; expect_bad "non-square W" "$TMP/nonsquare.dat"
+printf '3 1\n0 3 3\n3 3\n1 5 0 0 1 0 0 0 1\n1 2 3\n0.5\n' >"$TMP/nonsym.dat"; expect_bad "non-symmetric W" "$TMP/nonsym.dat"
+printf '3 1\n0 3 3\n3 3\n0 0 0 0 1 0 0 0 1\n1 2 3\n0.5\n' >"$TMP/singular.dat"; expect_bad "singular W (zero normal diagonal)" "$TMP/singular.dat"
+printf '3 1000000000\n0 3000000000 3000000000\n3000000000 3000000000\n1 2 3\n' >"$TMP/huge.dat"; expect_bad "huge declared size" "$TMP/huge.dat"
+printf '3 2000000\n0 6000000 6000000\n6000000 6000000\n1 2 3\n' >"$TMP/huge2.dat"; expect_bad "large declared dense size" "$TMP/huge2.dat"
+printf '7 1\n0 7 7\n7 7\n1\n' >"$TMP/badd.dat";        expect_bad "dimension 7" "$TMP/badd.dat"
+printf '3 1\n0 3 3\n3 3\n1 0 0 0 1 0 0 abc 1\n1 2 3\n0.5\n' >"$TMP/word.dat"; expect_bad "non-numeric token" "$TMP/word.dat"
+head -c 4096 /dev/urandom >"$TMP/garbage.dat";         expect_bad "binary garbage" "$TMP/garbage.dat"
+head -c 4096 /dev/urandom >"$TMP/garbage.hdf5";        expect_bad "garbage HDF5" "$TMP/garbage.hdf5"
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+  /usr/bin/python3 -c "import h5py; f = h5py.File('$TMP/nogroup.hdf5', 'w'); f.create_dataset('x', data=[1.0]); f.close()"
+  expect_bad "HDF5 without an fclib group" "$TMP/nogroup.hdf5"
+fi
+head -c 30000 "$DATA/fc3d/Capsules-i125-1213.hdf5" >"$TMP/trunc.hdf5" 2>/dev/null && expect_bad "truncated HDF5" "$TMP/trunc.hdf5"
+
+# ---- usage errors: exit 2
+for args in "solve" "solve $EXAMPLES/FC3D_Example1.dat --solver nope" "solve $EXAMPLES/FC3D_Example1.dat --tol abc" \
+            "solve $EXAMPLES/FC3D_Example1.dat --tol -1" "solve $EXAMPLES/FC3D_Example1.dat --max-iter 0" \
+            "solve $EXAMPLES/FC3D_Example1.dat --bogus" "solve $EXAMPLES/FC3D_Example1.dat --set nsgs.nope=1" \
+            "frobnicate" "info" "convert onlyone"; do
+  "$BIN" $args >/dev/null 2>"$TMP/err"
+  rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -ge 1 ]; then ok; else bad "usage '$args': exit $rc"; fi
+done
+
+# ---- solvers, info
+"$BIN" solvers >"$TMP/solvers" && grep -q '^nsgs ' "$TMP/solvers" && ok || bad "fricon solvers lists nsgs"
+"$BIN" info "$EXAMPLES/FC3D_Example1.dat" >"$TMP/info" && grep -q '^nc: 3$' "$TMP/info" && grep -q '^kind: fc3d$' "$TMP/info" && ok || bad "fricon info"
+
+# ---- solve --json --output, residual checked independently by fccheck.py
+check_solve() { # FILE [ARGS...]
+  local f=$1; shift
+  "$BIN" solve "$f" --json --output "$TMP/sol.txt" "$@" >"$TMP/json" 2>"$TMP/err"
+  local rc=$?
+  if [ $rc -ne 0 ]; then bad "solve $f: exit $rc $(cat "$TMP/json" "$TMP/err")"; return; fi
+  if [ "$(wc -l <"$TMP/json")" -ne 1 ]; then bad "solve $f --json: not one line"; return; fi
+  local res
+  res=$(sed -n 's/.*"residual": \([^,}]*\).*/\1/p' "$TMP/json")
+  grep -q '"status": "converged"' "$TMP/json" || { bad "solve $f: $(cat "$TMP/json")"; return; }
+  if [ -x /usr/bin/python3 ] && [ -f "$CHECKER" ]; then
+    local chk
+    chk=$(/usr/bin/python3 "$CHECKER" "$f" "$TMP/sol.txt" 2>&1)
+    /usr/bin/python3 -c "
+import sys; a, b = float('$res'), float('$chk')
+sys.exit(0 if a <= 1e-8 and b <= 1e-8 and abs(a - b) <= 1e-3 * max(a, b) + 1e-13 else 1)" \
+      && ok || bad "solve $f: fricon residual $res, fccheck $chk"
+  else
+    ok
+  fi
+}
+for f in "$EXAMPLES"/*.dat "$EXAMPLES"/*.hdf5; do
+  [ -f "$f" ] || continue
+  case "$f" in *rfc3d*|*RFC3D*) continue;; esac  # the checker has no rolling cone
+  check_solve "$f"
+done
+
+# ---- convert round trip keeps the solution
+"$BIN" convert "$EXAMPLES/FC3D_Example1.dat" "$TMP/ex.hdf5" && "$BIN" convert "$TMP/ex.hdf5" "$TMP/ex.dat" \
+  && check_solve "$TMP/ex.dat" || bad "convert round trip"
+
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

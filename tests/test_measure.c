@@ -1,0 +1,97 @@
+/* The SPEC section 2 error measure on hand-derived cases (each value is
+ * worked out in the comment next to it), the per-contact laws, and the
+ * global scaling by ||w||. */
+#include "test.h"
+#include "fricon.h"
+
+/* A one-contact local problem W = I, q given. */
+static fc_problem *one_contact(int d, double mu, double mu_r, const double *q)
+{
+    fc_problem *p = fc_problem_new(FC_LOCAL, d, 1);
+    p->W = fc_matrix_dense(d, d);
+    for (int i = 0; i < d; i++) p->W->x[i * d + i] = 1.0;
+    p->q = calloc((size_t)d, sizeof *p->q);
+    memcpy(p->q, q, (size_t)d * sizeof *q);
+    p->mu[0] = mu;
+    if (d == 5) p->mu_r[0] = mu_r;
+    return p;
+}
+
+static double measure(int d, double mu, double mu_r, const double *q, const double *r, const double *u)
+{
+    fc_problem *p = one_contact(d, mu, mu_r, q);
+    double e = fc_error_local(p, r, u);
+    fc_problem_free(p);
+    return e;
+}
+
+int main(void)
+{
+    const double z[5] = {0, 0, 0, 0, 0};
+    const double tol = 1e-15; /* a few ulps of the O(1) values involved */
+
+    /* separated: r = 0, u = q = (1,0,0): r - u_hat = (-1,0,0) is in the polar cone, e = 0 */
+    double q1[3] = {1, 0, 0}, r0[3] = {0, 0, 0};
+    CHECK_NEAR(measure(3, 0.5, 0, q1, r0, q1), 0.0, tol, "separated contact");
+    /* sticking inside the cone with u = 0: e = r - P(r) = 0 */
+    double rs[3] = {1, 0.2, -0.1};
+    CHECK_NEAR(measure(3, 0.5, 0, z, rs, z), 0.0, tol, "sticking contact");
+    /* sliding: mu = .5, r = (2,-1,0), u = (0,3,0): u_hat = (1.5,3,0), r - u_hat = (.5,-4,0)
+       projects to a = (.5 + .5*4)/1.25 = 2 -> (2,-1,0) = r, e = 0 */
+    double rsl[3] = {2, -1, 0}, usl[3] = {0, 3, 0};
+    CHECK_NEAR(measure(3, 0.5, 0, z, rsl, usl), 0.0, tol, "sliding contact");
+    /* r = (1,1,0) outside the cone, u = 0: P(r) = (1.2,.6,0), e = (-.2,.4,0),
+       ||e|| = sqrt(.2), s = ||r|| = sqrt(2): error = sqrt(.1) */
+    double rout[3] = {1, 1, 0};
+    CHECK_NEAR(measure(3, 0.5, 0, z, rout, z), sqrt(0.1), tol, "r outside the cone");
+    /* r = 0 with u = (-1,0,0) (penetration): P((1,0,0)) = (1,0,0), e = (-1,0,0); s = 1 */
+    double upen[3] = {-1, 0, 0};
+    CHECK_NEAR(measure(3, 0.5, 0, z, r0, upen), 1.0, tol, "penetration");
+    /* r = (1,0,0), u = (1,0,0): both positive, r - u_hat = 0, e = r, s = 1 */
+    double r100[3] = {1, 0, 0};
+    CHECK_NEAR(measure(3, 0.5, 0, z, r100, r100), 1.0, tol, "complementarity violated");
+    /* s = max(||q||, ||r||, ||u||): same case with ||q|| = 4 gives 1/4 */
+    double q4[3] = {4, 0, 0};
+    CHECK_NEAR(measure(3, 0.5, 0, q4, r100, r100), 0.25, tol, "normalised by ||q||");
+    /* all zero: s < 1e-300 is replaced by 1, error 0 */
+    CHECK_NEAR(measure(3, 0.5, 0, z, z, z), 0.0, 0, "all zero");
+    /* d = 2, mu = 1, r = (1,2), u = 0: P = (1.5,1.5), e = (-.5,.5), s = sqrt(5): sqrt(.1) */
+    double r2[2] = {1, 2};
+    CHECK_NEAR(measure(2, 1.0, 0, z, r2, z), sqrt(0.1), tol, "2D outside the cone");
+    /* d = 5, mu_r = .5, r = (1,0,0,1,0), u = 0: min (n-1)^2 + (1-.5n)^2 at n = 1.2,
+       P = (1.2,0,0,.6,0), e = (-.2,0,0,.4,0): error sqrt(.2)/sqrt(2) = sqrt(.1) */
+    double r5[5] = {1, 0, 0, 1, 0};
+    CHECK_NEAR(measure(5, 0.5, 0.5, z, r5, z), sqrt(0.1), tol, "rolling cone");
+    /* d = 5 rolling u_hat: r = (1,0,0,0,0) (inside), u = (0,0,0,3,4): u_hat_N = .1*5 = .5,
+       r - u_hat = (.5,0,0,-3,-4): ||x_R|| = 5 > .1*.5; min (n-.5)^2 + (5-.1n)^2:
+       n = (.5 + .5)/(1.01) = .990099..., e = r - P(x) */
+    double r5b[5] = {1, 0, 0, 0, 0}, u5b[5] = {0, 0, 0, 3, 4};
+    {
+        double n = 1.0 / 1.01, rad = 0.1 * n;
+        double e[5] = {1 - n, 0, 0, 0.6 * rad, 0.8 * rad}; /* P_R = (-3,-4)/5 * rad */
+        double enorm = sqrt(e[0] * e[0] + e[3] * e[3] + e[4] * e[4]);
+        CHECK_NEAR(measure(5, 0.5, 0.1, z, r5b, u5b), enorm / 5.0, 1e-14, "rolling u_hat");
+    }
+
+    /* fc_diagnose: the three laws on a 3-contact problem */
+    fc_problem *p = fc_problem_new(FC_LOCAL, 3, 3);
+    p->W = fc_matrix_dense(9, 9);
+    for (int i = 0; i < 9; i++) p->W->x[i * 9 + i] = 1.0;
+    p->q = calloc(9, sizeof *p->q);
+    for (int a = 0; a < 3; a++) p->mu[a] = 0.5;
+    double r[9] = {0, 0, 0, 1, 0.2, -0.1, 2, -1, 0}, u[9] = {1, 0, 0, 0, 0, 0, 0, 3, 0};
+    fc_contact_diag dg[3];
+    double e = fc_diagnose(p, r, u, dg);
+    CHECK_NEAR(e, 0.0, tol, "three laws, exact solution");
+    CHECK(dg[0].law == FC_LAW_SEPARATED, "contact 0 separated (%s)", fc_law_name(dg[0].law));
+    CHECK(dg[1].law == FC_LAW_STICKING, "contact 1 sticking (%s)", fc_law_name(dg[1].law));
+    CHECK(dg[2].law == FC_LAW_SLIDING, "contact 2 sliding (%s)", fc_law_name(dg[2].law));
+    /* fc_residual recomputes u = W r + q itself */
+    double rr[9] = {1, 1, 0, 0, 0, 0, 0, 0, 0};
+    CHECK_NEAR(fc_residual(p, rr, NULL, NULL), measure(3, 0.5, 0, z, rout, rout), tol,
+               "fc_residual recomputes u");
+    double rnan[9] = {NAN, 0, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(isnan(fc_residual(p, rnan, NULL, NULL)), "NaN in r gives a NaN measure");
+    fc_problem_free(p);
+    TEST_DONE();
+}

@@ -1,0 +1,124 @@
+/* The global-to-local reduction: W = H^T M^-1 H and q = H^T M^-1 f + w
+ * through CHOLMOD, checked against a dense Gaussian elimination done here;
+ * v recovery; a singular M refused with FC_ERR_NUMERIC. */
+#include "test.h"
+#include "fricon.h"
+
+static double next_rand(unsigned long *s)
+{
+    *s = *s * 6364136223846793005UL + 1442695040888963407UL;
+    return (double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+/* Solve the dense n x n system A x = b in place (A column-major, copied). */
+static void dense_solve(int n, const double *A0, double *b)
+{
+    double *A = malloc((size_t)n * n * sizeof *A);
+    memcpy(A, A0, (size_t)n * n * sizeof *A);
+    for (int k = 0; k < n; k++) {
+        int piv = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(A[k * n + i]) > fabs(A[k * n + piv])) piv = i;
+        for (int j = 0; j < n; j++) { double t = A[j * n + k]; A[j * n + k] = A[j * n + piv]; A[j * n + piv] = t; }
+        double t = b[k]; b[k] = b[piv]; b[piv] = t;
+        for (int i = k + 1; i < n; i++) {
+            double l = A[k * n + i] / A[k * n + k];
+            for (int j = k; j < n; j++) A[j * n + i] -= l * A[j * n + k];
+            b[i] -= l * b[k];
+        }
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        for (int j = k + 1; j < n; j++) b[k] -= A[j * n + k] * b[j];
+        b[k] /= A[k * n + k];
+    }
+    free(A);
+}
+
+/* A random global problem: M = B B^T + n I (SPD, sparse-ish), H random. */
+static fc_problem *random_global(int n, int nc, unsigned long *seed)
+{
+    int d = 3, m = d * nc;
+    fc_problem *p = fc_problem_new(FC_GLOBAL, d, nc);
+    p->n = n;
+    fc_matrix *Md = fc_matrix_dense(n, n), *Hd = fc_matrix_dense(n, m);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) {
+            double v = (i == j) ? n + 1.0 : (next_rand(seed) > 0.5 ? next_rand(seed) : 0.0);
+            Md->x[(size_t)j * n + i] = Md->x[(size_t)i * n + j] = v;
+        }
+    for (long k = 0; k < Hd->nnz; k++) Hd->x[k] = next_rand(seed) > 0.0 ? next_rand(seed) : 0.0;
+    p->M = fc_matrix_to_csr(Md);
+    p->H = fc_matrix_to_csr(Hd);
+    fc_matrix_free(Md);
+    fc_matrix_free(Hd);
+    p->f = calloc((size_t)n, sizeof *p->f);
+    p->w = calloc((size_t)m, sizeof *p->w);
+    for (int i = 0; i < n; i++) p->f[i] = next_rand(seed);
+    for (int i = 0; i < m; i++) p->w[i] = next_rand(seed);
+    for (int a = 0; a < nc; a++) p->mu[a] = 0.3;
+    return p;
+}
+
+int main(void)
+{
+    unsigned long seed = 3;
+    int n = 12, nc = 3, m = 9;
+    fc_problem *g = random_global(n, nc, &seed);
+    fc_error err;
+    CHECK(fc_problem_validate(g, &err) == FC_OK, "random global problem is valid: %s", err.msg);
+    fc_problem *loc = NULL;
+    CHECK(fc_problem_reduce(g, &loc, &err) == FC_OK, "reduce: %s", err.msg);
+    fc_matrix *Md = fc_matrix_to_dense(g->M), *Hd = fc_matrix_to_dense(g->H);
+    /* dense reference: X = M^-1 H column by column, W = H^T X */
+    double *X = calloc((size_t)n * m, sizeof *X), *y = calloc((size_t)n, sizeof *y);
+    for (int c = 0; c < m; c++) {
+        memcpy(X + (size_t)c * n, Hd->x + (size_t)c * n, (size_t)n * sizeof *X);
+        dense_solve(n, Md->x, X + (size_t)c * n);
+    }
+    double wmax = 0;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < m; j++) {
+            double ref = 0.0;
+            for (int k = 0; k < n; k++) ref += Hd->x[(size_t)i * n + k] * X[(size_t)j * n + k];
+            wmax = fmax(wmax, fabs(ref));
+            CHECK_NEAR(fc_matrix_get(loc->W, i, j), ref, 1e-12, "W entry");
+        }
+    CHECK(wmax > 0, "W is not zero");
+    CHECK(fc_matrix_asymmetry(loc->W) == 0.0, "reduced W exactly symmetric");
+    memcpy(y, g->f, (size_t)n * sizeof *y);
+    dense_solve(n, Md->x, y);
+    for (int i = 0; i < m; i++) {
+        double ref = g->w[i];
+        for (int k = 0; k < n; k++) ref += Hd->x[(size_t)i * n + k] * y[k];
+        CHECK_NEAR(loc->q[i], ref, 1e-12, "q entry");
+    }
+    /* v = M^-1 (H r + f) */
+    double r[9], v[12], vref[12];
+    for (int i = 0; i < m; i++) r[i] = next_rand(&seed);
+    CHECK(fc_problem_recover_v(g, r, v, &err) == FC_OK, "recover v");
+    for (int i = 0; i < n; i++) {
+        vref[i] = g->f[i];
+        for (int j = 0; j < m; j++) vref[i] += Hd->x[(size_t)j * n + i] * r[j];
+    }
+    dense_solve(n, Md->x, vref);
+    for (int i = 0; i < n; i++) CHECK_NEAR(v[i], vref[i], 1e-12, "v entry");
+
+    /* a singular M: zero its last row and column */
+    fc_matrix *S = fc_matrix_to_dense(g->M);
+    for (int i = 0; i < n; i++) S->x[(size_t)(n - 1) * n + i] = S->x[(size_t)i * n + n - 1] = 0.0;
+    fc_matrix_free(g->M);
+    g->M = fc_matrix_to_csr(S);
+    fc_problem *bad = NULL;
+    CHECK(fc_problem_reduce(g, &bad, &err) == FC_ERR_NUMERIC && bad == NULL,
+          "singular M refused (got: %s)", err.msg);
+    CHECK(strstr(err.msg, "not positive definite") != NULL, "message says why: %s", err.msg);
+
+    fc_matrix_free(S);
+    fc_matrix_free(Md);
+    fc_matrix_free(Hd);
+    free(X);
+    free(y);
+    fc_problem_free(loc);
+    fc_problem_free(g);
+    TEST_DONE();
+}
