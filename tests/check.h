@@ -14,7 +14,7 @@
 /* Projection onto {||x_T|| <= mu x_N} (d = 2, 3) or, for d = 5, onto
  * {||x_T|| <= mu x_N, ||x_R|| <= mu_r x_N} by minimising the convex
  * piecewise quadratic in x_N over a fine bracket (golden section). */
-static void check_project(int d, double mu, double mu_r, double *x)
+static inline void check_project(int d, double mu, double mu_r, double *x)
 {
     if (d != 5) {
         double nt = d == 3 ? sqrt(x[1] * x[1] + x[2] * x[2]) : fabs(x[1]);
@@ -42,7 +42,7 @@ static void check_project(int d, double mu, double mu_r, double *x)
     if (s > mu_r * n) { for (int k = 3; k < 5; k++) x[k] = s > 0 ? x[k] * mu_r * n / s : 0; }
 }
 
-static double check_norm(int n, const double *x)
+static inline double check_norm(int n, const double *x)
 {
     double s = 0;
     for (int i = 0; i < n; i++) s += x[i] * x[i];
@@ -51,7 +51,7 @@ static double check_norm(int n, const double *x)
 
 /* SPEC measure of a local problem at r, with u = W r + q computed here
  * (u_out, if not NULL, receives it).  scale: q for local, w for global. */
-static double check_error_with(const fc_problem *p, const fc_matrix *W, const double *q,
+static inline double check_error_with(const fc_problem *p, const fc_matrix *W, const double *q,
                                const double *scale, const double *r, double *u_out)
 {
     int d = p->d, m = d * p->nc;
@@ -83,7 +83,7 @@ static double check_error_with(const fc_problem *p, const fc_matrix *W, const do
 /* The measure for a local problem, or for a global one through its
  * reduction (W = H^T M^-1 H, q = H^T M^-1 f + w) with s using ||w||, as
  * shared/tools/fccheck.py computes it. */
-static double check_error(const fc_problem *p, const double *r)
+static inline double check_error(const fc_problem *p, const double *r)
 {
     if (p->kind == FC_LOCAL) return check_error_with(p, p->W, p->q, p->q, r, NULL);
     fc_problem *loc = NULL;
