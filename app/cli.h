@@ -14,6 +14,7 @@ int cmd_info(int argc, char **argv);
 int cmd_solvers(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
 
 /* Print "fricon: message" on stderr; returns EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

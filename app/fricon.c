@@ -15,6 +15,8 @@ static void usage(FILE *out)
             "             [--output SOL] [--json] [--verbose] [--set NAME=VALUE]...\n"
             "  convert IN OUT             between .dat and .hdf5 (either direction)\n"
             "  options                    the solver options settable with --set\n"
+            "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
+            "             [--every K] [--vtk DIR]  rigid bodies (incline slide stack pile column)\n"
             "exit status: 0 converged/done, 1 not converged, 2 bad input or usage\n");
 }
 
@@ -48,6 +50,7 @@ int fricon_main(int argc, char **argv)
     if (!strcmp(cmd, "solvers")) return cmd_solvers(argc - 2, argv + 2);
     if (!strcmp(cmd, "solve")) return cmd_solve(argc - 2, argv + 2);
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 2, argv + 2);
+    if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
     if (!strcmp(cmd, "options")) { cli_list_options(); return EXIT_DONE; }
     usage(stderr);
     return cli_fail("unknown command '%s'", cmd);

@@ -1,0 +1,184 @@
+/* fricon simulate SCENE [options]: run a rigid-body scene, one global
+ * frictional contact problem per time step; optionally export the
+ * problems (FClib HDF5) and the bodies (legacy VTK) every k-th step. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "fricon_mbd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+    const char *scene, *solver, *export_dir, *vtk_dir;
+    int steps, every, quiet;
+    double dt;
+    fc_mbd_scene_params par;
+    fc_options opt;
+} sim_args;
+
+static int parse_args(int argc, char **argv, sim_args *a)
+{
+    memset(a, 0, sizeof *a);
+    fc_default_options(&a->opt);
+    fc_mbd_scene_defaults(&a->par);
+    a->solver = fc_default_solver();
+    a->steps = 100;
+    a->every = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = s[0] == '-' && strcmp(s, "--quiet") != 0;
+        if (takes && !val) return cli_fail("option %s needs a value", s);
+        if (!strcmp(s, "--quiet")) a->quiet = 1;
+        else if (!strcmp(s, "--solver")) a->solver = val;
+        else if (!strcmp(s, "--export")) a->export_dir = val;
+        else if (!strcmp(s, "--vtk")) a->vtk_dir = val;
+        else if (!strcmp(s, "--steps")) {
+            if (cli_parse_int(val, &a->steps) || a->steps < 0)
+                return cli_fail("--steps: '%s' is not an integer >= 0", val);
+        } else if (!strcmp(s, "--every")) {
+            if (cli_parse_int(val, &a->every) || a->every <= 0)
+                return cli_fail("--every: '%s' is not a positive integer", val);
+        } else if (!strcmp(s, "--count")) {
+            if (cli_parse_int(val, &a->par.count) || a->par.count <= 0)
+                return cli_fail("--count: '%s' is not a positive integer", val);
+        } else if (!strcmp(s, "--seed")) {
+            int seed;
+            if (cli_parse_int(val, &seed) || seed < 0) return cli_fail("--seed: '%s' is not an integer >= 0", val);
+            a->par.seed = (unsigned)seed;
+        } else if (!strcmp(s, "--dt")) {
+            if (cli_parse_double(val, &a->dt) || a->dt <= 0)
+                return cli_fail("--dt: '%s' is not a positive number", val);
+        } else if (!strcmp(s, "--angle")) {
+            if (cli_parse_double(val, &a->par.angle_deg) || fabs(a->par.angle_deg) >= 90)
+                return cli_fail("--angle: '%s' is not an angle in (-90, 90) degrees", val);
+        } else if (!strcmp(s, "--mu")) {
+            if (cli_parse_double(val, &a->par.mu) || a->par.mu < 0)
+                return cli_fail("--mu: '%s' is not a number >= 0", val);
+        } else if (!strcmp(s, "--tol")) {
+            if (cli_parse_double(val, &a->opt.tolerance) || a->opt.tolerance <= 0)
+                return cli_fail("--tol: '%s' is not a positive number", val);
+        } else if (!strcmp(s, "--max-iter")) {
+            if (cli_parse_int(val, &a->opt.max_iter) || a->opt.max_iter <= 0)
+                return cli_fail("--max-iter: '%s' is not a positive integer", val);
+        } else if (!strcmp(s, "--time-limit")) {
+            if (cli_parse_double(val, &a->opt.time_limit) || a->opt.time_limit < 0)
+                return cli_fail("--time-limit: '%s' is not a number of seconds >= 0", val);
+        } else if (!strcmp(s, "--set")) {
+            if (cli_set_option(&a->opt, val)) return EXIT_BAD_INPUT;
+        } else if (s[0] == '-' && s[1]) {
+            return cli_fail("unknown option '%s'", s);
+        } else if (!a->scene) {
+            a->scene = s;
+            takes = 0;
+        } else {
+            return cli_fail("unexpected argument '%s'", s);
+        }
+        i += takes;
+    }
+    if (!a->scene) return cli_fail("usage: fricon simulate SCENE [--steps N] [--dt H] [--solver S] ...");
+    if (!fc_solver_find(a->solver)) return cli_fail("unknown solver '%s' (see 'fricon solvers')", a->solver);
+    return EXIT_DONE;
+}
+
+static int make_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
+    return cli_fail("%s: %s", dir, strerror(errno));
+}
+
+/* Side of the squares drawn for planes: the bodies' extent, doubled. */
+static double plane_size(fc_mbd_world *w)
+{
+    double ext = 0;
+    for (int i = 0; i < fc_mbd_body_count(w); i++) {
+        const fc_mbd_body *b = fc_mbd_body_at(w, i);
+        if (b->shape == FC_MBD_PLANE) continue;
+        for (int k = 0; k < 3; k++) ext = fmax(ext, fabs(b->x[k]));
+    }
+    return 2 * ext + 1;
+}
+
+static int write_frame(const sim_args *a, fc_mbd_world *w, int step, double size)
+{
+    char path[4096];
+    fc_error err;
+    snprintf(path, sizeof path, "%s/%s-%06d.vtk", a->vtk_dir, a->scene, step);
+    if (fc_mbd_write_vtk(w, path, size, &err)) return cli_fail("%s", err.msg);
+    return 0;
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+    sim_args a;
+    if (parse_args(argc, argv, &a)) return EXIT_BAD_INPUT;
+    fc_mbd_world *w;
+    fc_error err;
+    if (fc_mbd_scene(a.scene, &a.par, &w, &err)) return cli_fail("%s", err.msg);
+    if (a.dt > 0) fc_mbd_set_step(w, a.dt);
+    if ((a.export_dir && make_dir(a.export_dir)) || (a.vtk_dir && make_dir(a.vtk_dir))) {
+        fc_mbd_world_free(w);
+        return EXIT_BAD_INPUT;
+    }
+    double size = plane_size(w);
+    if (a.vtk_dir && write_frame(&a, w, 0, size)) { fc_mbd_world_free(w); return EXIT_BAD_INPUT; }
+    int tty = isatty(2), report_every = a.steps >= 20 ? a.steps / 20 : 1, unconverged = 0, rc = EXIT_DONE;
+    double t_step = 0, t_solve = 0, max_res = 0;
+    long iters = 0, contacts = 0, exported = 0;
+    int max_nc = 0, solves = 0;
+    fprintf(stderr, "%s: %d bodies, h = %g s, solver %s\n", a.scene, fc_mbd_body_count(w),
+            fc_mbd_step_size(w), a.solver);
+    for (int s = 1; s <= a.steps; s++) {
+        fc_mbd_step_info in;
+        if (fc_mbd_step(w, a.solver, &a.opt, &in, &err)) {
+            if (tty && !a.quiet) fputc('\n', stderr);
+            fc_mbd_world_free(w);
+            return cli_fail("step %d: %s", s, err.msg);
+        }
+        t_step += in.t_step;
+        contacts += in.ncontacts;
+        if (in.ncontacts > max_nc) max_nc = in.ncontacts;
+        if (in.ncontacts) {
+            solves++;
+            t_solve += in.t_solve;
+            iters += in.solve.iterations;
+            max_res = fmax(max_res, in.solve.residual);
+            if (in.solve.status != FC_CONVERGED) unconverged++;
+        }
+        if (!a.quiet && (tty || s % report_every == 0 || s == a.steps))
+            fprintf(stderr, "%sstep %d/%d t=%.4g nc=%d %s it=%d res=%.1e vmax=%.2e solve %.3fs step %.3fs%s",
+                    tty ? "\r" : "", s, a.steps, in.time, in.ncontacts,
+                    in.ncontacts ? fc_status_name(in.solve.status) : "free", in.solve.iterations,
+                    in.solve.residual, in.max_speed, in.t_solve, in.t_step, tty ? "   " : "\n");
+        if (s % a.every == 0) {
+            const fc_problem *p = fc_mbd_last_problem(w);
+            if (a.export_dir && p) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s/%s-%06d.hdf5", a.export_dir, a.scene, s);
+                if (fc_write_hdf5(path, p, &err)) {
+                    fc_mbd_world_free(w);
+                    return cli_fail("%s", err.msg);
+                }
+                exported++;
+            }
+            if (a.vtk_dir && write_frame(&a, w, s, size)) { fc_mbd_world_free(w); return EXIT_BAD_INPUT; }
+        }
+    }
+    if (tty && !a.quiet) fputc('\n', stderr);
+    printf("scene:          %s (%d bodies)\n", a.scene, fc_mbd_body_count(w));
+    printf("steps:          %d (h = %g s, t = %g s)\n", a.steps, fc_mbd_step_size(w), fc_mbd_time(w));
+    printf("solver:         %s (tol %g)\n", a.solver, a.opt.tolerance);
+    printf("contacts:       mean %.1f, max %d\n", a.steps ? (double)contacts / a.steps : 0.0, max_nc);
+    printf("per step:       %.6f s\n", a.steps ? t_step / a.steps : 0.0);
+    printf("per solve:      %.6f s, %.1f iterations (%d solves)\n", solves ? t_solve / solves : 0.0,
+           solves ? (double)iters / solves : 0.0, solves);
+    printf("not converged:  %d (worst residual %.3e)\n", unconverged, max_res);
+    if (a.export_dir) printf("exported:       %ld problems to %s\n", exported, a.export_dir);
+    fc_mbd_world_free(w);
+    if (unconverged) rc = EXIT_NOT_CONVERGED;
+    return rc;
+}

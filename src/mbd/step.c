@@ -1,0 +1,301 @@
+/* Time stepping: one impulse-velocity (Moreau-Jean / Anitescu-Tasora)
+ * step builds the global problem
+ *   M v+ = H r + f,  f = M v + h f_ext,  u = H^T v+ + w,  w_N = stab phi / h,
+ * solves it with fc_solve (warm-started from the previous step's impulses,
+ * contacts matched by body pair and feature) and moves the bodies with the
+ * new velocities. */
+#include "mbd/mbd.h"
+
+#include <stdio.h>
+
+int fc_mbd_detect(fc_mbd_world *w)
+{
+    w->ncontacts = 0;
+    if (fc_mbd_broadphase(w) < 0) return -1;
+    for (int k = 0; k < w->npairs; k++)
+        if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
+    return w->ncontacts;
+}
+
+/* Offsets of the bodies' degrees of freedom (-1 for fixed); returns n. */
+static int dof_map(const fc_mbd_world *w, int *dof)
+{
+    int n = 0;
+    for (int i = 0; i < w->nbodies; i++) {
+        dof[i] = w->bodies[i].fixed ? -1 : n;
+        if (!w->bodies[i].fixed) n += 6;
+    }
+    return n;
+}
+
+/* The applied impulse h f_ext of a body: gravity and the gyroscopic term. */
+static void applied_impulse(const fc_mbd_world *w, const fc_mbd_body *b, const double I[9],
+                            double out[6])
+{
+    double Iw[3], g[3];
+    for (int r = 0; r < 3; r++) Iw[r] = I[3 * r] * b->omega[0] + I[3 * r + 1] * b->omega[1] + I[3 * r + 2] * b->omega[2];
+    v3_cross(b->omega, Iw, g);
+    for (int k = 0; k < 3; k++) {
+        out[k] = w->h * b->mass * w->gravity[k];
+        out[3 + k] = -w->h * g[k];
+    }
+}
+
+fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *err)
+{
+    *out = NULL;
+    int nc = w->ncontacts;
+    if (nc == 0) return FC_OK;
+    int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
+    int *rowcount = NULL;
+    fc_problem *p = fc_problem_new(FC_GLOBAL, 3, nc);
+    if (!dof || !p) goto nomem;
+    int n = dof_map(w, dof);
+    if (n == 0) {
+        free(dof);
+        fc_problem_free(p);
+        return fc_error_set(err, FC_ERR_INVALID, "no moving body");
+    }
+    int m = 3 * nc;
+    p->n = n;
+    p->M = fc_matrix_csr(n, n, 12L * (n / 6));
+    p->f = fc_calloc((size_t)n, sizeof *p->f);
+    p->w = fc_calloc((size_t)m, sizeof *p->w);
+    rowcount = fc_calloc((size_t)n + 1, sizeof *rowcount);
+    if (!p->M || !p->f || !p->w || !rowcount) goto nomem;
+
+    /* M: per body, mass on 3 rows, the 3 x 3 world inertia on 3 rows; f */
+    long k = 0;
+    for (int i = 0; i < w->nbodies; i++) {
+        const fc_mbd_body *b = &w->bodies[i];
+        if (dof[i] < 0) continue;
+        int o = dof[i];
+        double I[9], fe[6];
+        fc_mbd_world_inertia(b, I);
+        applied_impulse(w, b, I, fe);
+        for (int r = 0; r < 3; r++) {
+            p->M->p[o + r] = (int)k;
+            p->M->j[k] = o + r;
+            p->M->x[k++] = b->mass;
+            p->f[o + r] = b->mass * b->v[r] + fe[r];
+        }
+        for (int r = 0; r < 3; r++) {
+            p->M->p[o + 3 + r] = (int)k;
+            for (int c = 0; c < 3; c++) {
+                p->M->j[k] = o + 3 + c;
+                p->M->x[k++] = I[3 * r + c];
+            }
+            p->f[o + 3 + r] = I[3 * r] * b->omega[0] + I[3 * r + 1] * b->omega[1] +
+                              I[3 * r + 2] * b->omega[2] + fe[3 + r];
+        }
+    }
+    p->M->p[n] = (int)k;
+
+    /* H: 3 entries per contact on each of the 6 rows of each moving body */
+    for (int c = 0; c < nc; c++) {
+        const fc_mbd_contact *ct = &w->contacts[c];
+        int bodies[2] = {ct->a, ct->b};
+        for (int s = 0; s < 2; s++)
+            if (dof[bodies[s]] >= 0)
+                for (int r = 0; r < 6; r++) rowcount[dof[bodies[s]] + r] += 3;
+    }
+    long nnz = 0;
+    for (int r = 0; r < n; r++) nnz += rowcount[r];
+    p->H = fc_matrix_csr(n, m, nnz);
+    if (!p->H) goto nomem;
+    p->H->p[0] = 0;
+    for (int r = 0; r < n; r++) p->H->p[r + 1] = p->H->p[r] + rowcount[r];
+    for (int r = 0; r < n; r++) rowcount[r] = p->H->p[r]; /* fill cursors */
+    for (int c = 0; c < nc; c++) {
+        const fc_mbd_contact *ct = &w->contacts[c];
+        const double *dir[3] = {ct->n, ct->t1, ct->t2};
+        int bodies[2] = {ct->a, ct->b};
+        for (int s = 0; s < 2; s++) {
+            int bi = bodies[s], o = dof[bi];
+            if (o < 0) continue;
+            double sign = s == 0 ? 1.0 : -1.0, arm[3], rot[3][3];
+            for (int d = 0; d < 3; d++) arm[d] = ct->p[d] - w->bodies[bi].x[d];
+            for (int e = 0; e < 3; e++) v3_cross(arm, dir[e], rot[e]);
+            for (int r = 0; r < 6; r++) {
+                int pos = rowcount[o + r];
+                for (int e = 0; e < 3; e++) {
+                    p->H->j[pos + e] = 3 * c + e;
+                    p->H->x[pos + e] = sign * (r < 3 ? dir[e][r] : rot[e][r - 3]);
+                }
+                rowcount[o + r] = pos + 3;
+            }
+        }
+        p->w[3 * c] = w->stab * ct->gap / w->h;
+        p->mu[c] = ct->mu;
+    }
+    free(dof);
+    free(rowcount);
+    *out = p;
+    return FC_OK;
+nomem:
+    free(dof);
+    free(rowcount);
+    fc_problem_free(p);
+    return fc_error_set(err, FC_ERR_NOMEM, "out of memory building the step's problem");
+}
+
+static int cmp_contact(const void *pa, const void *pb)
+{
+    const fc_mbd_contact *a = pa, *b = pb;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    return (a->feature > b->feature) - (a->feature < b->feature);
+}
+
+/* Previous impulses of the current contacts (0 for new ones); count found. */
+static int warm_start(const fc_mbd_world *w, double *r)
+{
+    int found = 0;
+    for (int c = 0; c < w->ncontacts; c++) {
+        const fc_mbd_contact *old =
+            w->nprev ? bsearch(&w->contacts[c], w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_contact)
+                     : NULL;
+        for (int e = 0; e < 3; e++) r[3 * c + e] = old ? old->r[e] : 0.0;
+        found += old != NULL;
+    }
+    return found;
+}
+
+/* Keep this step's contacts, sorted, for the next warm start. */
+static int remember(fc_mbd_world *w)
+{
+    if (w->ncontacts > w->cap_prev) {
+        fc_mbd_contact *np = realloc(w->prev, (size_t)w->ncontacts * sizeof *np);
+        if (!np) return -1;
+        w->prev = np;
+        w->cap_prev = w->ncontacts;
+    }
+    if (w->ncontacts) memcpy(w->prev, w->contacts, (size_t)w->ncontacts * sizeof *w->prev);
+    w->nprev = w->ncontacts;
+    qsort(w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_contact);
+    return 0;
+}
+
+/* Velocities without contact: v+ = v + M^-1 h f_ext. */
+static void free_flight(const fc_mbd_world *w, fc_mbd_body *b)
+{
+    double I[9], fe[6];
+    fc_mbd_world_inertia(b, I);
+    applied_impulse(w, b, I, fe);
+    for (int k = 0; k < 3; k++) b->v[k] += fe[k] / b->mass;
+    /* omega += I^-1 fe[3..5], I = R diag R^T */
+    double R[9], l[3];
+    fc_mbd_quat_matrix(b->q, R);
+    for (int k = 0; k < 3; k++)
+        l[k] = (R[k] * fe[3] + R[3 + k] * fe[4] + R[6 + k] * fe[5]) / b->inertia[k];
+    for (int k = 0; k < 3; k++) b->omega[k] += R[3 * k] * l[0] + R[3 * k + 1] * l[1] + R[3 * k + 2] * l[2];
+}
+
+fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
+                   fc_mbd_step_info *info, fc_error *err)
+{
+    fc_mbd_step_info tmp;
+    fc_error etmp;
+    if (!info) info = &tmp;
+    if (!err) err = &etmp;
+    memset(info, 0, sizeof *info);
+    double t0 = fc_now();
+    if (fc_mbd_detect(w) < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory in contact detection");
+    info->npairs = w->npairs;
+    info->ncontacts = w->ncontacts;
+    double t1 = fc_now();
+    info->t_detect = t1 - t0;
+    fc_problem_free(w->last);
+    w->last = NULL;
+    fc_problem_free(w->last_local);
+    w->last_local = NULL;
+    fc_problem *p = NULL;
+    if (fc_mbd_build_problem(w, &p, err)) return err->code;
+    double t2 = fc_now();
+    info->t_build = t2 - t1;
+    info->min_gap = INFINITY;
+    for (int c = 0; c < w->ncontacts; c++) info->min_gap = fmin(info->min_gap, w->contacts[c].gap);
+
+    if (!p) {
+        for (int i = 0; i < w->nbodies; i++)
+            if (!w->bodies[i].fixed) free_flight(w, &w->bodies[i]);
+    } else {
+        int m = 3 * p->nc;
+        double *r = fc_calloc((size_t)m, sizeof *r), *u = fc_calloc((size_t)m, sizeof *u);
+        double *r0 = fc_calloc((size_t)m, sizeof *r0), *v = fc_calloc((size_t)p->n, sizeof *v);
+        if (!r || !u || !r0 || !v) {
+            free(r); free(u); free(r0); free(v);
+            fc_problem_free(p);
+            return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+        }
+        info->warm = warm_start(w, r0);
+        fc_options o;
+        if (opt) o = *opt;
+        else fc_default_options(&o);
+        o.r0 = r0;
+        const fc_solver *sv = fc_solver_find(solver ? solver : fc_default_solver());
+        fc_err e = FC_OK;
+        if (!sv) {
+            e = fc_error_set(err, FC_ERR_UNKNOWN_SOLVER, "unknown solver '%s'", solver);
+        } else if (sv->solve_global || w->general_reduction) {
+            /* the solver takes the global problem (or fc_solve reduces it) */
+            e = fc_solve(p, sv->name, &o, r, u, v, &info->solve, err);
+            info->global_residual = info->solve.residual;
+        } else {
+            /* reduced here with the block-diagonal M^-1, then solved */
+            fc_mbd_reduced red;
+            e = fc_mbd_reduce(w, p, &red, err);
+            if (!e) e = fc_solve(red.local, sv->name, &o, r, u, NULL, &info->solve, err);
+            if (!e) {
+                fc_mbd_recover_v(w, p, &red, r, v);
+                memcpy(u, p->w, (size_t)m * sizeof *u);
+                fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
+                info->global_residual = fc_error_local(p, r, u);
+                fc_problem_free(w->last_local);
+                w->last_local = red.local;
+                red.local = NULL;
+            }
+            fc_mbd_reduced_free(&red);
+        }
+        info->t_solve = fc_now() - t2;
+        if (e == FC_OK && !fc_all_finite((size_t)p->n, v))
+            e = fc_error_set(err, FC_ERR_NUMERIC, "step %d: the solver returned non-finite velocities",
+                             w->step + 1);
+        if (e) {
+            free(r); free(u); free(r0); free(v);
+            fc_problem_free(p);
+            return e;
+        }
+        for (int c = 0; c < w->ncontacts; c++)
+            for (int k = 0; k < 3; k++) w->contacts[c].r[k] = r[3 * c + k];
+        int o6 = 0;
+        for (int i = 0; i < w->nbodies; i++) {
+            fc_mbd_body *b = &w->bodies[i];
+            if (b->fixed) continue;
+            for (int k = 0; k < 3; k++) {
+                b->v[k] = v[o6 + k];
+                b->omega[k] = v[o6 + 3 + k];
+            }
+            o6 += 6;
+        }
+        free(r); free(u); free(r0); free(v);
+        w->last = p;
+    }
+    /* positions from the new velocities */
+    double vmax = 0;
+    for (int i = 0; i < w->nbodies; i++) {
+        fc_mbd_body *b = &w->bodies[i];
+        if (b->fixed) continue;
+        for (int k = 0; k < 3; k++) b->x[k] += w->h * b->v[k];
+        fc_mbd_quat_integrate(b->q, b->omega, w->h);
+        vmax = fmax(vmax, v3_norm(b->v));
+    }
+    if (remember(w)) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    w->step++;
+    w->time += w->h;
+    info->step = w->step;
+    info->time = w->time;
+    info->max_speed = vmax;
+    info->t_step = fc_now() - t0;
+    return FC_OK;
+}

@@ -1,0 +1,388 @@
+/* The rigid-body layer: scenes checked against hand-derived values.
+ *  - incline at 0 and 25 degrees (1 kg, sticking): summed contact forces
+ *    m g cos, m g sin (the seed's 9.81 / 0 and 8.8909 / 4.1459);
+ *  - slide (mu 0.3 < tan 25): acceleration g (sin - mu cos);
+ *  - the 4 x 20 x 4 stack (800 contacts) at rest for 1 s (time budget);
+ *  - the block-diagonal reduction against CHOLMOD's fc_problem_reduce;
+ *  - H against relative velocities computed independently;
+ *  - the broad phase against all pairs; narrow-phase gaps;
+ *  - free flight and rotation; pile and column stay sane. */
+#include "test.h"
+#include "fricon_mbd.h"
+#include "mbd/mbd.h"
+
+static const double g0 = 9.81;
+
+static double wall(void) { return fc_now(); }
+
+static void opts(fc_options *o, double tol)
+{
+    fc_default_options(o);
+    o->tolerance = tol;
+    o->max_iter = 100000;
+}
+
+static void test_incline(double angle)
+{
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+    par.angle_deg = angle;
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("incline", &par, &w, &err) == FC_OK, "%s", err.msg);
+    fc_options o;
+    /* 1e-11: the global measure's scale is max(|w|, |r|, |u|) ~ |r| ~ 0.1,
+     * so v+ is exact to ~1e-12 and forces (r / h) to ~1e-10 relative */
+    opts(&o, 1e-11);
+    double th = angle * FC_MBD_PI / 180, N0 = g0 * cos(th), T0 = g0 * sin(th);
+    for (int s = 0; s < 10; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        CHECK(in.ncontacts == 4, "incline %g: %d contacts, expected the 4 bottom corners", angle, in.ncontacts);
+        CHECK(in.solve.status == FC_CONVERGED, "incline %g step %d: %s, residual %.3e", angle, s + 1,
+              fc_status_name(in.solve.status), in.solve.residual);
+        double N, T;
+        fc_mbd_contact_forces(w, 1, NULL, &N, &T);
+        CHECK(fabs(N - N0) <= 1e-6 * N0, "incline %g step %d: normal force %.12f, expected %.12f",
+              angle, s + 1, N, N0);
+        CHECK(fabs(T - T0) <= 1e-6 * fmax(T0, g0), "incline %g step %d: tangential force %.12f, expected %.12f",
+              angle, s + 1, T, T0);
+        CHECK(in.max_speed < 1e-8, "incline %g: the box moves at %.3e m/s", angle, in.max_speed);
+    }
+    double N, T;
+    fc_mbd_contact_forces(w, 1, NULL, &N, &T);
+    if (angle == 25) { /* the seed's table, 4 decimals */
+        CHECK(fabs(N - 8.8909) < 1e-4 && fabs(T - 4.1459) < 1e-4, "seed table: %.6f %.6f", N, T);
+    } else if (angle == 0) {
+        CHECK(fabs(N - 9.81) < 1e-9 && fabs(T) < 1e-9, "seed table: %.6f %.6f", N, T);
+    }
+    printf("incline %g deg: normal %.10f (exact %.10f), tangential %.10f (exact %.10f)\n", angle, N, N0, T, T0);
+    fc_mbd_world_free(w);
+}
+
+static void test_slide(double angle, double mu)
+{
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+    par.angle_deg = angle;
+    par.mu = mu;
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("slide", &par, &w, &err) == FC_OK, "%s", err.msg);
+    fc_options o;
+    opts(&o, 1e-11);
+    double th = angle * FC_MBD_PI / 180, a0 = g0 * (sin(th) - mu * cos(th));
+    double down[3] = {-cos(th), 0, -sin(th)}, vprev = 0, worst = 0;
+    double h = fc_mbd_step_size(w);
+    for (int s = 0; s < 30; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        CHECK(in.solve.status == FC_CONVERGED, "slide step %d: residual %.3e", s + 1, in.solve.residual);
+        const fc_mbd_body *b = fc_mbd_body_at(w, 1);
+        double vd = v3_dot(b->v, down), a = (vd - vprev) / h;
+        worst = fmax(worst, fabs(a - a0) / a0);
+        vprev = vd;
+        CHECK(v3_norm(b->omega) < 1e-8, "slide: the box rotates (%.3e rad/s)", v3_norm(b->omega));
+    }
+    CHECK(worst <= 1e-6, "slide %g deg mu %g: acceleration off by %.3e relative (expected %.10f)", angle, mu,
+          worst, a0);
+    printf("slide %g deg mu %g: acceleration %.10f expected, worst relative error %.2e over 30 steps\n", angle,
+           mu, a0, worst);
+    fc_mbd_world_free(w);
+}
+
+/* The 4 x 20 x 4 stack at rest for 1 s (100 steps of 1e-2) within a time
+ * budget: the steps done within it are checked and the count printed. */
+static void test_stack(double budget)
+{
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("stack", NULL, &w, &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_mbd_detect(w) == 800, "stack: %d contacts, expected 800", fc_mbd_contact_count(w));
+    fc_options o;
+    opts(&o, 1e-8);
+    double t0 = wall(), vmax = 0, solve = 0;
+    int s, notconv = 0;
+    for (s = 0; s < 100 && wall() - t0 < budget; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        CHECK(in.ncontacts == 800, "stack step %d: %d contacts", s + 1, in.ncontacts);
+        notconv += in.solve.status != FC_CONVERGED;
+        vmax = fmax(vmax, in.max_speed);
+        solve += in.t_solve;
+    }
+    CHECK(s >= 20, "stack: only %d steps within the %.0f s budget", s, budget);
+    CHECK(vmax < 1e-3, "stack: maximum speed %.3e m/s over %d steps", vmax, s);
+    CHECK(notconv == 0, "stack: %d solves did not converge", notconv);
+    printf("stack: %d of 100 steps (%.2f s simulated) in %.1f s, max speed %.3e m/s, %.4f s per solve\n", s,
+           s * fc_mbd_step_size(w), wall() - t0, vmax, solve / s);
+    fc_mbd_world_free(w);
+}
+
+/* The step's own reduction equals fc_problem_reduce (CHOLMOD) on a scene
+ * with spheres, boxes, rotations and a plane. */
+static void test_reduction(void)
+{
+    fc_mbd_world *w = fc_mbd_world_new();
+    fc_error err;
+    fc_mbd_add_plane(w, 0.1, 0, 1, 0, 0, 0);
+    unsigned long long s = 7;
+    for (int i = 0; i < 30; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        double jitter = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+        int b = (i % 3 == 0) ? fc_mbd_add_box(w, 0.1, 0.07, 0.05, 800, 0.3 * (i % 5), 0.3 * (i / 5), 0.2)
+                             : fc_mbd_add_sphere(w, 0.1, 1000, 0.3 * (i % 5), 0.3 * (i / 5), 0.08 + 0.02 * jitter);
+        fc_mbd_body *B = fc_mbd_body_at(w, b);
+        B->q[0] = 1; B->q[1] = 0.3 * jitter; B->q[2] = 0.1; B->q[3] = -0.2 * jitter;
+        double n = sqrt(1 + 0.09 * jitter * jitter + 0.01 + 0.04 * jitter * jitter);
+        for (int k = 0; k < 4; k++) B->q[k] /= n;
+        B->v[0] = jitter; B->omega[2] = 2 * jitter;
+    }
+    fc_mbd_set_margin(w, 0.3);
+    int nc = fc_mbd_detect(w);
+    CHECK(nc > 10, "reduction scene: %d contacts", nc);
+    fc_problem *g = NULL, *ref = NULL;
+    CHECK(fc_mbd_build_problem(w, &g, &err) == FC_OK && g, "%s", err.msg);
+    CHECK(fc_problem_validate(g, &err) == FC_OK, "global problem invalid: %s", err.msg);
+    CHECK(fc_problem_reduce(g, &ref, &err) == FC_OK, "%s", err.msg);
+    fc_mbd_reduced red;
+    CHECK(fc_mbd_reduce(w, g, &red, &err) == FC_OK, "%s", err.msg);
+    int m = 3 * nc;
+    double dw = 0, wmax = 0, dq = 0, qmax = 0;
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < m; j++) {
+            double a = fc_matrix_get(red.local->W, i, j), b = fc_matrix_get(ref->W, i, j);
+            dw = fmax(dw, fabs(a - b));
+            wmax = fmax(wmax, fabs(b));
+        }
+        dq = fmax(dq, fabs(red.local->q[i] - ref->q[i]));
+        qmax = fmax(qmax, fabs(ref->q[i]));
+    }
+    CHECK(dw <= 1e-12 * wmax, "W differs from CHOLMOD's by %.3e (max %.3e)", dw, wmax);
+    CHECK(dq <= 1e-12 * qmax, "q differs from CHOLMOD's by %.3e (max %.3e)", dq, qmax);
+    CHECK(fc_problem_validate(red.local, &err) == FC_OK, "local problem invalid: %s", err.msg);
+    /* recovery: v = M^-1 (H r + f) for some r */
+    double *r = calloc((size_t)m, sizeof *r), *v = calloc((size_t)g->n, sizeof *v), *vr = calloc((size_t)g->n, sizeof *vr);
+    for (int i = 0; i < m; i++) r[i] = sin(1.0 + i);
+    fc_mbd_recover_v(w, g, &red, r, v);
+    CHECK(fc_problem_recover_v(g, r, vr, &err) == FC_OK, "%s", err.msg);
+    double dv = 0, vm = 0;
+    for (int i = 0; i < g->n; i++) { dv = fmax(dv, fabs(v[i] - vr[i])); vm = fmax(vm, fabs(vr[i])); }
+    CHECK(dv <= 1e-12 * vm, "v differs by %.3e", dv);
+    printf("reduction: %d contacts, |dW| %.1e, |dq| %.1e, |dv| %.1e\n", nc, dw, dq, dv);
+
+    /* H: u_N = n . (velocity of a's point - velocity of b's point) + w */
+    double *u = calloc((size_t)m, sizeof *u), *vel = calloc((size_t)g->n, sizeof *vel);
+    int o = 0;
+    for (int i = 0; i < fc_mbd_body_count(w); i++) {
+        fc_mbd_body *B = fc_mbd_body_at(w, i);
+        if (B->fixed) continue;
+        for (int k = 0; k < 3; k++) { vel[o + k] = B->v[k]; vel[o + 3 + k] = B->omega[k]; }
+        o += 6;
+    }
+    memcpy(u, g->w, (size_t)m * sizeof *u);
+    fc_matrix_gemv_t(g->H, 1.0, vel, 1.0, u);
+    double du = 0;
+    for (int c = 0; c < nc; c++) {
+        const fc_mbd_contact *ct = fc_mbd_contact_at(w, c);
+        double rel[3] = {0, 0, 0};
+        int side[2] = {ct->a, ct->b};
+        for (int sd = 0; sd < 2; sd++) {
+            const fc_mbd_body *B = fc_mbd_body_at(w, side[sd]);
+            if (B->fixed) continue;
+            double arm[3], wx[3];
+            for (int k = 0; k < 3; k++) arm[k] = ct->p[k] - B->x[k];
+            v3_cross(B->omega, arm, wx);
+            for (int k = 0; k < 3; k++) rel[k] += (sd ? -1 : 1) * (B->v[k] + wx[k]);
+        }
+        du = fmax(du, fabs(u[3 * c] - v3_dot(rel, ct->n) - ct->gap / fc_mbd_step_size(w)));
+        du = fmax(du, fabs(u[3 * c + 1] - v3_dot(rel, ct->t1)));
+        du = fmax(du, fabs(u[3 * c + 2] - v3_dot(rel, ct->t2)));
+    }
+    CHECK(du < 1e-12, "H^T v + w differs from the relative velocity by %.3e", du);
+    free(u); free(vel); free(r); free(v); free(vr);
+    fc_mbd_reduced_free(&red);
+    fc_problem_free(g);
+    fc_problem_free(ref);
+    fc_mbd_world_free(w);
+}
+
+/* The grid broad phase finds exactly the pairs of an all-pairs search. */
+static void test_broadphase(void)
+{
+    fc_mbd_world *w = fc_mbd_world_new();
+    unsigned long long s = 11;
+    int n = 1500;
+    for (int i = 0; i < n; i++) {
+        double x[4];
+        for (int k = 0; k < 4; k++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            x[k] = (double)(s >> 11) / 9007199254740992.0;
+        }
+        fc_mbd_add_sphere(w, 0.02 + 0.03 * x[3], 1000, x[0] * 2 - 1, x[1] * 2 - 1, x[2] - 3.5);
+    }
+    fc_mbd_add_plane(w, 0, 0, 1, 0, 0, -3);
+    fc_mbd_set_margin(w, 0.01);
+    int np = fc_mbd_broadphase(w), brute = 0, missing = 0;
+    for (int i = 0; i < w->nbodies; i++)
+        for (int j = i + 1; j < w->nbodies; j++) {
+            const fc_mbd_body *A = &w->bodies[i], *B = &w->bodies[j];
+            int hit;
+            if (B->shape == FC_MBD_PLANE) hit = A->x[2] + 3 <= A->radius + 0.01;
+            else {
+                double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
+                hit = v3_norm(d) <= A->radius + B->radius + 0.01;
+            }
+            if (!hit) continue;
+            brute++;
+            int found = 0;
+            for (int k = 0; k < np && !found; k++) found = w->pairs[2 * k] == i && w->pairs[2 * k + 1] == j;
+            missing += !found;
+        }
+    CHECK(np == brute && missing == 0, "broad phase: %d pairs, all-pairs search %d, %d missing", np, brute, missing);
+    printf("broad phase: %d pairs among %d bodies (all-pairs: %d)\n", np, w->nbodies, brute);
+    fc_mbd_world_free(w);
+}
+
+static void test_narrow(void)
+{
+    fc_mbd_world *w = fc_mbd_world_new();
+    fc_mbd_set_margin(w, 1.0);
+    int a = fc_mbd_add_sphere(w, 0.5, 1000, 0, 0, 0);
+    int b = fc_mbd_add_sphere(w, 0.25, 1000, 0.6, 0.8, 0);   /* centres 1 apart: gap 0.25 */
+    int c = fc_mbd_add_box(w, 1, 1, 1, 1000, 3, 0, 0);        /* faces x = 2, 4 */
+    int d = fc_mbd_add_sphere(w, 0.1, 1000, 1.7, 0, 0);      /* gap to box face 0.2 */
+    CHECK(fc_mbd_collide(w, a, b) == 1, "sphere-sphere");
+    CHECK(fabs(w->contacts[0].gap - 0.25) < 1e-15, "sphere-sphere gap %.17g", w->contacts[0].gap);
+    CHECK(w->contacts[0].a == a && fabs(w->contacts[0].n[0] + 0.6) < 1e-15, "normal from b to a");
+    w->ncontacts = 0;
+    CHECK(fc_mbd_collide(w, c, d) == 1, "sphere-box");
+    CHECK(fabs(w->contacts[0].gap - 0.2) < 1e-14 && w->contacts[0].a == d &&
+          fabs(w->contacts[0].n[0] + 1) < 1e-15, "sphere-box gap %.17g", w->contacts[0].gap);
+    w->bodies[d].x[0] = 2.05; /* inside the box by 0.05 */
+    w->ncontacts = 0;
+    fc_mbd_collide(w, d, c);
+    CHECK(fabs(w->contacts[0].gap + 0.15) < 1e-14, "sphere inside box: gap %.17g", w->contacts[0].gap);
+    w->bodies[d].x[0] = 1.9; w->bodies[d].x[1] = 1.1; /* near the edge x = 2, y = 1 */
+    w->ncontacts = 0;
+    fc_mbd_collide(w, d, c);
+    CHECK(fabs(w->contacts[0].gap - (sqrt(0.02) - 0.1)) < 1e-14, "sphere-box edge gap %.17g", w->contacts[0].gap);
+    int p = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, -1.0);
+    w->ncontacts = 0;
+    CHECK(fc_mbd_collide(w, p, c) == 4, "box-plane: %d contacts, expected the 4 bottom corners", w->ncontacts);
+    for (int k = 0; k < w->ncontacts; k++) CHECK(fabs(w->contacts[k].gap) < 1e-15, "box corner gap");
+    int e = fc_mbd_add_box(w, 1, 1, 1, 1000, 3, 0, 2); /* on top of box c */
+    w->ncontacts = 0;
+    int nb = fc_mbd_collide(w, c, e);
+    CHECK(nb >= 4, "box-box face contact: %d contacts", nb);
+    for (int k = 0; k < w->ncontacts; k++)
+        CHECK(fabs(w->contacts[k].gap) < 1e-14 && fabs(fabs(w->contacts[k].n[2]) - 1) < 1e-14,
+              "box-box contact %d gap %g n_z %g", k, w->contacts[k].gap, w->contacts[k].n[2]);
+    fc_mbd_world_free(w);
+}
+
+/* No contact: semi-implicit Euler free fall, exact rotation. */
+static void test_free_flight(void)
+{
+    fc_mbd_world *w = fc_mbd_world_new();
+    int b = fc_mbd_add_sphere(w, 0.1, 1000, 0, 0, 10);
+    fc_mbd_body *B = fc_mbd_body_at(w, b);
+    B->omega[2] = 3.0;
+    fc_error err;
+    double h = fc_mbd_step_size(w);
+    int n = 50;
+    for (int s = 0; s < n; s++) CHECK(fc_mbd_step(w, NULL, NULL, NULL, &err) == FC_OK, "%s", err.msg);
+    B = fc_mbd_body_at(w, b);
+    double z = 10 - g0 * h * h * n * (n + 1) / 2, angle = 3.0 * h * n;
+    CHECK(fabs(B->x[2] - z) < 1e-12, "free fall z %.15g expected %.15g", B->x[2], z);
+    CHECK(fabs(B->q[0] - cos(angle / 2)) < 1e-12 && fabs(B->q[3] - sin(angle / 2)) < 1e-12,
+          "rotation: q = (%g, %g, %g, %g), expected angle %g about z", B->q[0], B->q[1], B->q[2], B->q[3], angle);
+    fc_mbd_world_free(w);
+}
+
+/* A small pile: spheres fall into the box, stay inside it, do not sink
+ * deep into each other, and the warm start is used. */
+static void test_pile(void)
+{
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+    par.count = 150;
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("pile", &par, &w, &err) == FC_OK, "%s", err.msg);
+    fc_options o;
+    opts(&o, 1e-5);
+    o.max_iter = 300;
+    double min_gap = INFINITY, t0 = wall();
+    int warm = 0, s;
+    for (s = 0; s < 80 && wall() - t0 < 10; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        if (in.ncontacts) min_gap = fmin(min_gap, in.min_gap);
+        warm += in.warm;
+    }
+    double zmax = 0, vmax = 0;
+    int outside = 0;
+    for (int i = 0; i < fc_mbd_body_count(w); i++) {
+        const fc_mbd_body *B = fc_mbd_body_at(w, i);
+        if (B->shape != FC_MBD_SPHERE) continue;
+        outside += B->x[2] < 0 || fabs(B->x[0]) > 1 || fabs(B->x[1]) > 1;
+        zmax = fmax(zmax, B->x[2]);
+        vmax = fmax(vmax, v3_norm(B->v));
+    }
+    CHECK(outside == 0, "pile: %d spheres left the box", outside);
+    CHECK(min_gap > -0.02, "pile: penetration %.3e m (radius 0.05)", -min_gap);
+    CHECK(warm > 0, "pile: no contact was warm-started");
+    CHECK(vmax < 3.0, "pile: speed %.3f m/s after %d steps", vmax, s);
+    printf("pile: 150 spheres, %d steps, deepest penetration %.2e m, top %.3f m, max speed %.3f m/s\n", s,
+           fmax(0, -min_gap), zmax, vmax);
+    fc_mbd_world_free(w);
+}
+
+/* The 10^4-sphere column: built, detected (linear broad phase), and a few
+ * steps taken within a budget; its edges start to roll off. */
+static void test_column(void)
+{
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("column", &par, &w, &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_mbd_body_count(w) == 10001, "column: %d bodies", fc_mbd_body_count(w));
+    double t0 = wall();
+    int nc = fc_mbd_detect(w);
+    double td = wall() - t0;
+    CHECK(nc > 35000, "column: %d contacts", nc);
+    CHECK(td < 2.0, "column: detection took %.2f s", td);
+    fc_options o;
+    opts(&o, 1e-4);
+    o.max_iter = 30;
+    int s;
+    double vmax = 0;
+    for (s = 0; s < 2 && wall() - t0 < 15; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        vmax = in.max_speed;
+        CHECK(isfinite(in.global_residual), "column residual");
+    }
+    CHECK(vmax > 0.01 && vmax < 1.0, "column: max speed %.3e after %d steps", vmax, s);
+    printf("column: 10^4 spheres, %d contacts, detection %.3f s, %d steps in %.1f s, max speed %.3f\n", nc, td,
+           s, wall() - t0, vmax);
+    fc_mbd_world_free(w);
+}
+
+int main(void)
+{
+    test_narrow();
+    test_broadphase();
+    test_free_flight();
+    test_reduction();
+    test_incline(0);
+    test_incline(25);
+    test_slide(25, 0.3);
+    test_slide(30, 0.1);
+    test_pile();
+    test_stack(30);
+    test_column();
+    TEST_DONE();
+}
