@@ -1,0 +1,103 @@
+/* Damped nonsmooth Newton on the Alart-Curnier function of one contact
+ * (d = 2 or 3):
+ *   Phi_N = r_N - max(0, r_N - rho_n u_N)
+ *   Phi_T = r_T - P_D(mu max(0, r_N - rho_n u_N)) (r_T - rho_t u_T)
+ * with u = W r + q, its generalized Jacobian in closed form, the linear
+ * systems solved inline and an Armijo line search on |Phi|^2 / 2. */
+#include "internal.h"
+#include "cone/cone.h"
+
+/* Phi at r and, when J != NULL, a generalized Jacobian (row-major d x d). */
+static void ac_function(const fc_local *c, const double *q, const double *r,
+                        double *phi, double J[3][3])
+{
+    int d = c->d, nt = d - 1;
+    const double *W = c->W;
+    double u[3];
+    fc_local_velocity(c, q, r, u);
+    double rn = c->rho_n, rt = c->rho_t;
+    double an = r[0] - rn * u[0];
+    if (an > 0.0) {
+        phi[0] = rn * u[0];
+        if (J) for (int j = 0; j < d; j++) J[0][j] = rn * W[j * d];
+    } else {
+        phi[0] = r[0];
+        if (J) for (int j = 0; j < d; j++) J[0][j] = j == 0;
+    }
+    double R = c->mu * fmax(an, 0.0);
+    double v[2] = {0.0, 0.0};
+    for (int k = 0; k < nt; k++) v[k] = r[k + 1] - rt * u[k + 1];
+    double nv = hypot(v[0], v[1]);
+    if (R <= 0.0) {                       /* take-off or mu = 0: Phi_T = r_T */
+        for (int k = 0; k < nt; k++) {
+            phi[k + 1] = r[k + 1];
+            if (J) for (int j = 0; j < d; j++) J[k + 1][j] = j == k + 1;
+        }
+    } else if (nv <= R) {                 /* sticking: Phi_T = rho_t u_T */
+        for (int k = 0; k < nt; k++) {
+            phi[k + 1] = rt * u[k + 1];
+            if (J) for (int j = 0; j < d; j++) J[k + 1][j] = rt * W[j * d + k + 1];
+        }
+    } else {                              /* sliding */
+        double n[2] = {v[0] / nv, v[1] / nv}, s = R / nv;
+        for (int k = 0; k < nt; k++) phi[k + 1] = r[k + 1] - R * n[k];
+        if (J) {
+            /* dv/dr = E_T - rho_t W_T;  dR/dr = mu (e_0 - rho_n W_N) */
+            double dv[2][3], dR[3];
+            for (int j = 0; j < d; j++) {
+                for (int k = 0; k < nt; k++) dv[k][j] = (j == k + 1) - rt * W[j * d + k + 1];
+                dR[j] = c->mu * ((j == 0) - rn * W[j * d]);
+            }
+            for (int k = 0; k < nt; k++)
+                for (int j = 0; j < d; j++) {
+                    double pdv = 0.0;   /* ((I - n n^T) dv)_kj */
+                    for (int l = 0; l < nt; l++)
+                        pdv += ((k == l) - n[k] * n[l]) * dv[l][j];
+                    J[k + 1][j] = (j == k + 1) - s * pdv - n[k] * dR[j];
+                }
+        }
+    }
+}
+
+static double sq3(int d, const double *x)
+{
+    double s = 0.0;
+    for (int k = 0; k < d; k++) s += x[k] * x[k];
+    return s;
+}
+
+/* Damped AC Newton from r; r receives the best iterate (by the SPEC local
+ * error), whose error is returned.  Stops at error <= tol, after max_iter
+ * iterations, or when the direction or the line search fails. */
+double fc_local_newton_ac(const fc_local *c, const double *q, double tol,
+                          int max_iter, double *r)
+{
+    int d = c->d;
+    if (d != 2 && d != 3) return fc_local_error(c, q, r);
+    double best[3], x[3], phi[3], J[3][3], dx[3], xt[3], pt[3];
+    memcpy(x, r, (size_t)d * sizeof *x);
+    memcpy(best, r, (size_t)d * sizeof *x);
+    double eb = fc_local_error(c, q, x);
+    for (int it = 0; it < max_iter && eb > tol; it++) {
+        ac_function(c, q, x, phi, J);
+        double th = 0.5 * sq3(d, phi);
+        if (th == 0.0) break;
+        for (int k = 0; k < d; k++) dx[k] = -phi[k];
+        if (fc_small_solve(d, J, dx)) break;
+        /* Armijo on the merit: theta(x + t dx) <= (1 - 2 sigma t) theta(x) */
+        double t = 1.0, tht = 0.0;
+        int ok = 0;
+        for (int ls = 0; ls < 40; ls++, t *= 0.5) {
+            for (int k = 0; k < d; k++) xt[k] = x[k] + t * dx[k];
+            ac_function(c, q, xt, pt, NULL);
+            tht = 0.5 * sq3(d, pt);
+            if (tht <= (1.0 - 2e-4 * t) * th) { ok = 1; break; }
+        }
+        if (!ok) break;
+        memcpy(x, xt, (size_t)d * sizeof *x);
+        double e = fc_local_error(c, q, x);
+        if (e < eb) { eb = e; memcpy(best, x, (size_t)d * sizeof *x); }
+    }
+    memcpy(r, best, (size_t)d * sizeof *r);
+    return eb;
+}
