@@ -1,0 +1,96 @@
+/* An independent implementation of the SPEC section 2 error measure for
+ * tests: its own cone projections and its own u = W r + q (entry by entry
+ * through fc_matrix_get's storage-free view is too slow, so through a CSR
+ * copy walked here), so that no test takes a solver's or the library's
+ * measure on trust.  Header-only; include once per test file. */
+#ifndef FRICON_TEST_CHECK_H
+#define FRICON_TEST_CHECK_H
+
+#include "fricon.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Projection onto {||x_T|| <= mu x_N} (d = 2, 3) or, for d = 5, onto
+ * {||x_T|| <= mu x_N, ||x_R|| <= mu_r x_N} by minimising the convex
+ * piecewise quadratic in x_N over a fine bracket (golden section). */
+static inline void check_project(int d, double mu, double mu_r, double *x)
+{
+    if (d != 5) {
+        double nt = d == 3 ? sqrt(x[1] * x[1] + x[2] * x[2]) : fabs(x[1]);
+        if (nt <= mu * x[0]) return;
+        if (mu * nt <= -x[0]) { for (int k = 0; k < d; k++) x[k] = 0; return; }
+        double a = (x[0] + mu * nt) / (1 + mu * mu);
+        x[0] = a;
+        for (int k = 1; k < d; k++) x[k] = mu * a * x[k] / nt;
+        return;
+    }
+    double t = sqrt(x[1] * x[1] + x[2] * x[2]), s = sqrt(x[3] * x[3] + x[4] * x[4]);
+    /* phi(n) = (n - x0)^2 + max(0, t - mu n)^2 + max(0, s - mu_r n)^2, n >= 0 */
+    double lo = 0.0, hi = fabs(x[0]) + t + s + 1.0;
+    for (int it = 0; it < 200; it++) {
+        double m1 = lo + (hi - lo) * 0.381966011250105, m2 = lo + (hi - lo) * 0.618033988749895;
+        double a1 = fmax(0, t - mu * m1), b1 = fmax(0, s - mu_r * m1);
+        double a2 = fmax(0, t - mu * m2), b2 = fmax(0, s - mu_r * m2);
+        double f1 = (m1 - x[0]) * (m1 - x[0]) + a1 * a1 + b1 * b1;
+        double f2 = (m2 - x[0]) * (m2 - x[0]) + a2 * a2 + b2 * b2;
+        if (f1 <= f2) hi = m2; else lo = m1;
+    }
+    double n = 0.5 * (lo + hi);
+    x[0] = n;
+    if (t > mu * n) { for (int k = 1; k < 3; k++) x[k] = t > 0 ? x[k] * mu * n / t : 0; }
+    if (s > mu_r * n) { for (int k = 3; k < 5; k++) x[k] = s > 0 ? x[k] * mu_r * n / s : 0; }
+}
+
+static inline double check_norm(int n, const double *x)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) s += x[i] * x[i];
+    return sqrt(s);
+}
+
+/* SPEC measure of a local problem at r, with u = W r + q computed here
+ * (u_out, if not NULL, receives it).  scale: q for local, w for global. */
+static inline double check_error_with(const fc_problem *p, const fc_matrix *W, const double *q,
+                               const double *scale, const double *r, double *u_out)
+{
+    int d = p->d, m = d * p->nc;
+    fc_matrix *C = fc_matrix_to_csr(W);
+    double *u = malloc((size_t)m * sizeof *u), e2 = 0;
+    for (int i = 0; i < m; i++) {
+        double s = q[i];
+        for (int k = C->p[i]; k < C->p[i + 1]; k++) s += C->x[k] * r[C->j[k]];
+        u[i] = s;
+    }
+    for (int a = 0; a < p->nc; a++) {
+        const double *ra = r + d * a, *ua = u + d * a;
+        double x[5], mu = p->mu[a], mur = p->mu_r ? p->mu_r[a] : 0;
+        double uhat = ua[0] + mu * (d == 2 ? fabs(ua[1]) : sqrt(ua[1] * ua[1] + ua[2] * ua[2]));
+        if (d == 5) uhat += mur * sqrt(ua[3] * ua[3] + ua[4] * ua[4]);
+        x[0] = ra[0] - uhat;
+        for (int k = 1; k < d; k++) x[k] = ra[k] - ua[k];
+        check_project(d, mu, mur, x);
+        for (int k = 0; k < d; k++) e2 += (ra[k] - x[k]) * (ra[k] - x[k]);
+    }
+    double s = fmax(check_norm(m, scale), fmax(check_norm(m, r), check_norm(m, u)));
+    if (s < 1e-300) s = 1;
+    if (u_out) memcpy(u_out, u, (size_t)m * sizeof *u);
+    free(u);
+    fc_matrix_free(C);
+    return sqrt(e2) / s;
+}
+
+/* The measure for a local problem, or for a global one through its
+ * reduction (W = H^T M^-1 H, q = H^T M^-1 f + w) with s using ||w||, as
+ * shared/tools/fccheck.py computes it. */
+static inline double check_error(const fc_problem *p, const double *r)
+{
+    if (p->kind == FC_LOCAL) return check_error_with(p, p->W, p->q, p->q, r, NULL);
+    fc_problem *loc = NULL;
+    if (fc_problem_reduce(p, &loc, NULL) != FC_OK) return NAN;
+    double e = check_error_with(p, loc->W, loc->q, p->w, r, NULL);
+    fc_problem_free(loc);
+    return e;
+}
+
+#endif
