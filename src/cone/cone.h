@@ -11,13 +11,13 @@ void fc_project_disk(int n, double R, double *x);
 
 /* One contact a of dimension d: its diagonal block W_aa and coefficients.
  * rho_n, rho_t are the Alart-Curnier step sizes 1/W_NN and
- * 1/lambda_max(W_TT); rho is the scalar step 1/lambda_max(W_aa) (an upper
+ * 1/lambda_max(W_TT) (rho_r: 1/lambda_max(W_RR), d = 5); rho is the scalar step 1/lambda_max(W_aa) (an upper
  * bound) of the projection solver. */
 typedef struct fc_local {
     int d;
     double mu, mu_r;
     double W[25];           /* d x d, column-major */
-    double rho_n, rho_t, rho;
+    double rho_n, rho_t, rho_r, rho;
 } fc_local;
 
 /* Parameters of a one-contact solve. */
@@ -39,7 +39,7 @@ double fc_local_error(const fc_local *c, const double *q, const double *r);
 
 /* Solve J x = b (d <= 3, row-major J, partial pivoting) in place in b;
  * 0 on success, -1 when J is numerically singular.  J is overwritten. */
-int fc_small_solve(int d, double J[3][3], double *b);
+int fc_small_solve(int d, double J[5][5], double *b);
 
 /* The one-contact solvers.  Each starts from r (warm start), leaves in r
  * its best iterate and returns its local error. */

@@ -20,6 +20,8 @@ void fc_local_setup(fc_local *c, int d, const double *W, double mu, double mu_r)
     double wt = d == 2 ? W[3] : eig_max2(W[d + 1], 0.5 * (W[2 * d + 1] + W[d + 2]), W[2 * d + 2]);
     c->rho_n = wn > 0.0 ? 1.0 / wn : 1.0;
     c->rho_t = wt > 0.0 ? 1.0 / wt : c->rho_n;
+    double wr = d == 5 ? eig_max2(W[3 * d + 3], 0.5 * (W[4 * d + 3] + W[3 * d + 4]), W[4 * d + 4]) : 0.0;
+    c->rho_r = wr > 0.0 ? 1.0 / wr : c->rho_t;
     /* Gershgorin bound on lambda_max(W) */
     double lmax = 0.0;
     for (int i = 0; i < d; i++) {
@@ -62,7 +64,7 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
 
 /* Solve J x = b (d x d, Gaussian elimination with partial pivoting) in
  * place in b; 0 on success, -1 when J is numerically singular. */
-int fc_small_solve(int d, double J[3][3], double *b)
+int fc_small_solve(int d, double J[5][5], double *b)
 {
     double scale = 0.0;
     for (int i = 0; i < d; i++)
@@ -103,15 +105,15 @@ static double keep_best(int d, double *best, double ebest, const double *cand, d
 
 /* Hybrid: AC Newton from the warm start; if it misses tol, projection from
  * the best point so far, then the exact enumeration (d = 2, 3), each
- * result polished by Newton; the best iterate wins.  For d = 5, the
- * projection solver alone. */
+ * result polished by Newton; the best iterate wins.  For d = 5 (no
+ * enumeration), Newton then projection. */
 double fc_local_solve(const fc_local *c, const double *q, const fc_local_params *par,
                       double *r)
 {
     int d = c->d;
     double tol = par->tol;
     int it = par->max_iter > 0 ? par->max_iter : 20;
-    if (d == 5 || par->kind == FC_LOCAL_PROJECTION)
+    if (par->kind == FC_LOCAL_PROJECTION)
         return fc_local_projection(c, q, tol, 50 * it, r);
     if (par->kind == FC_LOCAL_NEWTON_AC) return fc_local_newton_ac(c, q, tol, it, r);
     if (par->kind == FC_LOCAL_EXACT) {
@@ -130,7 +132,7 @@ double fc_local_solve(const fc_local *c, const double *q, const fc_local_params 
         if (e > tol) e = fc_local_newton_ac(c, q, tol, it, t);
         eb = keep_best(d, best, eb, t, e);
     }
-    if (eb > tol) {
+    if (eb > tol && d != 5) {
         double e = fc_local_exact(c, q, t);
         if (e > tol) e = fc_local_newton_ac(c, q, tol, 5, t);
         eb = keep_best(d, best, eb, t, e);

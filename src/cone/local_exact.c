@@ -132,7 +132,7 @@ double fc_local_exact(const fc_local *c, const double *q, double *r)
 {
     int d = c->d;
     if (d != 2 && d != 3) return fc_local_error(c, q, r);
-    double best[3], cand[3], J[3][3];
+    double best[3], cand[3], J[5][5];
     memcpy(best, r, (size_t)d * sizeof *r);
     double eb = fc_local_error(c, q, r);
     /* take-off */
