@@ -2,10 +2,13 @@
  * variant PSOR.  For each contact a in turn:
  *   q'_a = q_a + sum_{b != a} W_ab r_b,
  *   r_a  <- omega * solve_one_contact(W_aa, q'_a) + (1 - omega) * r_a.
- * The SPEC error is measured every opt->nsgs.error_every sweeps.  All
+ * The SPEC error is measured every opt->nsgs.error_every sweeps, with
+ * s = max(||w||, ||r||, ||u||) when the local problem carries the w of
+ * the global problem it was reduced from (p->w != NULL), else ||q||.  All
  * workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
+#include "measure/measure.h"
 
 #include <stdio.h>
 
@@ -69,6 +72,13 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         }
     }
     return missed;
+}
+
+/* The SPEC measure at (r, u); a reduced problem keeping w is scaled by it. */
+static double measure(const fc_problem *p, const double *r, const double *u)
+{
+    const double *scale = p->w ? p->w : p->q;
+    return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, scale, r, u, NULL);
 }
 
 /* The common driver of nsgs and psor with relaxation omega. */
@@ -136,7 +146,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         if (it % every == 0 || it >= opt->max_iter) {
             memcpy(u, p->q, (size_t)m * sizeof *u);
             fc_matrix_gemv(W, 1.0, r, 1.0, u);
-            err = fc_error_local(p, r, u);
+            err = measure(p, r, u);
             fc_log(opt, 1, "nsgs sweep %d error %.3e (%d local misses)", it, err, missed);
             if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
             if (opt->progress && opt->progress(opt->progress_user, it, err)) {
@@ -149,7 +159,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     memcpy(u, p->q, (size_t)m * sizeof *u);
     fc_matrix_gemv(W, 1.0, r, 1.0, u);
     info->iterations = it;
-    info->residual = fc_error_local(p, r, u);
+    info->residual = measure(p, r, u);
     fc_log(opt, 0, "%s: %s after %d sweeps, error %.3e, %.3f s",
            omega == 1.0 ? "nsgs" : "psor", fc_status_name(st), it, info->residual,
            fc_clock_elapsed(&clk));
