@@ -608,8 +608,8 @@ fc_err fc_read_dat(const char *path, fc_problem **p, fc_error *err)
     fc_error local_err;
     if (!err) err = &local_err;
     *p = NULL;
-    char *buf;
-    size_t len;
+    char *buf = NULL;
+    size_t len = 0;
     if (slurp(path, &buf, &len, err)) return err->code;
     lexer L = {path, buf, len, 0, 1, 1, err};
     if (len == 0) {

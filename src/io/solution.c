@@ -31,16 +31,19 @@ fc_err fc_write_solution(const char *path, const fc_problem *p, const double *r,
     return FC_OK;
 }
 
+/* Case-insensitive equality of two strings. */
+static int same_ci(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+    return *a == *b;
+}
+
 /* Does the path end in .hdf5 or .h5 (any case)? */
 static int is_hdf5_name(const char *path)
 {
     const char *dot = strrchr(fc_io_basename(path), '.');
-    if (!dot) return 0;
-    char ext[8];
-    size_t n = strlen(dot + 1);
-    if (n >= sizeof ext) return 0;
-    for (size_t k = 0; k <= n; k++) ext[k] = (char)tolower((unsigned char)dot[1 + k]);
-    return !strcmp(ext, "hdf5") || !strcmp(ext, "h5");
+    return dot && (same_ci(dot + 1, "hdf5") || same_ci(dot + 1, "h5"));
 }
 
 /* Read a problem, format by extension. */

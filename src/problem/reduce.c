@@ -33,6 +33,9 @@ fc_err fc_reduction_local(fc_reduction *red, fc_problem **out, fc_error *err)
     if (!loc->W || !loc->q) goto nomem;
     if (fc_chol_solve(red->chol, p->f, y, err)) goto fail;
     memcpy(loc->q, p->w, (size_t)m * sizeof *loc->q);
+    /* Keep w: solvers scale their stopping test as SPEC measures the global
+     * problem, with ||w|| instead of ||q||. */
+    if (!(loc->w = fc_dup(p->w, (size_t)m))) goto nomem;
     fc_matrix_gemv_t(p->H, 1.0, y, 1.0, loc->q);
     free(y);
     *out = loc;
