@@ -586,6 +586,23 @@ static void adapt_rho(nsn_ws *w, const double *r)
     w->rho_adapted++;
 }
 
+/* The measure Newton steers by: the SPEC measure with s = max(|r|, |u|)
+ * instead of max(|q|, |r|, |u|).  It is never smaller than the SPEC
+ * measure, nor than the measure fc_solve applies to a reduced global
+ * problem (s = max(|w|, |r|, |u|)) however |q| and |w| compare. */
+static double strict_ratio(nsn_ws *w, const double *r, const double *u)
+{
+    double nq = fc_norm2(w->m, w->p->q), nr = fc_norm2(w->m, r), nu = fc_norm2(w->m, u);
+    double s = fmax(nq, fmax(nr, nu)), s2 = fmax(nr, nu);
+    if (s < 1e-300) s = 1.0;
+    return s2 > 1e-300 ? s2 / s : 1.0;
+}
+
+static double strict_error(nsn_ws *w, const double *r, const double *u)
+{
+    return fc_error_local(w->p, r, u) / strict_ratio(w, r, u);
+}
+
 /* Newton iterations from r (updated in place, ends on the best iterate)
  * for at most max_newton iterations; *err_out receives the measure. */
 static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_out)
@@ -595,16 +612,15 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
     fc_error e;
     compute_u(w, r, w->u);
     double psi = eval_F(w, r, w->u, w->F, 1);
-    double err = fc_error_local(w->p, r, w->u), best = err;
-    int best_it = 0;
+    double err = strict_error(w, r, w->u), best = err, mark = err;
+    int best_it = 0;   /* iteration of the last halving of the error (vs mark) */
     memcpy(w->best_r, r, (size_t)m * sizeof *r);
     w->nhist = 0;
     w->delta = 0.0;
     run_result res = RUN_MAX_ITER;
     if (!isfinite(err) || !isfinite(psi)) { res = RUN_DIVERGED; goto done; }
-    /* Newton aims at a tenth of the tolerance (one more iteration near a
-     * solution): the measure of a reduced global problem is scaled by
-     * ||w||, not ||q||, and differs from ours by a factor of order one. */
+    /* Newton aims at a tenth of the tolerance on the strict measure (one
+     * more iteration near a solution costs little and gives a margin). */
     double target = 0.1 * opt->tolerance;
     for (int k = 0;; k++) {
         if (err <= target) { res = RUN_CONVERGED; break; }
@@ -615,6 +631,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
                 adapt_rho(w, r);
                 psi = eval_F(w, r, w->u, w->F, 1);
                 best_it = k;
+                mark = best;
             } else {
                 res = RUN_STAGNATION;
                 snprintf(w->msg, sizeof w->msg, "Newton stagnated at error %.3e", best);
@@ -664,7 +681,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
         compute_u(w, r, w->u);    /* fresh product: no drift from u + alpha W d */
         psi = eval_F(w, r, w->u, w->F, 1);
         (void)psi_new;
-        err = fc_error_local(w->p, r, w->u);
+        err = strict_error(w, r, w->u);
         if (!isfinite(err) || !isfinite(psi)) { res = RUN_DIVERGED; break; }
         if (alpha >= 1.0 && w->delta > 0) {
             w->delta *= 0.1;
@@ -672,7 +689,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
         }
         fc_log(opt, 1, "nsn it %d: error %.3e merit %.3e alpha %.2e delta %.1e", w->iter, err,
                psi, alpha, w->delta);
-        if (err < 0.5 * best) best_it = k + 1;
+        if (err < 0.5 * mark) { best_it = k + 1; mark = err; }
         if (err < best) {
             best = err;
             memcpy(w->best_r, r, (size_t)m * sizeof *r);
@@ -803,6 +820,7 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
                w.msg, sweeps, err);
         /* NSGS sweeps from the best Newton iterate */
         fc_options o = *opt;
+        o.tolerance = opt->tolerance * strict_ratio(&w, r, w.u);
         o.max_iter = sweeps < opt->max_iter - w.iter ? sweeps : opt->max_iter - w.iter;
         o.progress = NULL;
         o.r0 = NULL;
@@ -817,7 +835,7 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         fc_status sst = fc_nsgs_solve(p, &o, r, u, &sub);
         w.iter += sub.iterations;
         compute_u(&w, r, w.u);
-        double gerr = fc_error_local(p, r, w.u);
+        double gerr = strict_error(&w, r, w.u);
         fc_info_add_stage(info, "nsgs", sst, sub.iterations, gerr, fc_now() - t0);
         if (!isfinite(gerr)) {
             /* should not happen; return the best Newton iterate */
