@@ -820,6 +820,7 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
                w.msg, sweeps, err);
         /* NSGS sweeps from the best Newton iterate */
         fc_options o = *opt;
+        compute_u(&w, r, w.u);
         o.tolerance = opt->tolerance * strict_ratio(&w, r, w.u);
         o.max_iter = sweeps < opt->max_iter - w.iter ? sweeps : opt->max_iter - w.iter;
         o.progress = NULL;
