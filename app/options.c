@@ -42,6 +42,7 @@ static const opt_entry entries[] = {
     I(nsn.hybrid_sweeps, "nsn-hybrid NSGS sweeps of the first fallback"),
     I(nsn.hybrid_max_sweeps, "nsn-hybrid cap of the fallback sweeps"),
     I(nsn.hybrid_newton_iter, "nsn-hybrid Newton iterations per attempt"),
+    I(nsn.hybrid_stagnation, "nsn-hybrid Newton iterations without halving the error"),
 };
 
 int cli_set_option(fc_options *opt, const char *assignment)

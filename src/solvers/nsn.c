@@ -277,6 +277,7 @@ typedef struct nsn_ws {
     fc_clock clock;
     int iter;               /* total iterations used (Newton + sweeps) */
     int rho_adapted;
+    int stagnation;         /* window of the stagnation test */
     char msg[200];
 } nsn_ws;
 
@@ -453,6 +454,7 @@ static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int
     }
     if (!(w->wscale > 0)) w->wscale = 1.0;
     set_rho(w);
+    w->stagnation = w->o->stagnation > 0 ? w->o->stagnation : 20;
     return FC_OK;
 }
 
@@ -626,7 +628,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
         if (err <= target) { res = RUN_CONVERGED; break; }
         if (k >= max_newton || w->iter >= opt->max_iter) { res = RUN_MAX_ITER; break; }
         if (fc_clock_expired(&w->clock)) { res = RUN_TIME; break; }
-        if (k - best_it >= (w->o->stagnation > 0 ? w->o->stagnation : 20)) {
+        if (k - best_it >= w->stagnation) {
             if (w->o->rho_strategy == FC_NSN_RHO_ADAPTIVE && w->rho_adapted < 5) {
                 adapt_rho(w, r);
                 psi = eval_F(w, r, w->u, w->F, 1);
@@ -779,7 +781,10 @@ fc_status fc_nsn_nm_solve(const fc_problem *p, const fc_options *opt, double *r,
  * sweeps warm-started from the best iterate; then Newton again.  A block
  * doubles in length (up to nsn.hybrid_max_sweeps) each time Newton did not
  * improve the best error tenfold, so that on problems where Newton never
- * takes over, the cost is NSGS's plus a logarithmic number of attempts. */
+ * takes over, the cost is NSGS's plus a logarithmic number of attempts.
+ * Symmetrically, Newton leaves after nsn.hybrid_stagnation iterations
+ * without halving the error, a window that doubles (up to
+ * nsn.hybrid_newton_iter) each time an NSGS block did not halve it either. */
 fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                               fc_info *info)
 {
@@ -800,6 +805,7 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
     int sweeps = opt->nsn.hybrid_sweeps > 0 ? opt->nsn.hybrid_sweeps : 10;
     int cap = opt->nsn.hybrid_max_sweeps > sweeps ? opt->nsn.hybrid_max_sweeps : sweeps;
     int newton_iter = opt->nsn.hybrid_newton_iter > 0 ? opt->nsn.hybrid_newton_iter : 50;
+    if (opt->nsn.hybrid_stagnation > 0) w.stagnation = opt->nsn.hybrid_stagnation;
     double best = INFINITY;
     fc_status st = FC_MAX_ITER;
     static const char *names[] = {"nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm"};
@@ -844,6 +850,8 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
             st = FC_DIVERGED;
             break;
         }
+        /* NSGS did not halve the best error: Newton gets a longer leash */
+        if (!(gerr < 0.5 * best)) w.stagnation = 2 * w.stagnation < newton_iter ? 2 * w.stagnation : newton_iter;
         if (gerr < best) best = gerr;
         if (gerr <= opt->tolerance) {
             /* a few Newton iterations from the NSGS solution for a margin
