@@ -28,6 +28,21 @@ static const opt_entry entries[] = {
     I(nsgs.local, "one-contact solver: 0 hybrid, 1 projection, 2 AC Newton, 3 exact"),
     D(nsgs.local_tol, "one-contact solver tolerance"),
     I(nsgs.local_max_iter, "one-contact Newton iterations"),
+    I(nsn.rho_strategy, "nsn rho: 0 constant, 1 spectral, 2 split spectral, 3 adaptive"),
+    D(nsn.rho, "nsn constant rho, or factor of the spectral rho"),
+    I(nsn.line_search, "nsn line search: 0 none, 1 Goldstein-Price, 2 Armijo, 3 non-monotone"),
+    I(nsn.ls_max_iter, "nsn line-search steps per Newton iteration"),
+    I(nsn.nonmonotone_m, "nsn memory of the non-monotone line search"),
+    I(nsn.regularisation, "nsn regularisation: 0 none, 1 delta*I on W, 2 LM shift"),
+    D(nsn.reg_delta, "nsn first regularisation delta (relative to max ||W_aa||)"),
+    D(nsn.reg_max, "nsn largest relative regularisation delta"),
+    I(nsn.linear_solver, "nsn sparse LU: 0 UMFPACK, 1 KLU"),
+    I(nsn.stagnation, "nsn iterations without a 2x better error before stagnation"),
+    I(nsn.formulation, "nsn-hybrid formulation: 0 AC, 1 JM, 2 FB, 3 NM"),
+    I(nsn.hybrid_sweeps, "nsn-hybrid NSGS sweeps of the first fallback"),
+    I(nsn.hybrid_max_sweeps, "nsn-hybrid cap of the fallback sweeps"),
+    I(nsn.hybrid_newton_iter, "nsn-hybrid Newton iterations per attempt"),
+    I(nsn.hybrid_stagnation, "nsn-hybrid Newton iterations without halving the error"),
 };
 
 int cli_set_option(fc_options *opt, const char *assignment)

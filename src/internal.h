@@ -55,4 +55,15 @@ fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt,
 fc_status fc_psor_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 
+fc_status fc_nsn_ac_solve(const fc_problem *p, const fc_options *opt,
+                          double *r, double *u, fc_info *info);
+fc_status fc_nsn_jm_solve(const fc_problem *p, const fc_options *opt,
+                          double *r, double *u, fc_info *info);
+fc_status fc_nsn_fb_solve(const fc_problem *p, const fc_options *opt,
+                          double *r, double *u, fc_info *info);
+fc_status fc_nsn_nm_solve(const fc_problem *p, const fc_options *opt,
+                          double *r, double *u, fc_info *info);
+fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt,
+                              double *r, double *u, fc_info *info);
+
 #endif
