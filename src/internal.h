@@ -40,6 +40,9 @@ void fc_log(const fc_options *opt, int level, const char *fmt, ...)
 #endif
     ;
 
+/* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
+fc_matrix *fc_csr_transpose(const fc_matrix *C);
+
 /* Dense vector kernels. */
 double fc_dot(int n, const double *x, const double *y);
 double fc_norm2(int n, const double *x);
