@@ -9,6 +9,17 @@ static const fc_solver solvers[] = {
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_solve, NULL},
     {"psor", "nsgs with over-relaxation (omega = nsgs.omega, default 1.5 when unset)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_psor_solve, NULL},
+    {"ipm", "primal-dual interior point (NT scaling, Mehrotra) on the cone QP in r, "
+            "fixed point on the De Saxce shift",
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, NULL},
+    {"gipm", "interior point on the global problem's (M, H) directly (no W), "
+             "quasi-definite sparse KKT",
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, fc_gipm_solve},
+    {"admm", "ADMM on the cone QP in r, Nesterov acceleration with restart, "
+             "residual-balancing rho",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL},
+    {"gadmm", "ADMM on the global problem's (M, H) directly (no W)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve},
 };
 
 int fc_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }
@@ -40,4 +51,20 @@ void fc_default_options(fc_options *opt)
     opt->nsgs.local = FC_LOCAL_HYBRID;
     opt->nsgs.local_tol = 1e-14;
     opt->nsgs.local_max_iter = 20;
+    opt->ipm.formulation = FC_IPM_AUTO;
+    opt->ipm.step_fraction = 0.99;
+    opt->ipm.max_outer = 200;
+    opt->ipm.max_inner = 80;
+    opt->ipm.warm_start = 1;
+    opt->ipm.convex = 0;
+    opt->ipm.reg = 1e-11;
+    opt->ipm.refine = 3;
+    opt->admm.rho = 1.0;
+    opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
+    opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
+    opt->admm.acceleration = FC_ADMM_ACCELERATION_AND_RESTART;
+    opt->admm.restart_eta = 0.999;
+    opt->admm.balancing_tau = 2.0;
+    opt->admm.balancing_phi = 10.0;
+    opt->admm.balancing_every = 10;
 }
