@@ -45,6 +45,8 @@ typedef struct ipm {
     double *r, *u;            /* current reactions and velocities (m)       */
     double *zbest, *ybest;    /* the iterate of least SPEC error            */
     double *Ghn;              /* global: H'v (m)                             */
+    fc_chol *Mf;              /* global: Cholesky of M (NULL if singular)    */
+    double *vr;               /* global: v = M^-1 (H r + f), consistent with r */
     double best;
     fc_clock clock;
     int iter;                 /* interior-point steps so far                 */
@@ -54,6 +56,8 @@ typedef struct ipm {
 static void ipm_free(ipm *w)
 {
     fc_kkt_free(w->K);
+    fc_chol_free(w->Mf);
+    free(w->vr);
     free(w->t); free(w->base); free(w->blk); free(w->reg);
     free(w->z); free(w->dz); free(w->dza); free(w->y); free(w->dy); free(w->dya);
     free(w->res); free(w->c); free(w->s); free(w->nt); free(w->lam);
@@ -153,6 +157,12 @@ static int ipm_init(ipm *w, const fc_problem *p, const fc_options *opt, int glob
         w->t[w->d * a] = 1.0;
         for (int k = 1; k < w->d; k++) w->t[w->d * a + k] = p->mu[a];
     }
+    if (global) {
+        /* v recomputed from r (as the SPEC checker does) when M is definite */
+        if (fc_matrix_asymmetry(p->M) <= 1e-13) w->Mf = fc_chol_factor(p->M, "M", NULL);
+        w->vr = fc_calloc((size_t)w->n, sizeof(double));
+        if (!w->vr) { fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory"); return 0; }
+    }
     if (!ipm_build(w)) {
         if (!w->err.code) fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
         return 0;
@@ -176,7 +186,25 @@ static void ipm_physical(ipm *w)
         memcpy(w->u, p->q, (size_t)w->m * sizeof *w->u);
         fc_matrix_gemv(p->W, 1.0, w->r, 1.0, w->u);
     } else {
-        fc_matrix_gemv_t(p->H, 1.0, w->z, 0.0, w->Ghn);
+        memcpy(w->vr, w->z, (size_t)w->n * sizeof *w->vr);
+        if (w->Mf) {
+            fc_matrix_gemv(p->H, 1.0, w->r, 0.0, w->vr);
+            for (int i = 0; i < w->n; i++) w->vr[i] += p->f[i];
+            if (fc_chol_solve(w->Mf, w->vr, w->vr, NULL) != FC_OK)
+                memcpy(w->vr, w->z, (size_t)w->n * sizeof *w->vr);
+            /* refined against the stored M (the factor reads its upper
+             * triangle: a slightly asymmetric M is solved exactly) */
+            for (int it = 0; it < 3; it++) {
+                double *rr = w->rhs, *dv = w->sol;
+                fc_matrix_gemv(p->H, 1.0, w->r, 0.0, rr);
+                for (int i = 0; i < w->n; i++) rr[i] += p->f[i];
+                fc_matrix_gemv(p->M, -1.0, w->vr, 1.0, rr);
+                if (fc_norm2(w->n, rr) <= 1e-15 * (1.0 + fc_norm2(w->n, p->f))) break;
+                if (fc_chol_solve(w->Mf, rr, dv, NULL) != FC_OK) break;
+                for (int i = 0; i < w->n; i++) w->vr[i] += dv[i];
+            }
+        }
+        fc_matrix_gemv_t(p->H, 1.0, w->vr, 0.0, w->Ghn);
         for (int i = 0; i < w->m; i++) w->u[i] = w->Ghn[i] + p->w[i];
     }
 }
@@ -186,7 +214,7 @@ static double ipm_spec_error(ipm *w)
     const fc_problem *p = w->p;
     double e = fc_error_measure(w->d, w->nc, p->mu, p->mu_r, w->global ? p->w : p->q,
                                 w->r, w->u, NULL);
-    if (w->global) e = fmax(e, fc_dynamics_residual(p, w->r, w->z));
+    if (w->global) e = fmax(e, fc_dynamics_residual(p, w->r, w->vr));
     return e;
 }
 
@@ -233,6 +261,23 @@ static double ipm_residuals(ipm *w)
     return fmax(r1, r2);
 }
 
+/* Factorise; on a breakdown (a vanishing pivot of the ill-conditioned
+ * late iterations) retry with the regularisation 100 times larger, up to
+ * 1e-4 of the largest diagonal entry; the solves refine it away. */
+static int ipm_factor_retry(ipm *w)
+{
+    double f = 1.0;
+    for (int k = 0; k < 5; k++) {
+        for (int i = 0; i < w->N; i++) w->reg[i] *= f;
+        fc_err e = fc_kkt_factor(w->K, w->reg, &w->err);
+        for (int i = 0; i < w->N; i++) w->reg[i] /= f;
+        if (e == FC_OK) return 1;
+        if (e != FC_ERR_NUMERIC) return 0;
+        f *= 100.0;
+    }
+    return 0;
+}
+
 /* NT scalings of every cone and the Newton matrix's values; factorise. */
 static int ipm_factor(ipm *w)
 {
@@ -250,7 +295,7 @@ static int ipm_factor(ipm *w)
             for (int ii = 0; ii <= jj; ii++)
                 vals[w->blk[(long)a * d * d + jj * d + ii]] += sign * blk[jj * d + ii];
     }
-    return fc_kkt_factor(w->K, w->reg, &w->err) == FC_OK;
+    return ipm_factor_retry(w);
 }
 
 /* Newton direction for the complementarity right-hand side rc (m):
@@ -313,7 +358,7 @@ static int ipm_cold_start(ipm *w)
     long nv = fc_kkt_diag(w->K, w->N - 1) + 1;
     memcpy(vals, w->base, (size_t)nv * sizeof *vals);
     for (int i = 0; i < m; i++) vals[fc_kkt_diag(w->K, n + i)] += w->global ? -1.0 : 1.0;
-    if (fc_kkt_factor(w->K, w->reg, &w->err) != FC_OK) return 0;
+    if (!ipm_factor_retry(w)) return 0;
     if (!w->global) {
         for (int i = 0; i < m; i++) w->rhs[i] = -w->c[i];
     } else {
@@ -365,10 +410,12 @@ static inner_status ipm_inner(ipm *w, double tol, int every_step, int *stop_oute
         fc_log(opt, 2, "ipm %d: res %.3e gap %.3e spec %.3e", w->iter, pres, rgap, e);
         if (opt->progress && opt->progress(opt->progress_user, w->iter, e)) { *stop_outer = 1; return INNER_LIMIT; }
         if (e <= opt->tolerance) { *stop_outer = 2; return INNER_DONE; }
-        if (pres <= tol && rgap <= tol) return INNER_DONE;
+        /* done; or the gap has vanished and the linear residual is at the
+         * level the factorisation allows */
+        if ((pres <= tol && rgap <= tol) || (pres <= 100 * tol && rgap <= 1e-3 * tol)) return INNER_DONE;
         if (w->iter >= opt->max_iter || fc_clock_expired(&w->clock)) { *stop_outer = 1; return INNER_LIMIT; }
         double merit = fmax(pres, rgap);
-        if (merit > 0.5 * prev_merit) { if (++stall >= 8) return INNER_STALL; } else stall = 0;
+        if (merit > 0.5 * prev_merit) { if (++stall >= (every_step ? 30 : 8)) return INNER_STALL; } else stall = 0;
         prev_merit = fmin(prev_merit, merit);
         w->iter++;
         if (!ipm_factor(w)) return INNER_FAIL;
@@ -425,13 +472,19 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         memset(w.u, 0, (size_t)w.m * sizeof *w.u);
         ipm_update_shift(&w);
     }
-    int stop = 0, outer = 0, ok = ipm_cold_start(&w);
+    int stop = 0, outer = 0, warm = 0, ok = ipm_cold_start(&w);
     const char *why = NULL;
     double tol_in = fmin(1e-4, fmax(1e-3 * opt->tolerance, 1e-14));
     int max_outer = opt->ipm.max_outer;
     while (ok) {
         stop = 0;
         inner_status is = ipm_inner(&w, tol_in, every_step || opt->ipm.convex, &stop);
+        if ((is == INNER_NAN || is == INNER_FAIL) && warm) {
+            /* a warm start gone wrong: the same cone QP from a cold start */
+            warm = 0;
+            if (!(ok = ipm_cold_start(&w))) break;
+            continue;
+        }
         if (is == INNER_NAN) { st = FC_DIVERGED; why = "NaN or infinite iterate"; break; }
         if (is == INNER_FAIL) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
         if (stop == 2) { st = FC_CONVERGED; break; }
@@ -463,6 +516,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
             ipm_residuals(&w);
             for (int i = 0; i < w.m; i++) w.y[i] += w.res[w.n + i]; /* dual equation exact */
             ipm_push_inside(&w, margin);
+            warm = 1;
         } else {
             ok = ipm_cold_start(&w);
         }
@@ -473,7 +527,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
     ipm_physical(&w);
     memcpy(r, w.r, (size_t)w.m * sizeof *r);
     memcpy(u, w.u, (size_t)w.m * sizeof *u);
-    if (v && global) memcpy(v, w.z, (size_t)w.n * sizeof *v);
+    if (v && global) memcpy(v, w.vr, (size_t)w.n * sizeof *v);
     info->iterations = w.iter;
     if (why) snprintf(info->message, sizeof info->message, "%.200s (after %d outer iterations)", why, outer);
     ipm_free(&w);
