@@ -28,6 +28,8 @@ typedef struct admm {
     double rho;
     double *a, *b, *ah, *bh, *a0, *b0; /* (z, xi) local / (xi, r) global: now, hat, previous */
     double *x, *rhs, *sol, *u, *s, *tmp, *tmp2, *v;
+    int skew;                     /* W (local) or M (global) not symmetric */
+    double *sk;                   /* its skew part times the last iterate  */
     fc_clock clock;
     fc_error err;
 } admm;
@@ -37,7 +39,7 @@ static void admm_free(admm *w)
     fc_kkt_free(w->K);
     free(w->base); free(w->a); free(w->b); free(w->ah); free(w->bh); free(w->a0); free(w->b0);
     free(w->x); free(w->rhs); free(w->sol); free(w->u); free(w->s); free(w->tmp);
-    free(w->tmp2); free(w->v);
+    free(w->tmp2); free(w->v); free(w->sk);
 }
 
 /* Rolling friction aware shift: the normal part of u_hat - u. */
@@ -170,28 +172,11 @@ static double initial_rho(admm *w)
         fc_chol *F = NULL;
         if (w->global && !(F = fc_chol_factor(w->p->M, "M", NULL))) return o->rho;
         double lmax = lambda_max(w, F);
-        double rho;
-        if (!w->global) {
-            /* lambda_min by inverse iteration on W + 1e-6 lambda_max I */
-            w->rho = 1e-6 * lmax;
-            double lmin = lmax;
-            if (admm_factor(w)) {
-                int m = w->m;
-                for (int i = 0; i < m; i++) w->tmp[i] = 1.0 + 0.01 * (i % 5);
-                for (int it = 0; it < 20; it++) {
-                    double nx = fc_norm2(m, w->tmp);
-                    for (int i = 0; i < m; i++) w->tmp[i] /= nx;
-                    if (fc_kkt_solve(w->K, w->tmp, w->sol, 1, NULL) != FC_OK) break;
-                    double l = fc_dot(m, w->tmp, w->sol);
-                    if (l > 0) lmin = 1.0 / l - w->rho;
-                    memcpy(w->tmp, w->sol, (size_t)m * sizeof *w->tmp);
-                }
-            }
-            lmin = fmax(lmin, 1e-6 * lmax);
-            rho = sqrt(lmax * lmin);
-        } else {
-            rho = 1.0 / lmax;
-        }
+        /* local: the largest eigenvalue of W (sqrt(lambda_max lambda_min),
+         * the classic choice for a QP, is far below the stability bound of
+         * the shift fed back every iteration, see rho_floor); global: its
+         * inverse (rho weighs a constraint in the velocities) */
+        double rho = w->global ? 1.0 / lmax : lmax;
         fc_chol_free(F);
         return rho;
     }
@@ -223,9 +208,28 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     }
     fc_clock_start(&w.clock, opt);
     const fc_admm_options *o = &opt->admm;
+    /* the factorised matrix is symmetrised; a non-symmetric W (or M) has
+     * its skew part K = (A - A')/2 moved to the right-hand side at the
+     * last iterate, exact at the fixed point */
+    w.skew = fc_matrix_asymmetry(global ? p->M : p->W) > 1e-14;
+    if (w.skew && !(w.sk = fc_calloc(global ? (size_t)w.n : m, 8))) {
+        admm_free(&w);
+        return FC_STATUS_ERROR;
+    }
     int d = w.d, n = w.n, it = 0;
     w.rho = initial_rho(&w);
     if (!(w.rho > 0) || !isfinite(w.rho)) w.rho = 1.0;
+    /* local: the shift s = mu ||u_T(z)|| enters the r-update through
+     * (W + rho I)^-1 with a gain of about mu lambda_max(W) / rho; the
+     * iteration diverges when it exceeds 1 (measured on Capsules, OneObject):
+     * rho is kept above 0.5 mu_max lambda_max(W) */
+    double rho_floor = 0.0;
+    if (!global) {
+        double mumax = 0;
+        for (int a = 0; a < w.nc; a++) mumax = fmax(mumax, p->mu[a] + (p->mu_r ? p->mu_r[a] : 0.0));
+        rho_floor = 0.5 * mumax * lambda_max(&w, NULL);
+        w.rho = fmax(w.rho, rho_floor);
+    }
     if (!admm_factor(&w)) {
         snprintf(info->message, sizeof info->message, "admm: %.200s", w.err.msg);
         admm_free(&w);
@@ -254,6 +258,11 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             /* a = z, b = xi (scaled multiplier) */
             for (int i = 0; i < w.m; i++)
                 w.rhs[i] = w.rho * (w.ah[i] - w.bh[i]) - p->q[i] - (i % d == 0 ? w.s[i / d] : 0.0);
+            if (w.skew) {
+                fc_matrix_gemv(p->W, 0.5, w.ah, 0.0, w.sk);
+                fc_matrix_gemv_t(p->W, -0.5, w.ah, 1.0, w.sk);
+                for (int i = 0; i < w.m; i++) w.rhs[i] -= w.sk[i];
+            }
             if (fc_kkt_solve(w.K, w.rhs, w.x, 1, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
             for (int i = 0; i < w.m; i++) w.a[i] = w.x[i] + w.bh[i];
             for (int c = 0; c < w.nc; c++)
@@ -271,6 +280,11 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         } else {
             /* a = xi (in K*), b = r (reactions, the multiplier) */
             for (int i = 0; i < n; i++) w.rhs[i] = p->f[i];
+            if (w.skew && it > 0) {
+                fc_matrix_gemv(p->M, 0.5, v, 0.0, w.sk);
+                fc_matrix_gemv_t(p->M, -0.5, v, 1.0, w.sk);
+                for (int i = 0; i < n; i++) w.rhs[i] -= w.sk[i];
+            }
             for (int i = 0; i < w.m; i++)
                 w.rhs[n + i] = w.ah[i] - p->w[i] - (i % d == 0 ? w.s[i / d] : 0.0) + w.bh[i] / w.rho;
             if (fc_kkt_solve(w.K, w.rhs, w.sol, 2, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
@@ -340,9 +354,9 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
              * H'v + w + s = xi; the primal residual grows with 1/rho in both */
             if (pp > o->balancing_phi * dd) f = o->balancing_tau;
             else if (dd > o->balancing_phi * pp) f = 1.0 / o->balancing_tau;
-            if (f != 1.0) {
+            if (f != 1.0 && !(f < 1.0 && w.rho <= rho_floor)) {
                 double old = w.rho;
-                w.rho *= f;
+                w.rho = fmax(w.rho * f, rho_floor);
                 if (!global) {
                     for (int i = 0; i < w.m; i++) { w.b[i] *= old / w.rho; w.bh[i] *= old / w.rho; }
                 }

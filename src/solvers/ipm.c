@@ -248,16 +248,21 @@ static double ipm_residuals(ipm *w)
         /* rd = T W T x + T (q + s) - y */
         fc_matrix_gemv(p->W, 1.0, w->r, 0.0, w->tmp);
         for (int i = 0; i < m; i++) rd[i] = w->t[i] * w->tmp[i] + w->c[i] - w->y[i];
-        return fc_norm2(m, rd) / (1.0 + fc_norm2(m, w->c));
+        for (int i = 0; i < m; i++) w->tmp[i] *= w->t[i];
+        double sc = fmax(fmax(fc_norm2(m, w->c), fc_norm2(m, w->tmp)), fc_norm2(m, w->y));
+        return fc_norm2(m, rd) / fmax(sc, 1e-300);
     }
     /* r1 = M v - H T x - f,  r2 = T (H'v + w + s) - y */
     fc_matrix_gemv(p->M, 1.0, w->z, 0.0, w->res);
+    double s1 = fmax(fc_norm2(n, w->res), fc_norm2(n, p->f));
     fc_matrix_gemv(p->H, -1.0, w->r, 1.0, w->res);
     for (int i = 0; i < n; i++) w->res[i] -= p->f[i];
     fc_matrix_gemv_t(p->H, 1.0, w->z, 0.0, w->Ghn);
     for (int i = 0; i < m; i++) rd[i] = w->t[i] * w->Ghn[i] + w->c[i] - w->y[i];
-    double r1 = fc_norm2(n, w->res) / (1.0 + fc_norm2(n, p->f));
-    double r2 = fc_norm2(m, rd) / (1.0 + fc_norm2(m, w->c));
+    for (int i = 0; i < m; i++) w->tmp[i] = w->t[i] * w->Ghn[i];
+    double s2 = fmax(fmax(fc_norm2(m, w->c), fc_norm2(m, w->tmp)), fc_norm2(m, w->y));
+    double r1 = fc_norm2(n, w->res) / fmax(s1, 1e-300);
+    double r2 = fc_norm2(m, rd) / fmax(s2, 1e-300);
     return fmax(r1, r2);
 }
 
@@ -398,7 +403,7 @@ static inner_status ipm_inner(ipm *w, double tol, int every_step, int *stop_oute
         double pres = ipm_residuals(w);
         double gap = fc_dot(m, w->z + w->n, w->y);
         double xn = fc_norm2(m, w->z + w->n), yn = fc_norm2(m, w->y);
-        double rgap = gap / (1.0 + fmax(xn, yn) * fmax(1.0, fmin(xn, yn)));
+        double rgap = gap / fmax(xn * yn, 1e-300);
         ipm_physical(w);
         double e = ipm_spec_error(w);
         if (!isfinite(e) || !fc_all_finite((size_t)w->N, w->z)) return INNER_NAN;
@@ -512,7 +517,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         if (opt->ipm.warm_start) {
             /* keep x; y follows the new shift; both pushed inside by a
              * margin tied to the change of the shift */
-            double margin = fmax(ch, 1e-10 * (1.0 + fc_norm2(w.m, w.c)));
+            double margin = fmax(ch, 1e-10 * fmax(fc_norm2(w.m, w.c), fc_norm2(w.m, w.y)));
             ipm_residuals(&w);
             for (int i = 0; i < w.m; i++) w.y[i] += w.res[w.n + i]; /* dual equation exact */
             ipm_push_inside(&w, margin);
