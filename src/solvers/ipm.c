@@ -219,7 +219,11 @@ static double ipm_spec_error(ipm *w)
 }
 
 /* s = mu ||u_T|| at the current u; returns max |change|. */
-static double ipm_update_shift(ipm *w)
+static double ipm_update_shift_damped(ipm *w, double theta);
+static double ipm_update_shift(ipm *w) { return ipm_update_shift_damped(w, 1.0); }
+
+/* s <- s + theta (mu ||u_T|| - s); returns max |mu ||u_T|| - s|. */
+static double ipm_update_shift_damped(ipm *w, double theta)
 {
     double ch = 0;
     for (int a = 0; a < w->nc; a++) {
@@ -228,7 +232,7 @@ static double ipm_update_shift(ipm *w)
         for (int k = 1; k < w->d; k++) nt += ua[k] * ua[k];
         double s = w->p->mu[a] * sqrt(nt);
         ch = fmax(ch, fabs(s - w->s[a]));
-        w->s[a] = s;
+        w->s[a] += theta * (s - w->s[a]);
     }
     const double *base = w->global ? w->p->w : w->p->q;
     for (int i = 0; i < w->m; i++)
@@ -423,7 +427,11 @@ static inner_status ipm_inner(ipm *w, double tol, int every_step, int *stop_oute
         if (merit > 0.5 * prev_merit) { if (++stall >= (every_step ? 30 : 8)) return INNER_STALL; } else stall = 0;
         prev_merit = fmin(prev_merit, merit);
         w->iter++;
-        if (!ipm_factor(w)) return INNER_FAIL;
+        if (!ipm_factor(w)) {
+            /* a breakdown at an already accurate point ends this cone QP
+             * (the outer loop goes on from it); elsewhere it is an error */
+            return (pres <= 1e-6 && rgap <= 1e-6) ? INNER_STALL : INNER_FAIL;
+        }
         double mu = gap / nc;
         /* predictor */
         for (int a = 0; a < nc; a++) fc_soc_prod(d, w->lam + d * a, w->lam + d * a, w->rc + d * a);
@@ -479,11 +487,15 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
     }
     int stop = 0, outer = 0, warm = 0, ok = ipm_cold_start(&w);
     const char *why = NULL;
-    double tol_in = fmin(1e-4, fmax(1e-3 * opt->tolerance, 1e-14));
+    double tol_in = fmin(1e-4, fmax(1e-2 * opt->tolerance, 1e-14));
+    double e_last = INFINITY, tol_cur = fmax(tol_in, 1e-4), theta = 1.0;
     int max_outer = opt->ipm.max_outer;
     while (ok) {
         stop = 0;
-        inner_status is = ipm_inner(&w, tol_in, every_step || opt->ipm.convex, &stop);
+        /* inexact outer iterations: each cone QP solved a hundred times
+         * more accurately than the last SPEC error, down to tol_in */
+        double tol_k = every_step || opt->ipm.convex ? tol_in : tol_cur;
+        inner_status is = ipm_inner(&w, tol_k, every_step || opt->ipm.convex, &stop);
         if ((is == INNER_NAN || is == INNER_FAIL) && warm) {
             /* a warm start gone wrong: the same cone QP from a cold start */
             warm = 0;
@@ -512,12 +524,25 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
             break;
         }
         if (e <= opt->tolerance) { st = FC_CONVERGED; break; }
-        double ch = ipm_update_shift(&w);
+        double smax = 1e-300;
+        for (int a = 0; a < w.nc; a++) smax = fmax(smax, w.s[a]);
+        for (int i = 0; i < w.m; i++) smax = fmax(smax, fabs(w.c[i]));
+        double ch = ipm_update_shift_damped(&w, theta);
+        /* the SPEC error stops halving while the shift has settled: the
+         * cone QPs are not accurate enough (at a degenerate contact the
+         * error of the central path goes as the square root of the gap):
+         * tighter, even below tol_in.  The error grows while the shift
+         * moves: the fixed point does not contract, damped updates. */
+        tol_cur = fmax(tol_in, fmin(tol_cur, 1e-2 * e));
+        if (e > 0.5 * e_last && ch <= e * smax) tol_cur = fmax(1e-16, 1e-2 * tol_cur);
+        else if (e > e_last) theta = fmax(theta * 0.5, 1.0 / 16);
+        else theta = fmin(1.0, 2.0 * theta);
+        e_last = e;
         fc_log(opt, 1, "ipm outer %d: spec %.3e, shift change %.3e", outer, e, ch);
         if (opt->ipm.warm_start) {
             /* keep x; y follows the new shift; both pushed inside by a
              * margin tied to the change of the shift */
-            double margin = fmax(ch, 1e-10 * fmax(fc_norm2(w.m, w.c), fc_norm2(w.m, w.y)));
+            double margin = fmax(ch, 1e-13 * fmax(fc_norm2(w.m, w.c), fc_norm2(w.m, w.y)));
             ipm_residuals(&w);
             for (int i = 0; i < w.m; i++) w.y[i] += w.res[w.n + i]; /* dual equation exact */
             ipm_push_inside(&w, margin);
