@@ -28,6 +28,22 @@ static const opt_entry entries[] = {
     I(nsgs.local, "one-contact solver: 0 hybrid, 1 projection, 2 AC Newton, 3 exact"),
     D(nsgs.local_tol, "one-contact solver tolerance"),
     I(nsgs.local_max_iter, "one-contact Newton iterations"),
+    I(ipm.formulation, "ipm/gipm: 0 auto (ipm dual, gipm primal), 1 dual (W), 2 primal (M, H), 3 equilibrium"),
+    D(ipm.step_fraction, "ipm: fraction of the step to the cone boundary"),
+    I(ipm.max_outer, "ipm: cone QPs at most (fixed-point updates of the De Saxce shift + 1)"),
+    I(ipm.max_inner, "ipm: interior-point steps per cone QP"),
+    I(ipm.warm_start, "ipm: 1 warm-starts each cone QP from the last"),
+    I(ipm.convex, "ipm: 1 solves the convex relaxation only (shift s = 0)"),
+    D(ipm.reg, "ipm: static KKT regularisation, relative to the largest diagonal entry"),
+    I(ipm.refine, "ipm: iterative refinement steps per KKT solve"),
+    D(admm.rho, "admm: penalty when admm.initial_rho = 0"),
+    I(admm.initial_rho, "admm: 0 given, 1 norm-inf, 2 eigenvalue estimate"),
+    I(admm.rho_strategy, "admm: 0 constant, 1 residual balancing, 2 scaled residual balancing"),
+    I(admm.acceleration, "admm: 0 none, 1 Nesterov, 2 Nesterov with restart"),
+    D(admm.restart_eta, "admm: restart when the combined residual exceeds eta times the last"),
+    D(admm.balancing_tau, "admm: rho multiplied or divided by tau"),
+    D(admm.balancing_phi, "admm: when one residual exceeds phi times the other"),
+    I(admm.balancing_every, "admm: iterations between two rho updates"),
 };
 
 int cli_set_option(fc_options *opt, const char *assignment)

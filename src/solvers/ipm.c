@@ -495,7 +495,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         /* inexact outer iterations: each cone QP solved a hundred times
          * more accurately than the last SPEC error, down to tol_in */
         double tol_k = every_step || opt->ipm.convex ? tol_in : tol_cur;
-        inner_status is = ipm_inner(&w, tol_k, every_step || opt->ipm.convex, &stop);
+        inner_status is = ipm_inner(&w, tol_k, every_step, &stop);
         if ((is == INNER_NAN || is == INNER_FAIL) && warm) {
             /* a warm start gone wrong: the same cone QP from a cold start */
             warm = 0;
