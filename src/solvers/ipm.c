@@ -488,7 +488,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
     int stop = 0, outer = 0, warm = 0, ok = ipm_cold_start(&w);
     const char *why = NULL;
     double tol_in = fmin(1e-4, fmax(1e-2 * opt->tolerance, 1e-14));
-    double e_last = INFINITY, tol_cur = fmax(tol_in, 1e-4), theta = 1.0;
+    double e_last = INFINITY, tol_cur = fmax(tol_in, 1e-4), tol_floor = tol_in, theta = 1.0;
     int max_outer = opt->ipm.max_outer;
     while (ok) {
         stop = 0;
@@ -528,17 +528,22 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         for (int a = 0; a < w.nc; a++) smax = fmax(smax, w.s[a]);
         for (int i = 0; i < w.m; i++) smax = fmax(smax, fabs(w.c[i]));
         double ch = ipm_update_shift_damped(&w, theta);
-        /* the SPEC error stops halving while the shift has settled: the
-         * cone QPs are not accurate enough (at a degenerate contact the
-         * error of the central path goes as the square root of the gap):
-         * tighter, even below tol_in.  The error grows while the shift
+        /* the SPEC error stops halving while the shift has settled (its
+         * change a tenth of what the error would explain): the cone QPs
+         * are not accurate enough (at a degenerate contact the error of
+         * the central path goes as the square root of the gap): tighter,
+         * even below tol_in, and it stays tighter.  A shift still moving
+         * is a slow fixed point, not an inaccurate QP: tol unchanged.  The error grows while the shift
          * moves: the fixed point does not contract, damped updates. */
-        tol_cur = fmax(tol_in, fmin(tol_cur, 1e-2 * e));
-        if (e > 0.5 * e_last && ch <= e * smax) tol_cur = fmax(1e-16, 1e-2 * tol_cur);
+        tol_cur = fmax(tol_floor, fmin(tol_cur, 1e-2 * e));
+        if (e > 0.5 * e_last && ch <= 0.1 * e * smax) {
+            tol_floor = fmax(1e-15, 1e-2 * tol_cur);
+            tol_cur = tol_floor;
+        }
         else if (e > e_last) theta = fmax(theta * 0.5, 1.0 / 16);
         else theta = fmin(1.0, 2.0 * theta);
         e_last = e;
-        fc_log(opt, 1, "ipm outer %d: spec %.3e, shift change %.3e", outer, e, ch);
+        fc_log(opt, 1, "ipm outer %d: spec %.3e, shift change %.3e (scale %.3e), inner tol %.1e", outer, e, ch, smax, tol_cur);
         if (opt->ipm.warm_start) {
             /* keep x; y follows the new shift; both pushed inside by a
              * margin tied to the change of the shift */
