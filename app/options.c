@@ -59,6 +59,7 @@ static const opt_entry entries[] = {
     D(admm.balancing_tau, "admm: rho multiplied or divided by tau"),
     D(admm.balancing_phi, "admm: when one residual exceeds phi times the other"),
     I(admm.balancing_every, "admm: iterations between two rho updates"),
+    I(admm.scaling, "admm: 1 scales W per contact group to a unit diagonal, 0 none"),
 };
 
 int cli_set_option(fc_options *opt, const char *assignment)

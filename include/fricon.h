@@ -342,6 +342,9 @@ typedef struct fc_admm_options {
     double balancing_phi;  /* when one residual exceeds phi times the other;
                               default 10                                    */
     int balancing_every;   /* iterations between two rho updates; default 10 */
+    int scaling;           /* admm (local): 1 scales each contact's normal,
+                              tangential (and rolling) rows and columns of W
+                              to a unit diagonal, mu adjusted; 0 none; 1   */
 } fc_admm_options;
 
 typedef struct fc_options {

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "fricon.h"
 #include "cone/soc.h"
+#include "ipm_check.h"
 
 static double rnd(unsigned long *s)
 {
@@ -73,48 +74,6 @@ static fc_problem *random_local(int nc, unsigned long *s)
     return p;
 }
 
-/* The rolling (d = 5) measure with the projection's normal value found by
- * bisection on the derivative of the convex piecewise quadratic (to
- * machine precision: check.h's golden section on the function values is
- * only about 1e-8 accurate, sqrt(eps), too coarse to judge 1e-8). */
-static void exact_rolling_projection(double mu, double mr, double *x)
-{
-    double a = sqrt(x[1] * x[1] + x[2] * x[2]), b = sqrt(x[3] * x[3] + x[4] * x[4]);
-    if (a <= mu * x[0] && b <= mr * x[0]) return;
-    double lo = 0, hi = fabs(x[0]) + a / (mu > 0 ? mu : 1) + b / (mr > 0 ? mr : 1) + 1, n = 0;
-    double g0 = -x[0] - mu * a - mr * b; /* derivative at n = 0 */
-    if (g0 < 0) {
-        for (int it = 0; it < 200 && hi - lo > 0; it++) {
-            double mid = 0.5 * (lo + hi);
-            if (mid <= lo || mid >= hi) break;
-            double g = (mid - x[0]) - mu * fmax(0, a - mu * mid) - mr * fmax(0, b - mr * mid);
-            if (g < 0) lo = mid; else hi = mid;
-        }
-        n = 0.5 * (lo + hi);
-    }
-    double st = a > mu * n ? (a > 0 ? mu * n / a : 0) : 1, sr = b > mr * n ? (b > 0 ? mr * n / b : 0) : 1;
-    x[0] = n; x[1] *= st; x[2] *= st; x[3] *= sr; x[4] *= sr;
-}
-
-static double rolling_error(const fc_problem *p, const double *r)
-{
-    int m = 5 * p->nc;
-    double *u = malloc((size_t)m * sizeof *u), e2 = 0;
-    check_error_with(p, p->W, p->q, p->q, r, u); /* only for u = W r + q */
-    for (int c = 0; c < p->nc; c++) {
-        const double *ra = r + 5 * c, *ua = u + 5 * c;
-        double x[5];
-        x[0] = ra[0] - ua[0] - p->mu[c] * sqrt(ua[1] * ua[1] + ua[2] * ua[2]) -
-               p->mu_r[c] * sqrt(ua[3] * ua[3] + ua[4] * ua[4]);
-        for (int k = 1; k < 5; k++) x[k] = ra[k] - ua[k];
-        exact_rolling_projection(p->mu[c], p->mu_r[c], x);
-        for (int k = 0; k < 5; k++) e2 += (ra[k] - x[k]) * (ra[k] - x[k]);
-    }
-    double sc = fmax(check_norm(m, p->q), fmax(check_norm(m, r), check_norm(m, u)));
-    free(u);
-    return sqrt(e2) / fmax(sc, 1e-300);
-}
-
 /* Rolling friction (d = 5): admm (the projection onto the rolling cone is
  * all it needs) on random problems; ipm refuses d = 5 cleanly. */
 static void test_rolling(void)
@@ -145,7 +104,7 @@ static void test_rolling(void)
         fc_info info;
         fc_error err;
         CHECK(fc_solve(p, "admm", &opt, r, u, NULL, &info, &err) == FC_OK, "admm d=5 runs: %s", err.msg);
-        double e = rolling_error(p, r);
+        double e = ipm_check_error(p, r);
         printf("rolling %d admm %-9s it %5d residual %.2e (library %.2e)\n", t, fc_status_name(info.status),
                info.iterations, e, info.residual);
         CHECK(info.status == FC_CONVERGED && e <= 1e-8, "admm on rolling problem %d: %.3e (%s)", t, e, info.message);

@@ -32,6 +32,9 @@ typedef struct admm {
     double *sk;                   /* its skew part times the last iterate  */
     fc_chol *Mf;                  /* global: Cholesky of a symmetric M     */
     double *vr, *ur;              /* global: v = M^-1 (H r + f), u from it */
+    const fc_problem *orig;       /* local, scaled: the problem as given   */
+    const double *D;              /* its scaling, r = D r' (m)             */
+    double *ro, *uo;              /* r and u of the problem as given (m)   */
     fc_clock clock;
     fc_error err;
 } admm;
@@ -43,6 +46,7 @@ static void admm_free(admm *w)
     free(w->x); free(w->rhs); free(w->sol); free(w->u); free(w->s); free(w->tmp);
     free(w->tmp2); free(w->v); free(w->sk);
     fc_chol_free(w->Mf); free(w->vr); free(w->ur);
+    free(w->ro); free(w->uo);
 }
 
 /* Rolling friction aware shift: the normal part of u_hat - u. */
@@ -187,10 +191,12 @@ static double initial_rho(admm *w)
 }
 
 static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global,
+                          const fc_problem *orig, const double *D,
                           double *r, double *u, double *v, fc_info *info)
 {
     admm w;
     memset(&w, 0, sizeof w);
+    w.orig = orig; w.D = D;
     w.p = p; w.opt = opt; w.global = global; w.d = p->d; w.nc = p->nc; w.m = p->d * p->nc;
     w.n = global ? p->n : 0;
     w.N = w.n + w.m;
@@ -200,10 +206,11 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     w.rhs = fc_calloc(N, 8); w.sol = fc_calloc(N, 8); w.u = fc_calloc(m, 8);
     w.s = fc_calloc((size_t)w.nc, 8); w.tmp = fc_calloc(N, 8); w.tmp2 = fc_calloc(N, 8);
     w.v = fc_calloc(global ? (size_t)w.n : 1, 8);
+    if (orig) { w.ro = fc_calloc(m, 8); w.uo = fc_calloc(m, 8); }
     fc_status st = FC_MAX_ITER;
     const char *why = NULL;
     if (!w.a || !w.b || !w.ah || !w.bh || !w.a0 || !w.b0 || !w.x || !w.rhs || !w.sol || !w.u ||
-        !w.s || !w.tmp || !w.tmp2 || !w.v || !admm_build(&w)) {
+        !w.s || !w.tmp || !w.tmp2 || !w.v || (orig && (!w.ro || !w.uo)) || !admm_build(&w)) {
         snprintf(info->message, sizeof info->message, "admm: %.200s",
                  w.err.code ? w.err.msg : "out of memory");
         admm_free(&w);
@@ -334,8 +341,13 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             e = fc_error_measure(d, w.nc, p->mu, p->mu_r, p->w, r, w.ur, NULL);
             e = fmax(e, fc_dynamics_residual(p, r, w.vr));
             vbest = w.vr;
+        } else if (w.orig) {
+            /* judged on the problem as given: r = D r', u = D^-1 u' */
+            const fc_problem *o0 = w.orig;
+            for (int i = 0; i < w.m; i++) { w.ro[i] = w.D[i] * r[i]; w.uo[i] = w.u[i] / w.D[i]; }
+            e = fc_error_measure(d, w.nc, o0->mu, o0->mu_r, o0->w ? o0->w : o0->q, w.ro, w.uo, NULL);
         } else {
-            e = fc_error_measure(d, w.nc, p->mu, p->mu_r, global ? p->w : p->q, r, w.u, NULL);
+            e = fc_error_measure(d, w.nc, p->mu, p->mu_r, p->w ? p->w : p->q, r, w.u, NULL);
             if (global) e = fmax(e, fc_dynamics_residual(p, r, v));
         }
         if (e < best) {
@@ -409,14 +421,73 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     return st;
 }
 
+/* Per-contact diagonal scaling r = D r' of a local problem: D = (dN, dT..,
+ * dR..) with each group's mean diagonal of W scaled to 1.  The scaled
+ * problem is a friction problem of the same kind (W' = D W D, q' = D q,
+ * mu' = mu dN / dT, mu_r' = mu_r dN / dR: the cone, its dual, the De Saxce
+ * shift and complementarity map onto each other), which a single rho
+ * suits far better when the contacts' or the components' scales differ
+ * (rolling rows against normal rows, light against heavy bodies). */
+static fc_problem *scaled_problem(const fc_problem *p, double *D)
+{
+    int d = p->d, nc = p->nc, m = d * nc;
+    fc_problem *sp = fc_problem_new(FC_LOCAL, d, nc);
+    if (!sp) return NULL;
+    sp->W = fc_matrix_to_csr(p->W);
+    sp->q = fc_calloc((size_t)m, sizeof *sp->q);
+    if (!sp->W || !sp->q) { fc_problem_free(sp); return NULL; }
+    fc_matrix *W = sp->W;
+    double *dg = sp->q; /* the diagonal first, then q' */
+    for (int i = 0; i < m; i++)
+        for (int k = W->p[i]; k < W->p[i + 1]; k++)
+            if (W->j[k] == i) dg[i] += W->x[k];
+    for (int a = 0; a < nc; a++) {
+        const double *g = dg + d * a;
+        double *Da = D + d * a;
+        double gt = 0, gr = 0;
+        int nt = d == 5 ? 2 : d - 1;
+        for (int k = 1; k <= nt; k++) gt += g[k] / nt;
+        if (d == 5) gr = 0.5 * (g[3] + g[4]);
+        Da[0] = g[0] > 0 ? 1.0 / sqrt(g[0]) : 1.0;
+        double dt = gt > 0 ? 1.0 / sqrt(gt) : Da[0];
+        double dr = gr > 0 ? 1.0 / sqrt(gr) : Da[0];
+        for (int k = 1; k <= nt; k++) Da[k] = dt;
+        if (d == 5) Da[3] = Da[4] = dr;
+        if (!isfinite(Da[0]) || !isfinite(dt) || !isfinite(dr)) for (int k = 0; k < d; k++) Da[k] = 1.0;
+        sp->mu[a] = p->mu[a] * Da[0] / Da[1];
+        if (d == 5) sp->mu_r[a] = p->mu_r[a] * Da[0] / Da[3];
+    }
+    for (int i = 0; i < m; i++) {
+        for (int k = W->p[i]; k < W->p[i + 1]; k++) W->x[k] *= D[i] * D[W->j[k]];
+        sp->q[i] = D[i] * p->q[i];
+    }
+    return sp;
+}
+
 fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                         fc_info *info)
 {
-    return admm_run(p, opt, 0, r, u, NULL, info);
+    if (!opt->admm.scaling) return admm_run(p, opt, 0, NULL, NULL, r, u, NULL, info);
+    int m = fc_problem_m(p);
+    double *D = fc_calloc((size_t)m, sizeof *D);
+    fc_problem *sp = D ? scaled_problem(p, D) : NULL;
+    if (!sp) {
+        free(D);
+        snprintf(info->message, sizeof info->message, "admm: out of memory");
+        return FC_STATUS_ERROR;
+    }
+    for (int i = 0; i < m; i++) r[i] /= D[i];
+    fc_status st = admm_run(sp, opt, 0, p, D, r, u, NULL, info);
+    for (int i = 0; i < m; i++) r[i] *= D[i];
+    memcpy(u, p->q, (size_t)m * sizeof *u);
+    fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    fc_problem_free(sp);
+    free(D);
+    return st;
 }
 
 fc_status fc_gadmm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                          double *v, fc_info *info)
 {
-    return admm_run(p, opt, 1, r, u, v, info);
+    return admm_run(p, opt, 1, NULL, NULL, r, u, v, info);
 }

@@ -212,7 +212,7 @@ static void ipm_physical(ipm *w)
 static double ipm_spec_error(ipm *w)
 {
     const fc_problem *p = w->p;
-    double e = fc_error_measure(w->d, w->nc, p->mu, p->mu_r, w->global ? p->w : p->q,
+    double e = fc_error_measure(w->d, w->nc, p->mu, p->mu_r, p->w ? p->w : p->q,
                                 w->r, w->u, NULL);
     if (w->global) e = fmax(e, fc_dynamics_residual(p, w->r, w->vr));
     return e;

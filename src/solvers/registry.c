@@ -92,4 +92,5 @@ void fc_default_options(fc_options *opt)
     opt->admm.balancing_tau = 2.0;
     opt->admm.balancing_phi = 10.0;
     opt->admm.balancing_every = 10;
+    opt->admm.scaling = 1;
 }
