@@ -51,13 +51,11 @@ static double solve(const fc_problem *p, const char *solver, const fc_options *o
     fc_err e = fc_solve(p, solver, opt, r, u, v, info, &err);
     CHECK(e == FC_OK, "%s: fc_solve failed: %s", what, err.msg);
     double chk = check_error(p, r);
-    /* check.h projects onto the rolling cone by golden section, accurate
-     * to ~sqrt(eps) only: for d = 5 the two measures agree to ~1e-8 */
-    double slack = p->d == 5 ? 5e-8 : 1e-14;
+    double slack = 1e-14;
     CHECK(fabs(chk - info->residual) <= 1e-6 * chk + slack,
           "%s: residual %.3e vs independent %.3e", what, info->residual, chk);
     free(r); free(u); free(v);
-    return p->d == 5 ? info->residual : chk;
+    return chk;
 }
 
 /* Small random problems: every dimension and local solver converges. */

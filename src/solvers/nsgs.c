@@ -4,11 +4,23 @@
  *   r_a  <- omega * solve_one_contact(W_aa, q'_a) + (1 - omega) * r_a.
  * The SPEC error is measured every opt->nsgs.error_every sweeps, with
  * s = max(||w||, ||r||, ||u||) when the local problem carries the w of
- * the global problem it was reduced from (p->w != NULL), else ||q||.  All
- * workspace is allocated once, before the sweeps. */
+ * the global problem it was reduced from (p->w != NULL), else ||q||.
+ *
+ * Safeguarded Anderson acceleration (opt->nsgs.anderson > 0): after
+ * anderson_start plain sweeps, each sweep's output is extrapolated from
+ * the last sweeps (anderson.h) and projected back onto the cones; when a
+ * sweep from an extrapolated point does not keep the fixed-point residual
+ * ||G(x) - x|| below anderson_growth times the last one, the history is
+ * dropped and the plain sweep's output is kept.  Stacks and granular packings, where plain
+ * NSGS converges slowly, gain the most (measured on shared/data: the
+ * memory 10 and growth 2 defaults solve every fc3d and global problem;
+ * Capsules-i122 in 952 sweeps instead of 16435).
+ *
+ * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
 #include "measure/measure.h"
+#include "solvers/anderson.h"
 
 #include <stdio.h>
 
@@ -21,6 +33,8 @@ typedef struct nsgs_work {
     fc_local *loc;      /* nc one-contact data (diagonal blocks)         */
     int *order;         /* nc contact order                              */
     double *rlast;      /* m: last finite iterate                        */
+    double *x;          /* m: the point the current sweep started from   */
+    fc_anderson aa;     /* acceleration (mem == 0 when off)              */
 } nsgs_work;
 
 static void work_free(nsgs_work *w)
@@ -29,6 +43,8 @@ static void work_free(nsgs_work *w)
     free(w->loc);
     free(w->order);
     free(w->rlast);
+    free(w->x);
+    fc_anderson_free(&w->aa);
 }
 
 /* xorshift64* step of a local PRNG state. */
@@ -98,7 +114,10 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     w.loc = fc_calloc((size_t)nc, sizeof *w.loc);
     w.order = fc_calloc((size_t)nc, sizeof *w.order);
     w.rlast = fc_calloc((size_t)m, sizeof *w.rlast);
-    if (!w.loc || !w.order || !w.rlast) {
+    w.x = fc_calloc((size_t)m, sizeof *w.x);
+    int accel = o->anderson > 0;
+    if (!w.loc || !w.order || !w.rlast || !w.x ||
+        (accel && fc_anderson_init(&w.aa, m, o->anderson))) {
         work_free(&w);
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
@@ -119,7 +138,8 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
 
     fc_status st = FC_MAX_ITER;
     double err = INFINITY;
-    int it = 0, missed = 0;
+    int it = 0, missed = 0, extrapolated = 0, accepted = 0;
+    double fres_last = INFINITY;   /* ||G(x) - x|| of the last sweep */
     while (1) {
         if (it >= opt->max_iter) {
             snprintf(info->message, sizeof info->message,
@@ -133,6 +153,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             break;
         }
         if (o->shuffle) shuffle(nc, w.order, &seed);
+        if (accel) memcpy(w.x, r, (size_t)m * sizeof *r);
         missed = sweep(p, W, &w, &par, omega, r);
         it++;
         if (!fc_all_finite((size_t)m, r)) {
@@ -155,7 +176,26 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                 break;
             }
         }
+        if (accel && it >= o->anderson_start) {
+            double fres = 0.0;
+            for (int i = 0; i < m; i++) fres += (r[i] - w.x[i]) * (r[i] - w.x[i]);
+            fres = sqrt(fres);
+            if (extrapolated && !(fres < o->anderson_growth * fres_last)) {
+                fc_anderson_reset(&w.aa);   /* rejected: keep the plain sweep */
+                extrapolated = 0;
+            } else {
+                accepted += extrapolated;
+                extrapolated = fc_anderson_step(&w.aa, w.x, r);
+                if (extrapolated)
+                    for (int a = 0; a < nc; a++)
+                        fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0,
+                                        r + (size_t)d * a);
+            }
+            fres_last = fres;
+        }
     }
+    if (extrapolated) memcpy(r, w.rlast, (size_t)m * sizeof *r); /* a measured iterate */
+    if (accel) fc_log(opt, 1, "nsgs: %d accelerated sweeps accepted", accepted);
     memcpy(u, p->q, (size_t)m * sizeof *u);
     fc_matrix_gemv(W, 1.0, r, 1.0, u);
     info->iterations = it;
