@@ -7,7 +7,6 @@
 #include "check.h"
 #include "fricon.h"
 #include "cone/soc.h"
-#include "ipm_check.h"
 
 static double rnd(unsigned long *s)
 {
@@ -104,7 +103,7 @@ static void test_rolling(void)
         fc_info info;
         fc_error err;
         CHECK(fc_solve(p, "admm", &opt, r, u, NULL, &info, &err) == FC_OK, "admm d=5 runs: %s", err.msg);
-        double e = ipm_check_error(p, r);
+        double e = check_error(p, r);
         printf("rolling %d admm %-9s it %5d residual %.2e (library %.2e)\n", t, fc_status_name(info.status),
                info.iterations, e, info.residual);
         CHECK(info.status == FC_CONVERGED && e <= 1e-8, "admm on rolling problem %d: %.3e (%s)", t, e, info.message);

@@ -8,7 +8,6 @@
  * required to improve on the initial guess: they are listed in `known`. */
 #include "test.h"
 #include "check.h"
-#include "ipm_check.h"
 #include "fricon.h"
 
 #include <dirent.h>
@@ -50,13 +49,13 @@ static void run_dir(const char *sub, const char *solver, int want_d, int max_ite
         opt.time_limit = 20;
         fc_info info;
         CHECK(fc_solve(p, solver, &opt, r, u, v, &info, &err) == FC_OK, "%s on %s: %s", solver, e->d_name, err.msg);
-        double res = ipm_check_error(p, r);
+        double res = check_error(p, r);
         printf("%-6s %-45s nc %4d %-9s it %6d residual %.3e (check %.3e) %.3f s\n", solver,
                e->d_name, p->nc, fc_status_name(info.status), info.iterations, info.residual, res,
                info.seconds);
         if (is_known(solver, e->d_name)) {
             double *z = calloc((size_t)m, 8);
-            CHECK(res < ipm_check_error(p, z), "%s on %s improves on r = 0", solver, e->d_name);
+            CHECK(res < check_error(p, z), "%s on %s improves on r = 0", solver, e->d_name);
             free(z);
         } else {
             CHECK(info.status == FC_CONVERGED, "%s on %s: %s (%s)", solver, e->d_name,
