@@ -92,7 +92,6 @@ static void test_rolling(void)
         fc_matrix_free(B);
         p->W = W;
         p->q = calloc((size_t)m, sizeof *p->q);
-        p->mu_r = calloc((size_t)nc, sizeof *p->mu_r);
         for (int i = 0; i < m; i++) p->q[i] = rnd(&s);
         for (int a = 0; a < nc; a++) { p->mu[a] = 0.5 + 0.3 * rnd(&s); p->mu_r[a] = 0.1 + 0.05 * rnd(&s); }
         double *r = calloc((size_t)m, 8), *u = calloc((size_t)m, 8);
