@@ -54,6 +54,7 @@ static const opt_entry entries[] = {
     I(ipm.convex, "ipm: 1 solves the convex relaxation only (shift s = 0)"),
     D(ipm.reg, "ipm: static KKT regularisation, relative to the largest diagonal entry"),
     I(ipm.refine, "ipm: iterative refinement steps per KKT solve"),
+    I(ipm.anderson, "ipm: Anderson memory on the shift's fixed point (0: plain updates)"),
     D(admm.rho, "admm: penalty when admm.initial_rho = 0"),
     I(admm.initial_rho, "admm: 0 given, 1 norm-inf, 2 eigenvalue estimate"),
     I(admm.rho_strategy, "admm: 0 constant, 1 residual balancing, 2 scaled residual balancing"),

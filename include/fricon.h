@@ -316,6 +316,9 @@ typedef struct fc_ipm_options {
                               default 0                                      */
     double reg;            /* static regularisation of the KKT; 1e-11     */
     int refine;            /* iterative refinement steps; default 3        */
+    int anderson;          /* memory of the Anderson acceleration of the
+                              fixed point on the shift (<= 20); 0: plain
+                              (damped) updates; default 5                   */
 } fc_ipm_options;
 
 /* ADMM (admm, gadmm): see docs/solvers-ipm.md. */

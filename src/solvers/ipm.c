@@ -47,6 +47,9 @@ typedef struct ipm {
     double *Ghn;              /* global: H'v (m)                             */
     fc_chol *Mf;              /* global: Cholesky of M (NULL if singular)    */
     double *vr;               /* global: v = M^-1 (H r + f), consistent with r */
+    double *aS, *aG;          /* Anderson: differences of s and of F(s) - s (mem x nc) */
+    double *sprev, *gprev, *Fs; /* previous s, its residual, F(s) (nc)        */
+    int amem, acount, ahead, npairs; /* memory, last step stored, next slot, pairs */
     double best;
     fc_clock clock;
     int iter;                 /* interior-point steps so far                 */
@@ -63,6 +66,7 @@ static void ipm_free(ipm *w)
     free(w->res); free(w->c); free(w->s); free(w->nt); free(w->lam);
     free(w->g); free(w->rc); free(w->rhs); free(w->sol); free(w->tmp);
     free(w->r); free(w->u); free(w->zbest); free(w->ybest); free(w->Ghn);
+    free(w->aS); free(w->aG); free(w->sprev); free(w->gprev); free(w->Fs);
 }
 
 /* Triplets of the Newton matrix (with zero scaling blocks). */
@@ -147,9 +151,15 @@ static int ipm_init(ipm *w, const fc_problem *p, const fc_options *opt, int glob
     w->r = fc_calloc(m, sizeof(double)); w->u = fc_calloc(m, sizeof(double));
     w->zbest = fc_calloc(N, sizeof(double)); w->ybest = fc_calloc(m, sizeof(double));
     w->Ghn = fc_calloc(m, sizeof(double));
+    w->amem = opt->ipm.anderson > 0 ? (opt->ipm.anderson < 20 ? opt->ipm.anderson : 20) : 0;
+    w->aS = fc_calloc(nc * (size_t)(w->amem + 1), sizeof(double));
+    w->aG = fc_calloc(nc * (size_t)(w->amem + 1), sizeof(double));
+    w->sprev = fc_calloc(nc, sizeof(double)); w->gprev = fc_calloc(nc, sizeof(double));
+    w->Fs = fc_calloc(nc, sizeof(double));
     if (!w->t || !w->reg || !w->z || !w->dz || !w->dza || !w->y || !w->dy || !w->dya ||
         !w->res || !w->c || !w->s || !w->nt || !w->lam || !w->g || !w->rc || !w->rhs ||
-        !w->sol || !w->tmp || !w->r || !w->u || !w->zbest || !w->ybest || !w->Ghn) {
+        !w->sol || !w->tmp || !w->r || !w->u || !w->zbest || !w->ybest || !w->Ghn ||
+        !w->aS || !w->aG || !w->sprev || !w->gprev || !w->Fs) {
         fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
         return 0;
     }
@@ -237,6 +247,89 @@ static double ipm_update_shift_damped(ipm *w, double theta)
     const double *base = w->global ? w->p->w : w->p->q;
     for (int i = 0; i < w->m; i++)
         w->c[i] = w->t[i] * (base[i] + (i % w->d == 0 ? w->s[i / w->d] : 0.0));
+    return ch;
+}
+
+/* The shift's fixed point s = F(s) = mu ||u_T(r(s))|| with Anderson
+ * acceleration (type II, memory amem): s+ = s + g - (dS + dG) gamma with
+ * gamma minimising ||g - dG gamma|| (normal equations, k <= 20, with a
+ * relative Tikhonov term), g = F(s) - s; clipped at s >= 0.  reset drops
+ * the memory (the error grew: a plain damped step theta).  Returns
+ * max |s+ - s|. */
+static double ipm_update_shift_anderson(ipm *w, double theta, int reset)
+{
+    int nc = w->nc, d = w->d;
+    for (int a = 0; a < nc; a++) {
+        const double *ua = w->u + d * a;
+        double nt = 0;
+        for (int k = 1; k < d; k++) nt += ua[k] * ua[k];
+        w->Fs[a] = w->p->mu[a] * sqrt(nt);
+    }
+    double *g = w->tmp; /* m >= nc doubles of scratch */
+    for (int a = 0; a < nc; a++) g[a] = w->Fs[a] - w->s[a];
+    /* acount: 1 when (sprev, gprev) hold the last step; ahead: the next
+     * slot of the ring of pairs, npairs of them */
+    if (reset) { w->acount = 0; w->ahead = 0; w->npairs = 0; }
+    if (w->acount > 0) {
+        double *dS = w->aS + (size_t)w->ahead * nc, *dG = w->aG + (size_t)w->ahead * nc;
+        for (int a = 0; a < nc; a++) { dS[a] = w->s[a] - w->sprev[a]; dG[a] = g[a] - w->gprev[a]; }
+        w->ahead = (w->ahead + 1) % w->amem;
+        if (w->npairs < w->amem) w->npairs++;
+    }
+    int k = w->npairs;
+    memcpy(w->sprev, w->s, (size_t)nc * sizeof *w->s);
+    memcpy(w->gprev, g, (size_t)nc * sizeof *g);
+    w->acount = 1;
+    double gamma[20] = {0}, A[400], b[20];
+    int use = k > 0;
+    if (use) {
+        double tr = 0;
+        for (int i = 0; i < k; i++) {
+            const double *gi = w->aG + (size_t)i * nc;
+            b[i] = fc_dot(nc, gi, g);
+            for (int j = 0; j <= i; j++) A[i * k + j] = A[j * k + i] = fc_dot(nc, gi, w->aG + (size_t)j * nc);
+            tr += A[i * k + i];
+        }
+        for (int i = 0; i < k; i++) A[i * k + i] += 1e-10 * tr + 1e-300;
+        /* Cholesky of the k x k normal matrix, in place */
+        for (int j = 0; j < k && use; j++) {
+            double dj = A[j * k + j];
+            for (int l = 0; l < j; l++) dj -= A[j * k + l] * A[j * k + l];
+            if (!(dj > 0)) { use = 0; break; }
+            A[j * k + j] = sqrt(dj);
+            for (int i = j + 1; i < k; i++) {
+                double v = A[i * k + j];
+                for (int l = 0; l < j; l++) v -= A[i * k + l] * A[j * k + l];
+                A[i * k + j] = v / A[j * k + j];
+            }
+        }
+        if (use) {
+            for (int i = 0; i < k; i++) {
+                double v = b[i];
+                for (int l = 0; l < i; l++) v -= A[i * k + l] * gamma[l];
+                gamma[i] = v / A[i * k + i];
+            }
+            for (int i = k - 1; i >= 0; i--) {
+                double v = gamma[i];
+                for (int l = i + 1; l < k; l++) v -= A[l * k + i] * gamma[l];
+                gamma[i] = v / A[i * k + i];
+            }
+            for (int i = 0; i < k; i++) if (!isfinite(gamma[i])) use = 0;
+        }
+    }
+    double ch = 0;
+    for (int a = 0; a < nc; a++) {
+        double sn = w->s[a] + (use ? g[a] : theta * g[a]);
+        if (use)
+            for (int i = 0; i < k; i++)
+                sn -= gamma[i] * (w->aS[(size_t)i * nc + a] + w->aG[(size_t)i * nc + a]);
+        if (!(sn >= 0)) sn = 0;
+        ch = fmax(ch, fabs(sn - w->s[a]));
+        w->s[a] = sn;
+    }
+    const double *base = w->global ? w->p->w : w->p->q;
+    for (int i = 0; i < w->m; i++)
+        w->c[i] = w->t[i] * (base[i] + (i % d == 0 ? w->s[i / d] : 0.0));
     return ch;
 }
 
@@ -527,7 +620,8 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         double smax = 1e-300;
         for (int a = 0; a < w.nc; a++) smax = fmax(smax, w.s[a]);
         for (int i = 0; i < w.m; i++) smax = fmax(smax, fabs(w.c[i]));
-        double ch = ipm_update_shift_damped(&w, theta);
+        double ch = w.amem > 0 ? ipm_update_shift_anderson(&w, theta, e > e_last)
+                               : ipm_update_shift_damped(&w, theta);
         /* the SPEC error stops halving while the shift has settled (its
          * change a tenth of what the error would explain): the cone QPs
          * are not accurate enough (at a degenerate contact the error of

@@ -87,6 +87,7 @@ void fc_default_options(fc_options *opt)
     opt->ipm.convex = 0;
     opt->ipm.reg = 1e-11;
     opt->ipm.refine = 3;
+    opt->ipm.anderson = 5;
     opt->admm.rho = 1.0;
     opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
     opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
