@@ -45,7 +45,7 @@ static void run_dir(const char *sub, const char *solver, int want_d, int max_ite
         fc_options opt;
         fc_default_options(&opt);
         opt.max_iter = max_iter;
-        opt.time_limit = 20;
+        opt.time_limit = 60; /* a guard only: sanitizer builds on a shared machine run 5-10x slower */
         fc_info info;
         CHECK(fc_solve(p, solver, &opt, r, u, v, &info, &err) == FC_OK, "%s on %s: %s", solver, e->d_name, err.msg);
         double res = check_error(p, r);

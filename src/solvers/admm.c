@@ -245,7 +245,9 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
      * the iteration restarts from its best iterate with rho kept above
      * 0.5 mu_max lambda_max(W) */
     double rho_floor = 0.0, safe_floor = 0.0;
-    int restarted = global;
+    int restarted = global, it_mark = 0;
+    const int stall_window = 3000;
+    double mark = INFINITY;
     if (!global) {
         double mumax = 0;
         for (int a = 0; a < w.nc; a++) mumax = fmax(mumax, p->mu[a] + (p->mu_r ? p->mu_r[a] : 0.0));
@@ -352,8 +354,14 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             e = fc_error_measure(d, w.nc, p->mu, p->mu_r, p->w ? p->w : p->q, r, w.u, NULL);
             if (global) e = fmax(e, fc_dynamics_residual(p, r, v));
         }
-        if (!restarted && (!finite || !(e <= 1e3 * fmax(best, opt->tolerance)))) {
-            /* diverging: back to the best iterate, rho above the floor */
+        if (e < 0.5 * mark) { mark = e; it_mark = it; }
+        /* far from the target (1000 tol) and no halving for a long time:
+         * oscillating; a plateau near the target is left alone (it ends
+         * in a jump when the active set settles, Capsules-i122) */
+        int stalled = it - it_mark > stall_window && best > 1e3 * opt->tolerance;
+        if (!restarted && (!finite || !(e <= 1e3 * fmax(best, opt->tolerance)) || stalled)) {
+            /* diverging, or no halving of the error in stall_window
+             * iterations: back to the best iterate, rho above the floor */
             restarted = 1;
             fc_log(opt, 1, "admm %d: diverging (error %.3e, best %.3e): restart with rho >= %.3e",
                    it, e, best, safe_floor);
@@ -369,6 +377,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             admm_shift(&w, w.u);
             alpha = 1.0;
             cprev = INFINITY;
+            it_mark = it;
             continue;
         }
         if (e < best) {
