@@ -112,10 +112,60 @@ static void test_rolling(void)
     }
 }
 
+/* Random global problems: M = B B' / n + I (n = m + 3), H dense random,
+ * f and w random: gipm (every formulation) and gadmm directly on (M, H),
+ * judged with check.h's own reduction. */
+static void test_global(void)
+{
+    unsigned long s = 23;
+    for (int t = 0; t < 4; t++) {
+        int nc = 3 + 2 * t, m = 3 * nc, n = m + 3;
+        fc_problem *p = fc_problem_new(FC_GLOBAL, 3, nc);
+        p->n = n;
+        fc_matrix *B = fc_matrix_dense(n, n), *M = fc_matrix_dense(n, n), *H = fc_matrix_dense(n, m);
+        for (long i = 0; i < (long)n * n; i++) B->x[i] = rnd(&s);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                double v = i == j ? 1.0 : 0.0;
+                for (int k = 0; k < n; k++) v += B->x[k * n + i] * B->x[k * n + j] / n;
+                M->x[j * n + i] = v;
+            }
+        fc_matrix_free(B);
+        for (long i = 0; i < (long)n * m; i++) H->x[i] = rnd(&s);
+        p->M = M;
+        p->H = H;
+        p->f = calloc((size_t)n, sizeof *p->f);
+        p->w = calloc((size_t)m, sizeof *p->w);
+        for (int i = 0; i < n; i++) p->f[i] = rnd(&s);
+        for (int i = 0; i < m; i++) p->w[i] = 0.1 * rnd(&s);
+        for (int a = 0; a < nc; a++) p->mu[a] = 0.2 + 0.6 * fabs(rnd(&s));
+        double r[64], u[64], v[64];
+        const char *names[5] = {"gipm", "gipm", "gipm", "gipm", "gadmm"};
+        int forms[5] = {FC_IPM_AUTO, FC_IPM_DUAL, FC_IPM_PRIMAL, FC_IPM_EQUILIBRIUM, 0};
+        for (int k = 0; k < 5; k++) {
+            fc_options opt;
+            fc_default_options(&opt);
+            opt.ipm.formulation = forms[k];
+            opt.max_iter = 20000;
+            opt.time_limit = 10;
+            fc_info info;
+            fc_error err;
+            CHECK(fc_solve(p, names[k], &opt, r, u, v, &info, &err) == FC_OK, "%s runs: %s", names[k], err.msg);
+            double e = check_error(p, r);
+            printf("global %d %-5s form %d %-9s it %5d residual %.2e\n", t, names[k], forms[k],
+                   fc_status_name(info.status), info.iterations, e);
+            CHECK(info.status == FC_CONVERGED && e <= 1e-8, "%s form %d on random global problem %d: %s %.3e (%s)",
+                  names[k], forms[k], t, fc_status_name(info.status), e, info.message);
+        }
+        fc_problem_free(p);
+    }
+}
+
 int main(void)
 {
     test_soc();
     test_rolling();
+    test_global();
     unsigned long s = 11;
     const char *solvers[] = {"ipm", "admm"};
     for (int t = 0; t < 6; t++) {

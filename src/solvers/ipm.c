@@ -603,7 +603,12 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
             why = st == FC_TIME_LIMIT ? "time limit" : "iteration limit";
             break;
         }
-        if (every_step || opt->ipm.convex) {
+        if (every_step && w.best > opt->tolerance) {
+            /* the equilibrium run stalled (the QP moves under it every
+             * step): finished by the fixed point on s from its iterate */
+            fc_log(opt, 1, "ipm: equilibrium run stalled at %.3e, outer fixed point from there", w.best);
+            every_step = 0;
+        } else if (every_step || opt->ipm.convex) {
             st = w.best <= opt->tolerance ? FC_CONVERGED : FC_MAX_ITER;
             if (st != FC_CONVERGED) why = "the interior point stalled";
             break;
