@@ -659,9 +659,18 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
     /* return the best iterate seen */
     if (w.best < INFINITY) memcpy(w.z, w.zbest, (size_t)w.N * sizeof *w.z);
     ipm_physical(&w);
-    memcpy(r, w.r, (size_t)w.m * sizeof *r);
-    memcpy(u, w.u, (size_t)w.m * sizeof *u);
-    if (v && global) memcpy(v, w.vr, (size_t)w.n * sizeof *v);
+    if (fc_all_finite((size_t)w.m, w.r) && fc_all_finite((size_t)w.m, w.u) &&
+        (!global || fc_all_finite((size_t)w.n, w.vr))) {
+        memcpy(r, w.r, (size_t)w.m * sizeof *r);
+        memcpy(u, w.u, (size_t)w.m * sizeof *u);
+        if (v && global) memcpy(v, w.vr, (size_t)w.n * sizeof *v);
+    } else {
+        /* no finite iterate at all (overflow from the first step): the
+         * initial guess r, as given, is the last finite one */
+        st = FC_DIVERGED;
+        why = "no finite iterate";
+        if (!fc_all_finite((size_t)w.m, r)) memset(r, 0, (size_t)w.m * sizeof *r);
+    }
     info->iterations = w.iter;
     if (why) snprintf(info->message, sizeof info->message, "%.200s (after %d outer iterations)", why, outer);
     ipm_free(&w);
