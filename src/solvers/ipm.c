@@ -632,17 +632,18 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
          * are not accurate enough (at a degenerate contact the error of
          * the central path goes as the square root of the gap): tighter,
          * even below tol_in, and it stays tighter.  A shift still moving
-         * is a slow fixed point, not an inaccurate QP: tol unchanged.  The error grows while the shift
-         * moves: the fixed point does not contract, damped updates. */
+         * is a slow fixed point, not an inaccurate QP: tol unchanged.
+         * The error grows while the shift moves: the fixed point does not
+         * contract, damped updates (and Anderson's memory dropped). */
         tol_cur = fmax(tol_floor, fmin(tol_cur, 1e-2 * e));
         if (e > 0.5 * e_last && ch <= 0.1 * e * smax) {
             tol_floor = fmax(1e-15, 1e-2 * tol_cur);
             tol_cur = tol_floor;
-        }
-        else if (e > e_last) theta = fmax(theta * 0.5, 1.0 / 16);
+        } else if (e > e_last) theta = fmax(theta * 0.5, 1.0 / 16);
         else theta = fmin(1.0, 2.0 * theta);
         e_last = e;
-        fc_log(opt, 1, "ipm outer %d: spec %.3e, shift change %.3e (scale %.3e), inner tol %.1e", outer, e, ch, smax, tol_cur);
+        fc_log(opt, 1, "ipm outer %d: spec %.3e, shift change %.3e (scale %.3e), inner tol %.1e",
+               outer, e, ch, smax, tol_cur);
         if (opt->ipm.warm_start) {
             /* keep x; y follows the new shift; both pushed inside by a
              * margin tied to the change of the shift */
