@@ -167,21 +167,23 @@ int main(void)
     test_rolling();
     test_global();
     unsigned long s = 11;
-    const char *solvers[] = {"ipm", "admm"};
+    const char *solvers[] = {"ipm", "admm", "ipm"};
+    const int forms[] = {FC_IPM_AUTO, FC_IPM_AUTO, FC_IPM_EQUILIBRIUM};
     for (int t = 0; t < 6; t++) {
         fc_problem *p = random_local(4 + t, &s);
         int m = fc_problem_m(p);
         double *r = calloc((size_t)m, 8), *u = calloc((size_t)m, 8);
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 3; k++) {
             fc_options opt;
             fc_default_options(&opt);
+            opt.ipm.formulation = forms[k];
             opt.max_iter = 20000;
             opt.time_limit = 10;
             fc_info info;
             fc_error err;
             CHECK(fc_solve(p, solvers[k], &opt, r, u, NULL, &info, &err) == FC_OK, "%s runs", solvers[k]);
             double e = check_error(p, r);
-            printf("random %d %-5s %-9s it %5d residual %.2e\n", t, solvers[k],
+            printf("random %d %-5s form %d %-9s it %5d residual %.2e\n", t, solvers[k], forms[k],
                    fc_status_name(info.status), info.iterations, e);
             CHECK(info.status == FC_CONVERGED && e <= 1e-8, "%s on random problem %d: %s %.3e (%s)",
                   solvers[k], t, fc_status_name(info.status), e, info.message);

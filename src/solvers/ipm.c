@@ -242,7 +242,7 @@ static double ipm_update_shift_damped(ipm *w, double theta)
         for (int k = 1; k < w->d; k++) nt += ua[k] * ua[k];
         double s = w->p->mu[a] * sqrt(nt);
         ch = fmax(ch, fabs(s - w->s[a]));
-        w->s[a] += theta * (s - w->s[a]);
+        w->s[a] = theta == 1.0 ? s : w->s[a] + theta * (s - w->s[a]);
     }
     const double *base = w->global ? w->p->w : w->p->q;
     for (int i = 0; i < w->m; i++)
@@ -589,6 +589,19 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
          * more accurately than the last SPEC error, down to tol_in */
         double tol_k = every_step || opt->ipm.convex ? tol_in : tol_cur;
         inner_status is = ipm_inner(&w, tol_k, every_step, &stop);
+        if (every_step && w.best > opt->tolerance && w.best < INFINITY && stop == 0) {
+            /* the equilibrium run stalled or broke down (its iterates lose
+             * centrality as the QP moves under them every step): the
+             * shift of its best iterate, a cold start, and the outer
+             * fixed point from there */
+            fc_log(opt, 1, "ipm: equilibrium run stalled at %.3e, outer fixed point from there", w.best);
+            every_step = 0;
+            memcpy(w.z, w.zbest, (size_t)w.N * sizeof *w.z);
+            ipm_physical(&w);
+            ipm_update_shift(&w);
+            if (!(ok = ipm_cold_start(&w))) break;
+            continue;
+        }
         if ((is == INNER_NAN || is == INNER_FAIL) && warm) {
             /* a warm start gone wrong: the same cone QP from a cold start */
             warm = 0;
@@ -603,12 +616,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
             why = st == FC_TIME_LIMIT ? "time limit" : "iteration limit";
             break;
         }
-        if (every_step && w.best > opt->tolerance) {
-            /* the equilibrium run stalled (the QP moves under it every
-             * step): finished by the fixed point on s from its iterate */
-            fc_log(opt, 1, "ipm: equilibrium run stalled at %.3e, outer fixed point from there", w.best);
-            every_step = 0;
-        } else if (every_step || opt->ipm.convex) {
+        if (every_step || opt->ipm.convex) {
             st = w.best <= opt->tolerance ? FC_CONVERGED : FC_MAX_ITER;
             if (st != FC_CONVERGED) why = "the interior point stalled";
             break;
