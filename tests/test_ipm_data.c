@@ -4,7 +4,7 @@
  * returned r is recomputed with tests/check.h (global: through its own
  * reduction, as shared/tools/fccheck.py does) and must be <= 1e-8.
  * Problems where a solver is known not to reach 1e-8 within the limits
- * (measured, see bench/ipm-results.md) are run and reported but only
+ * (measured, see docs/solvers-ipm.md) are run and reported but only
  * required to improve on the initial guess: they are listed in `known`. */
 #include "test.h"
 #include "check.h"
