@@ -28,6 +28,12 @@ static const opt_entry entries[] = {
     I(nsgs.local, "one-contact solver: 0 hybrid, 1 projection, 2 AC Newton, 3 exact"),
     D(nsgs.local_tol, "one-contact solver tolerance"),
     I(nsgs.local_max_iter, "one-contact Newton iterations"),
+    I(lcp.refactor_every, "lemke: pivots between two KLU factorisations of the basis"),
+    D(lcp.pivot_tol, "lemke: relative size of the smallest accepted pivot"),
+    D(lcp.tie_tol, "lemke: relative gap under which ratios tie (lexicographic rule)"),
+    I(lcp.enum_max_size, "enum: largest LCP size (4 nc) enumerated"),
+    I(cpg.inner_max_iter, "cpg: CPG iterations per friction update"),
+    D(cpg.inner_ratio, "cpg: inner QP tolerance relative to the current error"),
 };
 
 int cli_set_option(fc_options *opt, const char *assignment)

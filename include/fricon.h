@@ -244,6 +244,26 @@ typedef struct fc_nsgs_options {
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
 } fc_nsgs_options;
 
+/* The 2D pivoting solvers lemke and enum (the 2D problem as an LCP of
+ * size 4 nc, see docs/solvers-2d-rolling.md). */
+typedef struct fc_lcp_options {
+    int refactor_every;    /* lemke: KLU refactorisation of the basis every
+                              k pivots (product-form etas between); default 50 */
+    double pivot_tol;      /* lemke: pivots below pivot_tol * max|column| are
+                              refused; default 1e-11                          */
+    double tie_tol;        /* lemke: ratios within this relative gap are ties,
+                              broken lexicographically; default 1e-12         */
+    int enum_max_size;     /* enum: largest LCP size 4 nc accepted; default 24 */
+} fc_lcp_options;
+
+/* cpg: conjugate projected gradient on the cone QP, inside a fixed point
+ * on the De Saxce term mu ||u_T|| (Coulomb friction). */
+typedef struct fc_cpg_options {
+    int inner_max_iter;    /* CPG iterations per friction update; default 200 */
+    double inner_ratio;    /* the inner QP is solved to inner_ratio times the
+                              current Coulomb error; default 0.1             */
+} fc_cpg_options;
+
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; default 100000             */
@@ -255,6 +275,8 @@ typedef struct fc_options {
     void *progress_user;
     const double *r0;      /* warm start (m values) or NULL for zero       */
     fc_nsgs_options nsgs;
+    fc_lcp_options lcp;
+    fc_cpg_options cpg;
 } fc_options;
 
 void fc_default_options(fc_options *opt);

@@ -9,6 +9,12 @@ static const fc_solver solvers[] = {
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_solve, NULL},
     {"psor", "nsgs with over-relaxation (omega = nsgs.omega, default 1.5 when unset)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_psor_solve, NULL},
+    {"lemke", "2D: Lemke's pivoting method on the friction LCP (exact), sparse revised, lexicographic",
+     FC_DIM(2), fc_lemke_solve, NULL},
+    {"enum", "2D, small problems: enumeration of the friction LCP's complementary bases",
+     FC_DIM(2), fc_enum_solve, NULL},
+    {"cpg", "2D: conjugate projected gradient on the cone QP, fixed point on mu ||u_T||",
+     FC_DIM(2), fc_cpg_solve, NULL},
 };
 
 int fc_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }
@@ -40,4 +46,10 @@ void fc_default_options(fc_options *opt)
     opt->nsgs.local = FC_LOCAL_HYBRID;
     opt->nsgs.local_tol = 1e-14;
     opt->nsgs.local_max_iter = 20;
+    opt->lcp.refactor_every = 50;
+    opt->lcp.pivot_tol = 1e-11;
+    opt->lcp.tie_tol = 1e-12;
+    opt->lcp.enum_max_size = 24;
+    opt->cpg.inner_max_iter = 200;
+    opt->cpg.inner_ratio = 0.1;
 }

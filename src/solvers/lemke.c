@@ -1,0 +1,386 @@
+/* Lemke's complementary pivoting method on the 2D friction LCP (lcp.h),
+ * with lexicographic degeneracy handling.
+ *
+ * A revised (not tableau) implementation, so that memory stays a small
+ * multiple of the problem's size: the basis B (n columns taken from
+ * [I, -M, -d], d = ones the covering vector) is factorised by KLU (sparse
+ * LU), and the pivots between two factorisations are kept in product form
+ * (one eta column each, stored sparse).  FTRAN (B^-1 a) and BTRAN (rows of
+ * B^-1, needed only to break ties lexicographically) go through the
+ * factorisation and the etas.  The basis is refactorised every
+ * opt->lcp.refactor_every pivots and at the end, where the basic values
+ * are recomputed from the fresh factorisation and refined once: the
+ * answer is exact up to round-off.
+ *
+ * Variables: index i < n is w_i, n + i is z_i, 2n is the artificial z0.
+ * Each pivot counts as one iteration. */
+#include "solvers/lcp.h"
+
+#include <klu.h>
+#include <stdio.h>
+
+typedef struct lemke_ws {
+    int n;
+    const fc_lcp *lcp;
+    /* M in compressed columns (the columns -M[:, j] enter the basis) */
+    int *mcp, *mci;
+    double *mcx;
+    /* the basis and its factorisation */
+    int *basis;       /* basis[i]: the variable basic in row i          */
+    int *where;       /* where[v]: row of variable v, or -1             */
+    double *x;        /* basic values, B x = q                          */
+    int *bp, *bi;     /* CSC of B                                       */
+    double *bx;
+    klu_common common;
+    klu_symbolic *sym;
+    klu_numeric *num;
+    /* etas: pivot row, pivot value, [start, end) in the pool */
+    int neta, maxeta;
+    int *eta_r;
+    long *eta_start;
+    double *eta_piv;
+    int *pool_i;
+    double *pool_x;
+    long pool_len, pool_cap;
+    /* scratch */
+    double *y, *row, *best;
+} lemke_ws;
+
+static void ws_free(lemke_ws *w)
+{
+    free(w->mcp); free(w->mci); free(w->mcx);
+    free(w->basis); free(w->where); free(w->x);
+    free(w->bp); free(w->bi); free(w->bx);
+    if (w->num) klu_free_numeric(&w->num, &w->common);
+    if (w->sym) klu_free_symbolic(&w->sym, &w->common);
+    free(w->eta_r); free(w->eta_start); free(w->eta_piv);
+    free(w->pool_i); free(w->pool_x);
+    free(w->y); free(w->row); free(w->best);
+}
+
+static int ws_init(lemke_ws *w, const fc_lcp *lcp, int maxeta)
+{
+    int n = lcp->n;
+    const fc_matrix *M = lcp->M;
+    memset(w, 0, sizeof *w);
+    w->n = n;
+    w->lcp = lcp;
+    w->maxeta = maxeta;
+    w->mcp = fc_calloc((size_t)n + 1, sizeof *w->mcp);
+    w->mci = fc_calloc((size_t)M->nnz + 1, sizeof *w->mci);
+    w->mcx = fc_calloc((size_t)M->nnz + 1, sizeof *w->mcx);
+    w->basis = fc_calloc((size_t)n, sizeof *w->basis);
+    w->where = fc_calloc((size_t)2 * n + 1, sizeof *w->where);
+    w->x = fc_calloc((size_t)n, sizeof *w->x);
+    w->bp = fc_calloc((size_t)n + 1, sizeof *w->bp);
+    w->bi = fc_calloc((size_t)M->nnz + 2 * (size_t)n, sizeof *w->bi);
+    w->bx = fc_calloc((size_t)M->nnz + 2 * (size_t)n, sizeof *w->bx);
+    w->eta_r = fc_calloc((size_t)maxeta, sizeof *w->eta_r);
+    w->eta_start = fc_calloc((size_t)maxeta + 1, sizeof *w->eta_start);
+    w->eta_piv = fc_calloc((size_t)maxeta, sizeof *w->eta_piv);
+    w->pool_cap = 8L * n + 1024;
+    w->pool_i = fc_calloc((size_t)w->pool_cap, sizeof *w->pool_i);
+    w->pool_x = fc_calloc((size_t)w->pool_cap, sizeof *w->pool_x);
+    w->y = fc_calloc((size_t)n, sizeof *w->y);
+    w->row = fc_calloc((size_t)n, sizeof *w->row);
+    w->best = fc_calloc((size_t)n, sizeof *w->best);
+    if (!w->mcp || !w->mci || !w->mcx || !w->basis || !w->where || !w->x || !w->bp ||
+        !w->bi || !w->bx || !w->eta_r || !w->eta_start || !w->eta_piv || !w->pool_i ||
+        !w->pool_x || !w->y || !w->row || !w->best)
+        return 0;
+    /* transpose M (CSR) into compressed columns */
+    for (long k = 0; k < M->nnz; k++) w->mcp[M->j[k] + 1]++;
+    for (int j = 0; j < n; j++) w->mcp[j + 1] += w->mcp[j];
+    int *next = w->bp; /* scratch */
+    memcpy(next, w->mcp, (size_t)n * sizeof *next);
+    for (int i = 0; i < n; i++)
+        for (int k = M->p[i]; k < M->p[i + 1]; k++) {
+            int pos = next[M->j[k]]++;
+            w->mci[pos] = i;
+            w->mcx[pos] = M->x[k];
+        }
+    klu_defaults(&w->common);
+    return 1;
+}
+
+/* The column of variable v in [I, -M, -d], scattered into dense a. */
+static void column(const lemke_ws *w, int v, double *a)
+{
+    int n = w->n;
+    memset(a, 0, (size_t)n * sizeof *a);
+    if (v < n) a[v] = 1.0;
+    else if (v < 2 * n) {
+        int j = v - n;
+        for (int k = w->mcp[j]; k < w->mcp[j + 1]; k++) a[w->mci[k]] = -w->mcx[k];
+    } else {
+        for (int i = 0; i < n; i++) a[i] = -1.0;
+    }
+}
+
+/* a <- B^-1 a */
+static int ftran(lemke_ws *w, double *a)
+{
+    if (!klu_solve(w->sym, w->num, w->n, 1, a, &w->common)) return 0;
+    for (int t = 0; t < w->neta; t++) {
+        int r = w->eta_r[t];
+        double ar = a[r] / w->eta_piv[t];
+        if (ar != 0.0)
+            for (long k = w->eta_start[t]; k < w->eta_start[t + 1]; k++)
+                a[w->pool_i[k]] -= w->pool_x[k] * ar;
+        a[r] = ar;
+    }
+    return 1;
+}
+
+/* c <- B^-T c */
+static int btran(lemke_ws *w, double *c)
+{
+    for (int t = w->neta - 1; t >= 0; t--) {
+        int r = w->eta_r[t];
+        double s = c[r];
+        for (long k = w->eta_start[t]; k < w->eta_start[t + 1]; k++)
+            s -= w->pool_x[k] * c[w->pool_i[k]];
+        c[r] = s / w->eta_piv[t];
+    }
+    return klu_tsolve(w->sym, w->num, w->n, 1, c, &w->common);
+}
+
+/* Factorise the current basis (KLU), drop the etas, recompute x = B^-1 q
+ * with one step of iterative refinement. */
+static int refactor(lemke_ws *w)
+{
+    int n = w->n;
+    long nz = 0;
+    for (int i = 0; i < n; i++) {
+        int v = w->basis[i];
+        w->bp[i] = (int)nz;
+        if (v < n) { w->bi[nz] = v; w->bx[nz++] = 1.0; }
+        else if (v < 2 * n) {
+            int j = v - n;
+            for (int k = w->mcp[j]; k < w->mcp[j + 1]; k++) {
+                w->bi[nz] = w->mci[k];
+                w->bx[nz++] = -w->mcx[k];
+            }
+        } else {
+            for (int r = 0; r < n; r++) { w->bi[nz] = r; w->bx[nz++] = -1.0; }
+        }
+    }
+    w->bp[n] = (int)nz;
+    if (w->num) klu_free_numeric(&w->num, &w->common);
+    if (w->sym) klu_free_symbolic(&w->sym, &w->common);
+    w->sym = klu_analyze(n, w->bp, w->bi, &w->common);
+    if (!w->sym) return 0;
+    w->num = klu_factor(w->bp, w->bi, w->bx, w->sym, &w->common);
+    if (!w->num || w->common.status != KLU_OK) return 0;
+    w->neta = 0;
+    w->pool_len = 0;
+    memcpy(w->x, w->lcp->q, (size_t)n * sizeof *w->x);
+    if (!klu_solve(w->sym, w->num, n, 1, w->x, &w->common)) return 0;
+    /* refinement: res = q - B x, x += B^-1 res */
+    double *res = w->row;
+    memcpy(res, w->lcp->q, (size_t)n * sizeof *res);
+    for (int i = 0; i < n; i++)
+        for (int k = w->bp[i]; k < w->bp[i + 1]; k++) res[w->bi[k]] -= w->bx[k] * w->x[i];
+    if (!klu_solve(w->sym, w->num, n, 1, res, &w->common)) return 0;
+    for (int i = 0; i < n; i++) w->x[i] += res[i];
+    return 1;
+}
+
+/* Record the pivot (row r, FTRAN'd column y) as an eta; 0 when the pool
+ * is full (the caller refactorises instead). */
+static int add_eta(lemke_ws *w, int r, const double *y)
+{
+    long need = 0;
+    for (int i = 0; i < w->n; i++) need += (i != r && y[i] != 0.0);
+    if (w->neta >= w->maxeta || w->pool_len + need > w->pool_cap) return 0;
+    int t = w->neta;
+    w->eta_r[t] = r;
+    w->eta_piv[t] = y[r];
+    w->eta_start[t] = w->pool_len;
+    for (int i = 0; i < w->n; i++)
+        if (i != r && y[i] != 0.0) {
+            w->pool_i[w->pool_len] = i;
+            w->pool_x[w->pool_len++] = y[i];
+        }
+    w->eta_start[t + 1] = w->pool_len;
+    w->neta++;
+    return 1;
+}
+
+/* Lexicographic comparison of row/yr vectors: <0 when a < b. */
+static int lex_cmp(int n, const double *a, const double *b, double tol)
+{
+    for (int k = 0; k < n; k++) {
+        double scale = fmax(1.0, fmax(fabs(a[k]), fabs(b[k])));
+        if (a[k] < b[k] - tol * scale) return -1;
+        if (a[k] > b[k] + tol * scale) return 1;
+    }
+    return 0;
+}
+
+/* The ratio test: the row leaving the basis, -1 on a ray, -2 on a
+ * numerical failure. */
+static int ratio_test(lemke_ws *w, const double *y, double piv_tol, double tie_tol)
+{
+    int n = w->n;
+    double ymax = 0;
+    for (int i = 0; i < n; i++) ymax = fmax(ymax, fabs(y[i]));
+    double thr = fmax(piv_tol * ymax, 1e-300);
+    double tmin = INFINITY;
+    int rmin = -1;
+    for (int i = 0; i < n; i++)
+        if (y[i] > thr) {
+            double t = fmax(w->x[i], 0.0) / y[i];
+            if (t < tmin) { tmin = t; rmin = i; }
+        }
+    if (rmin < 0) return -1;
+    /* ties: z0 wins; else the lexicographic minimum of rows of B^-1 / y_i */
+    double gap = tie_tol * fmax(1.0, tmin);
+    int nties = 0, z0row = w->where[2 * n];
+    for (int i = 0; i < n; i++)
+        if (y[i] > thr && fmax(w->x[i], 0.0) / y[i] <= tmin + gap) {
+            nties++;
+            if (i == z0row) return i;
+        }
+    if (nties == 1) return rmin;
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (!(y[i] > thr && fmax(w->x[i], 0.0) / y[i] <= tmin + gap)) continue;
+        memset(w->row, 0, (size_t)n * sizeof *w->row);
+        w->row[i] = 1.0;
+        if (!btran(w, w->row)) return -2;
+        for (int k = 0; k < n; k++) w->row[k] /= y[i];
+        if (best < 0 || lex_cmp(n, w->row, w->best, tie_tol) < 0) {
+            best = i;
+            memcpy(w->best, w->row, (size_t)n * sizeof *w->best);
+        }
+    }
+    return best;
+}
+
+/* Solve the LCP (w = M z + q) by Lemke's method; z (n) receives the
+ * solution.  Returns the status and fills info. */
+static fc_status lemke_run(const fc_lcp *lcp, const fc_options *opt, double *z, fc_info *info)
+{
+    int n = lcp->n;
+    memset(z, 0, (size_t)n * sizeof *z);
+    info->iterations = 0;
+    int imin = 0;
+    for (int i = 0; i < n; i++)
+        if (lcp->q[i] <= lcp->q[imin]) imin = i; /* ties: the last (lexicographic) */
+    if (n == 0 || lcp->q[imin] >= 0) return FC_CONVERGED;
+
+    int every = opt->lcp.refactor_every > 0 ? opt->lcp.refactor_every : 50;
+    lemke_ws w;
+    if (!ws_init(&w, lcp, every)) {
+        ws_free(&w);
+        snprintf(info->message, sizeof info->message, "out of memory (Lemke, LCP size %d)", n);
+        return FC_STATUS_ERROR;
+    }
+    fc_status st = FC_MAX_ITER;
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
+    for (int i = 0; i < n; i++) { w.basis[i] = i; w.where[i] = i; }
+    for (int v = n; v <= 2 * n; v++) w.where[v] = -1;
+    if (!refactor(&w)) {
+        snprintf(info->message, sizeof info->message, "KLU failed on the initial basis");
+        ws_free(&w);
+        return FC_STATUS_ERROR;
+    }
+    int entering = 2 * n, r = imin, it = 0;
+    double piv_tol = opt->lcp.pivot_tol > 0 ? opt->lcp.pivot_tol : 1e-11;
+    double tie_tol = opt->lcp.tie_tol > 0 ? opt->lcp.tie_tol : 1e-12;
+    for (;;) {
+        column(&w, entering, w.y);
+        if (!ftran(&w, w.y)) { st = FC_STATUS_ERROR; snprintf(info->message, sizeof info->message, "KLU solve failed"); break; }
+        if (it > 0) r = ratio_test(&w, w.y, piv_tol, tie_tol);
+        if (r == -1) {
+            st = FC_STATUS_ERROR;
+            snprintf(info->message, sizeof info->message,
+                     "Lemke ended on a secondary ray after %d pivots (no solution found)", it);
+            break;
+        }
+        if (r < 0 || !isfinite(w.y[r])) {
+            st = FC_DIVERGED;
+            snprintf(info->message, sizeof info->message, "numerical failure in the ratio test");
+            break;
+        }
+        it++;
+        double theta = (it == 1 ? w.x[r] : fmax(w.x[r], 0.0)) / w.y[r];
+        for (int i = 0; i < n; i++) w.x[i] -= theta * w.y[i];
+        w.x[r] = theta;
+        int leaving = w.basis[r];
+        w.basis[r] = entering;
+        w.where[entering] = r;
+        w.where[leaving] = -1;
+        if (leaving == 2 * n) { st = FC_CONVERGED; break; }
+        entering = leaving < n ? leaving + n : leaving - n;
+        if (!add_eta(&w, r, w.y) || w.neta >= every) {
+            if (!refactor(&w)) {
+                st = FC_STATUS_ERROR;
+                snprintf(info->message, sizeof info->message,
+                         "KLU failed on a singular basis after %d pivots", it);
+                break;
+            }
+        }
+        if (!fc_all_finite((size_t)n, w.x)) {
+            st = FC_DIVERGED;
+            snprintf(info->message, sizeof info->message, "NaN in the basic values after %d pivots", it);
+            break;
+        }
+        int zr = w.where[2 * n];
+        if (opt->progress && opt->progress(opt->progress_user, it, zr >= 0 ? w.x[zr] : 0.0)) {
+            snprintf(info->message, sizeof info->message, "stopped by the progress callback");
+            break;
+        }
+        if (it >= opt->max_iter) {
+            snprintf(info->message, sizeof info->message, "%d pivots without termination", it);
+            break;
+        }
+        if (fc_clock_expired(&clk)) {
+            st = FC_TIME_LIMIT;
+            snprintf(info->message, sizeof info->message, "time limit after %d pivots", it);
+            break;
+        }
+    }
+    info->iterations = it;
+    /* the answer from a fresh factorisation of the final basis */
+    if (st == FC_CONVERGED && !refactor(&w)) {
+        st = FC_STATUS_ERROR;
+        snprintf(info->message, sizeof info->message, "KLU failed on the final basis");
+    }
+    if (st == FC_CONVERGED || st == FC_MAX_ITER || st == FC_TIME_LIMIT) {
+        for (int i = 0; i < n; i++) {
+            int v = w.basis[i];
+            if (v >= n && v < 2 * n) z[v - n] = fmax(w.x[i], 0.0);
+        }
+        fc_log(opt, 1, "lemke: %d pivots, status %s", it, fc_status_name(st));
+    }
+    ws_free(&w);
+    return st;
+}
+
+fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                         fc_info *info)
+{
+    fc_lcp lcp;
+    fc_error err;
+    int m = fc_problem_m(p);
+    if (fc_lcp2d_build(p, &lcp, &err) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", err.msg);
+        return FC_STATUS_ERROR;
+    }
+    double *z = fc_calloc((size_t)lcp.n + 1, sizeof *z);
+    if (!z) {
+        fc_lcp_free(&lcp);
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
+    fc_status st = lemke_run(&lcp, opt, z, info);
+    if (st == FC_CONVERGED || st == FC_MAX_ITER || st == FC_TIME_LIMIT) fc_lcp2d_reactions(p, &lcp, z, r);
+    memcpy(u, p->q, (size_t)m * sizeof *u);
+    fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    free(z);
+    fc_lcp_free(&lcp);
+    return st;
+}
