@@ -6,7 +6,7 @@
  * basis gives a solution when z_S >= 0 and w = M z + q >= 0.  The bases
  * are visited in two passes: first the ones a contact law produces (per
  * contact: free with u = 0, sticking r_T >= 0 or <= 0, sliding either way,
- * separated with u_T >= 0 or <= 0: 7^nc bases, each solution of the
+ * separated with u_T >= 0 or <= 0, r_T = 0 kept by a singular W: 8^nc bases, each solution of the
  * friction problem being generically one of them), then, if none is
  * feasible (a degenerate problem), every one of the 2^n.  Each basis tried
  * counts as one iteration.  Dense n x n storage: n is at most a few tens. */
@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 /* z variables basic (bit 0: r_N, 1: r_T+, 2: r_T-, 3: lambda) per law */
-static const unsigned contact_laws[7] = {
+static const unsigned contact_laws[8] = {
     0x0,        /* r = 0, u = 0 (w all basic)         */
     0x3,        /* sticking, r_T >= 0                 */
     0x5,        /* sticking, r_T <= 0                 */
@@ -23,6 +23,7 @@ static const unsigned contact_laws[7] = {
     0xB,        /* sliding, u_T < 0 (r_T = +mu r_N)   */
     0xC,        /* separated, u_T > 0 (lambda = u_T)  */
     0xA,        /* separated, u_T < 0                 */
+    0x1,        /* r_T = 0 held by u_T = 0 elsewhere (singular W) */
 };
 
 typedef struct enum_ws {
@@ -140,7 +141,7 @@ fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt, double *r, d
     fc_clock clk;
     fc_clock_start(&clk, opt);
     int it = 0, found = 0, stop = 0;
-    /* pass 1: bases of the contact laws, 7^nc, counted in base 7 */
+    /* pass 1: bases of the contact laws, 8^nc, counted in base 8 */
     int cnt[16] = {0};
     for (;;) {
         unsigned long S = 0;
@@ -150,7 +151,7 @@ fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt, double *r, d
         if (it >= opt->max_iter || fc_clock_expired(&clk) ||
             (opt->progress && opt->progress(opt->progress_user, it, 1.0))) { stop = 1; break; }
         int a = 0;
-        while (a < nc && ++cnt[a] == 7) cnt[a++] = 0;
+        while (a < nc && ++cnt[a] == 8) cnt[a++] = 0;
         if (a == nc) break;
     }
     /* pass 2: every complementary basis */
