@@ -31,6 +31,7 @@ static const opt_entry entries[] = {
     I(lcp.refactor_every, "lemke: pivots between two KLU factorisations of the basis"),
     D(lcp.pivot_tol, "lemke: relative size of the smallest accepted pivot"),
     D(lcp.tie_tol, "lemke: relative gap under which ratios tie (lexicographic rule)"),
+    I(lcp.restarts, "lemke: new covering vectors tried after a secondary ray"),
     I(lcp.enum_max_size, "enum: largest LCP size (4 nc) enumerated"),
     I(cpg.inner_max_iter, "cpg: CPG iterations per friction update"),
     D(cpg.inner_ratio, "cpg: inner QP tolerance relative to the current error"),

@@ -252,7 +252,9 @@ typedef struct fc_lcp_options {
     double pivot_tol;      /* lemke: pivots below pivot_tol * max|column| are
                               refused; default 1e-11                          */
     double tie_tol;        /* lemke: ratios within this relative gap are ties,
-                              broken lexicographically; default 1e-12         */
+                              broken lexicographically; default 1e-9          */
+    int restarts;          /* lemke: new paths from other covering vectors
+                              after a secondary ray; default 3               */
     int enum_max_size;     /* enum: largest LCP size 4 nc accepted; default 24 */
 } fc_lcp_options;
 

@@ -44,6 +44,7 @@ typedef struct lemke_ws {
     long pool_len, pool_cap;
     /* scratch */
     double *y, *row, *best;
+    double *d;        /* the covering vector (> 0)                      */
 } lemke_ws;
 
 static void ws_free(lemke_ws *w)
@@ -55,7 +56,7 @@ static void ws_free(lemke_ws *w)
     if (w->sym) klu_free_symbolic(&w->sym, &w->common);
     free(w->eta_r); free(w->eta_start); free(w->eta_piv);
     free(w->pool_i); free(w->pool_x);
-    free(w->y); free(w->row); free(w->best);
+    free(w->y); free(w->row); free(w->best); free(w->d);
 }
 
 static int ws_init(lemke_ws *w, const fc_lcp *lcp, int maxeta)
@@ -84,7 +85,8 @@ static int ws_init(lemke_ws *w, const fc_lcp *lcp, int maxeta)
     w->y = fc_calloc((size_t)n, sizeof *w->y);
     w->row = fc_calloc((size_t)n, sizeof *w->row);
     w->best = fc_calloc((size_t)n, sizeof *w->best);
-    if (!w->mcp || !w->mci || !w->mcx || !w->basis || !w->where || !w->x || !w->bp ||
+    w->d = fc_calloc((size_t)n, sizeof *w->d);
+    if (!w->d ||!w->mcp || !w->mci || !w->mcx || !w->basis || !w->where || !w->x || !w->bp ||
         !w->bi || !w->bx || !w->eta_r || !w->eta_start || !w->eta_piv || !w->pool_i ||
         !w->pool_x || !w->y || !w->row || !w->best)
         return 0;
@@ -113,7 +115,7 @@ static void column(const lemke_ws *w, int v, double *a)
         int j = v - n;
         for (int k = w->mcp[j]; k < w->mcp[j + 1]; k++) a[w->mci[k]] = -w->mcx[k];
     } else {
-        for (int i = 0; i < n; i++) a[i] = -1.0;
+        for (int i = 0; i < n; i++) a[i] = -w->d[i];
     }
 }
 
@@ -162,7 +164,7 @@ static int refactor(lemke_ws *w)
                 w->bx[nz++] = -w->mcx[k];
             }
         } else {
-            for (int r = 0; r < n; r++) { w->bi[nz] = r; w->bx[nz++] = -1.0; }
+            for (int r = 0; r < n; r++) { w->bi[nz] = r; w->bx[nz++] = -w->d[r]; }
         }
     }
     w->bp[n] = (int)nz;
@@ -258,17 +260,99 @@ static int ratio_test(lemke_ws *w, const double *y, double piv_tol, double tie_t
     return best;
 }
 
+/* One complementary path from the ray of the covering vector w->d; *it
+ * counts the pivots over all paths.  FC_CONVERGED when z0 left the basis;
+ * *ray set when the path ended on a secondary ray. */
+static fc_status lemke_path(lemke_ws *w, const fc_options *opt, const fc_clock *clk, int *it,
+                            int *ray, fc_info *info)
+{
+    int n = w->n;
+    const double *q = w->lcp->q;
+    int every = opt->lcp.refactor_every > 0 ? opt->lcp.refactor_every : 50;
+    double piv_tol = opt->lcp.pivot_tol > 0 ? opt->lcp.pivot_tol : 1e-11;
+    double tie_tol = opt->lcp.tie_tol > 0 ? opt->lcp.tie_tol : 1e-9;
+    *ray = 0;
+    /* first pivot: z0 enters, the row of max -q_i / d_i leaves (ties: the
+     * last, as the lexicographic rule on [q | I] has it) */
+    int r = 0;
+    for (int i = 0; i < n; i++)
+        if (-q[i] / w->d[i] >= -q[r] / w->d[r]) r = i;
+    for (int i = 0; i < n; i++) { w->basis[i] = i; w->where[i] = i; }
+    for (int v = n; v <= 2 * n; v++) w->where[v] = -1;
+    if (!refactor(w)) {
+        snprintf(info->message, sizeof info->message, "KLU failed on the initial basis");
+        return FC_STATUS_ERROR;
+    }
+    int entering = 2 * n, first = 1;
+    for (;;) {
+        column(w, entering, w->y);
+        if (!ftran(w, w->y)) {
+            snprintf(info->message, sizeof info->message, "KLU solve failed");
+            return FC_STATUS_ERROR;
+        }
+        if (!first) r = ratio_test(w, w->y, piv_tol, tie_tol);
+        if (r == -1) {
+            *ray = 1;
+            snprintf(info->message, sizeof info->message,
+                     "Lemke ended on a secondary ray after %d pivots (no solution found)", *it);
+            return FC_STATUS_ERROR;
+        }
+        if (r < 0 || !isfinite(w->y[r])) {
+            snprintf(info->message, sizeof info->message, "numerical failure in the ratio test");
+            return FC_DIVERGED;
+        }
+        ++*it;
+        double theta = (first ? w->x[r] : fmax(w->x[r], 0.0)) / w->y[r];
+        first = 0;
+        for (int i = 0; i < n; i++) w->x[i] -= theta * w->y[i];
+        w->x[r] = theta;
+        int leaving = w->basis[r];
+        w->basis[r] = entering;
+        w->where[entering] = r;
+        w->where[leaving] = -1;
+        if (leaving == 2 * n) return FC_CONVERGED;
+        entering = leaving < n ? leaving + n : leaving - n;
+        if (!add_eta(w, r, w->y) || w->neta >= every) {
+            if (!refactor(w)) {
+                snprintf(info->message, sizeof info->message,
+                         "KLU failed on a singular basis after %d pivots", *it);
+                return FC_STATUS_ERROR;
+            }
+        }
+        if (!fc_all_finite((size_t)n, w->x)) {
+            snprintf(info->message, sizeof info->message, "NaN in the basic values after %d pivots", *it);
+            return FC_DIVERGED;
+        }
+        int zr = w->where[2 * n];
+        if (opt->progress && opt->progress(opt->progress_user, *it, zr >= 0 ? w->x[zr] : 0.0)) {
+            snprintf(info->message, sizeof info->message, "stopped by the progress callback");
+            return FC_MAX_ITER;
+        }
+        if (*it >= opt->max_iter) {
+            snprintf(info->message, sizeof info->message, "%d pivots without termination", *it);
+            return FC_MAX_ITER;
+        }
+        if (fc_clock_expired(clk)) {
+            snprintf(info->message, sizeof info->message, "time limit after %d pivots", *it);
+            return FC_TIME_LIMIT;
+        }
+    }
+}
+
 /* Solve the LCP (w = M z + q) by Lemke's method; z (n) receives the
- * solution.  Returns the status and fills info. */
+ * solution.  A path that ends on a secondary ray (possible: the friction
+ * LCP's matrix is copositive but not copositive-plus, and a singular W
+ * makes it happen) is followed by up to opt->lcp.restarts paths from
+ * other covering vectors d (entries drawn in [1, 2] by a generator seeded
+ * per restart: deterministic, no global state). */
 static fc_status lemke_run(const fc_lcp *lcp, const fc_options *opt, double *z, fc_info *info)
 {
     int n = lcp->n;
     memset(z, 0, (size_t)n * sizeof *z);
     info->iterations = 0;
-    int imin = 0;
-    for (int i = 0; i < n; i++)
-        if (lcp->q[i] <= lcp->q[imin]) imin = i; /* ties: the last (lexicographic) */
-    if (n == 0 || lcp->q[imin] >= 0) return FC_CONVERGED;
+    int neg = 0;
+    for (int i = 0; i < n; i++) neg |= lcp->q[i] < 0;
+    if (!neg) return FC_CONVERGED;
 
     int every = opt->lcp.refactor_every > 0 ? opt->lcp.refactor_every : 50;
     lemke_ws w;
@@ -277,71 +361,19 @@ static fc_status lemke_run(const fc_lcp *lcp, const fc_options *opt, double *z, 
         snprintf(info->message, sizeof info->message, "out of memory (Lemke, LCP size %d)", n);
         return FC_STATUS_ERROR;
     }
-    fc_status st = FC_MAX_ITER;
     fc_clock clk;
     fc_clock_start(&clk, opt);
-    for (int i = 0; i < n; i++) { w.basis[i] = i; w.where[i] = i; }
-    for (int v = n; v <= 2 * n; v++) w.where[v] = -1;
-    if (!refactor(&w)) {
-        snprintf(info->message, sizeof info->message, "KLU failed on the initial basis");
-        ws_free(&w);
-        return FC_STATUS_ERROR;
-    }
-    int entering = 2 * n, r = imin, it = 0;
-    double piv_tol = opt->lcp.pivot_tol > 0 ? opt->lcp.pivot_tol : 1e-11;
-    double tie_tol = opt->lcp.tie_tol > 0 ? opt->lcp.tie_tol : 1e-12;
-    for (;;) {
-        column(&w, entering, w.y);
-        if (!ftran(&w, w.y)) { st = FC_STATUS_ERROR; snprintf(info->message, sizeof info->message, "KLU solve failed"); break; }
-        if (it > 0) r = ratio_test(&w, w.y, piv_tol, tie_tol);
-        if (r == -1) {
-            st = FC_STATUS_ERROR;
-            snprintf(info->message, sizeof info->message,
-                     "Lemke ended on a secondary ray after %d pivots (no solution found)", it);
-            break;
+    fc_status st = FC_STATUS_ERROR;
+    int it = 0, ray = 0;
+    for (int attempt = 0; attempt <= (opt->lcp.restarts > 0 ? opt->lcp.restarts : 0); attempt++) {
+        unsigned long seed = 0x9E3779B97F4A7C15UL * (unsigned long)(attempt + 1);
+        for (int i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            w.d[i] = attempt == 0 ? 1.0 : 1.0 + (double)(seed >> 11) / 9007199254740992.0;
         }
-        if (r < 0 || !isfinite(w.y[r])) {
-            st = FC_DIVERGED;
-            snprintf(info->message, sizeof info->message, "numerical failure in the ratio test");
-            break;
-        }
-        it++;
-        double theta = (it == 1 ? w.x[r] : fmax(w.x[r], 0.0)) / w.y[r];
-        for (int i = 0; i < n; i++) w.x[i] -= theta * w.y[i];
-        w.x[r] = theta;
-        int leaving = w.basis[r];
-        w.basis[r] = entering;
-        w.where[entering] = r;
-        w.where[leaving] = -1;
-        if (leaving == 2 * n) { st = FC_CONVERGED; break; }
-        entering = leaving < n ? leaving + n : leaving - n;
-        if (!add_eta(&w, r, w.y) || w.neta >= every) {
-            if (!refactor(&w)) {
-                st = FC_STATUS_ERROR;
-                snprintf(info->message, sizeof info->message,
-                         "KLU failed on a singular basis after %d pivots", it);
-                break;
-            }
-        }
-        if (!fc_all_finite((size_t)n, w.x)) {
-            st = FC_DIVERGED;
-            snprintf(info->message, sizeof info->message, "NaN in the basic values after %d pivots", it);
-            break;
-        }
-        int zr = w.where[2 * n];
-        if (opt->progress && opt->progress(opt->progress_user, it, zr >= 0 ? w.x[zr] : 0.0)) {
-            snprintf(info->message, sizeof info->message, "stopped by the progress callback");
-            break;
-        }
-        if (it >= opt->max_iter) {
-            snprintf(info->message, sizeof info->message, "%d pivots without termination", it);
-            break;
-        }
-        if (fc_clock_expired(&clk)) {
-            st = FC_TIME_LIMIT;
-            snprintf(info->message, sizeof info->message, "time limit after %d pivots", it);
-            break;
-        }
+        st = lemke_path(&w, opt, &clk, &it, &ray, info);
+        if (!ray) break;
+        fc_log(opt, 1, "lemke: secondary ray after %d pivots, new covering vector", it);
     }
     info->iterations = it;
     /* the answer from a fresh factorisation of the final basis */
@@ -354,8 +386,8 @@ static fc_status lemke_run(const fc_lcp *lcp, const fc_options *opt, double *z, 
             int v = w.basis[i];
             if (v >= n && v < 2 * n) z[v - n] = fmax(w.x[i], 0.0);
         }
-        fc_log(opt, 1, "lemke: %d pivots, status %s", it, fc_status_name(st));
     }
+    fc_log(opt, 1, "lemke: %d pivots, status %s", it, fc_status_name(st));
     ws_free(&w);
     return st;
 }

@@ -48,7 +48,8 @@ void fc_default_options(fc_options *opt)
     opt->nsgs.local_max_iter = 20;
     opt->lcp.refactor_every = 50;
     opt->lcp.pivot_tol = 1e-11;
-    opt->lcp.tie_tol = 1e-12;
+    opt->lcp.tie_tol = 1e-9;
+    opt->lcp.restarts = 3;
     opt->lcp.enum_max_size = 24;
     opt->cpg.inner_max_iter = 200;
     opt->cpg.inner_ratio = 0.1;
