@@ -78,7 +78,9 @@ static double coulomb_error(cpg_ws *ws, const double *y, const double *grad)
         }
         ws->u[2 * a] -= ws->p->mu[a] * ws->s[a];
     }
-    return fc_error_measure(2, ws->nc, ws->p->mu, NULL, ws->p->q, ws->r, ws->u, NULL);
+    /* a reduced global problem keeps w: SPEC scales by ||w|| there */
+    const double *scale = ws->p->w ? ws->p->w : ws->p->q;
+    return fc_error_measure(2, ws->nc, ws->p->mu, NULL, scale, ws->r, ws->u, NULL);
 }
 
 static void ws_free(cpg_ws *ws)

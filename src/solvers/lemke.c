@@ -262,27 +262,49 @@ static int ratio_test(lemke_ws *w, const double *y, double piv_tol, double tie_t
 
 /* One complementary path from the ray of the covering vector w->d; *it
  * counts the pivots over all paths.  FC_CONVERGED when z0 left the basis;
- * *ray set when the path ended on a secondary ray. */
-static fc_status lemke_path(lemke_ws *w, const fc_options *opt, const fc_clock *clk, int *it,
-                            int *ray, fc_info *info)
+ * *ray set when the path ended on a secondary ray.
+ *
+ * start (n variables, one of each pair w_i / z_i, or NULL for all w) is
+ * the complementary basis the path starts from.  With a start basis B,
+ * the covering vector is d = B 1 (so that B^-1 d = 1: every basic value
+ * grows with z0 at the same rate, the ray is primary), and a start basis
+ * that is already feasible is the answer without a pivot: a guess of the
+ * contact laws from an approximate solution ends the search at once when
+ * right and shortens the path when nearly right. */
+static fc_status lemke_path(lemke_ws *w, const int *start, const fc_options *opt,
+                            const fc_clock *clk, int *it, int *ray, fc_info *info)
 {
     int n = w->n;
-    const double *q = w->lcp->q;
     int every = opt->lcp.refactor_every > 0 ? opt->lcp.refactor_every : 50;
     double piv_tol = opt->lcp.pivot_tol > 0 ? opt->lcp.pivot_tol : 1e-11;
-    double tie_tol = opt->lcp.tie_tol > 0 ? opt->lcp.tie_tol : 1e-9;
+    double tie_tol = opt->lcp.tie_tol > 0 ? opt->lcp.tie_tol : 1e-12;
     *ray = 0;
-    /* first pivot: z0 enters, the row of max -q_i / d_i leaves (ties: the
-     * last, as the lexicographic rule on [q | I] has it) */
-    int r = 0;
-    for (int i = 0; i < n; i++)
-        if (-q[i] / w->d[i] >= -q[r] / w->d[r]) r = i;
-    for (int i = 0; i < n; i++) { w->basis[i] = i; w->where[i] = i; }
-    for (int v = n; v <= 2 * n; v++) w->where[v] = -1;
+    for (int v = 0; v <= 2 * n; v++) w->where[v] = -1;
+    for (int i = 0; i < n; i++) {
+        w->basis[i] = start ? start[i] : i;
+        w->where[w->basis[i]] = i;
+    }
     if (!refactor(w)) {
-        snprintf(info->message, sizeof info->message, "KLU failed on the initial basis");
+        snprintf(info->message, sizeof info->message, "KLU failed on the %s basis",
+                 start ? "start (singular guess)" : "initial");
         return FC_STATUS_ERROR;
     }
+    if (start) {
+        /* d = B 1, the sum of the basic columns */
+        memset(w->d, 0, (size_t)n * sizeof *w->d);
+        for (int i = 0; i < n; i++)
+            for (int k = w->bp[i]; k < w->bp[i + 1]; k++) w->d[w->bi[k]] += w->bx[k];
+    }
+    /* first pivot: z0 enters, the row of max -x_i / (B^-1 d)_i leaves
+     * (ties: the last, as the lexicographic rule on [q | I] has it); none
+     * when the start basis is feasible */
+    int r = -1;
+    double worst = 0;
+    for (int i = 0; i < n; i++) {
+        double di = start ? 1.0 : w->d[i];
+        if (-w->x[i] / di >= worst && w->x[i] < 0) { worst = -w->x[i] / di; r = i; }
+    }
+    if (r < 0) return FC_CONVERGED;
     int entering = 2 * n, first = 1;
     for (;;) {
         column(w, entering, w->y);
@@ -339,13 +361,71 @@ static fc_status lemke_path(lemke_ws *w, const fc_options *opt, const fc_clock *
     }
 }
 
+/* z from the basic values (negative round-off clipped). */
+static void extract(const lemke_ws *w, double *z)
+{
+    int n = w->n;
+    memset(z, 0, (size_t)n * sizeof *z);
+    for (int i = 0; i < n; i++) {
+        int v = w->basis[i];
+        if (v >= n && v < 2 * n) z[v - n] = fmax(w->x[i], 0.0);
+    }
+}
+
+/* A complementary basis guessed from approximate reactions r (2 nc):
+ * the LCP point z of r (lambda = |u_T|) and its slack w = M z + q; per
+ * contact, the normal pair takes the larger of z and w; lambda is basic
+ * when it exceeds the cone slack (sliding, or separated and slipping:
+ * then the tangential pair of the sliding direction keeps its slack and
+ * the other its reaction, degenerate at zero if need be), else the cone
+ * slack is basic and each tangential pair takes its reaction when that
+ * half-reaction is the positive one. */
+static void crash_basis(const fc_problem *p, const fc_lcp *lcp, const double *r, int *start,
+                        double *z, double *wv)
+{
+    int n = lcp->n;
+    for (int a = 0; a < p->nc; a++) {
+        const double *D = lcp->D + 4 * a;
+        z[4 * a] = fmax(r[2 * a], 0.0) / (lcp->t * D[0]);
+        z[4 * a + 1] = fmax(r[2 * a + 1], 0.0) / (lcp->t * D[1]);
+        z[4 * a + 2] = fmax(-r[2 * a + 1], 0.0) / (lcp->t * D[2]);
+        z[4 * a + 3] = 0.0;
+    }
+    fc_lcp_slack(lcp, z, wv);
+    for (int a = 0; a < p->nc; a++) {
+        double *za = z + 4 * a, *wa = wv + 4 * a;
+        za[3] = fabs(wa[1]); /* the scaled |u_T| */
+        wa[1] += za[3];
+        wa[2] += za[3];
+        int *sa = start + 4 * a, base = 4 * a;
+        sa[0] = za[0] > wa[0] ? n + base : base;
+        if (za[3] > wa[3]) {
+            sa[3] = n + base + 3;
+            int plus_slides = wa[1] >= wa[2]; /* u_T >= 0: r_T- carries the friction */
+            sa[1] = plus_slides ? base + 1 : n + base + 1;
+            sa[2] = plus_slides ? n + base + 2 : base + 2;
+        } else {
+            sa[3] = base + 3;
+            sa[1] = za[1] > 0 && za[1] >= za[2] ? n + base + 1 : base + 1;
+            sa[2] = za[2] > 0 && za[2] > za[1] ? n + base + 2 : base + 2;
+        }
+    }
+}
+
 /* Solve the LCP (w = M z + q) by Lemke's method; z (n) receives the
- * solution.  A path that ends on a secondary ray (possible: the friction
- * LCP's matrix is copositive but not copositive-plus, and a singular W
- * makes it happen) is followed by up to opt->lcp.restarts paths from
- * other covering vectors d (entries drawn in [1, 2] by a generator seeded
- * per restart: deterministic, no global state). */
-static fc_status lemke_run(const fc_lcp *lcp, const fc_options *opt, double *z, fc_info *info)
+ * solution.  The paths tried, until one ends with z0 leaving:
+ *  1. when a warm start r0 is given: from the basis guessed from it;
+ *  2. the classical path, covering vector d = 1;
+ *  3. after a secondary ray or a numerically singular final basis
+ *     (possible: the friction LCP's matrix is copositive but not
+ *     copositive-plus, and a singular W makes it happen), up to
+ *     opt->lcp.restarts paths from covering vectors with entries drawn in
+ *     [1, 2] (a generator seeded per restart: deterministic, no global
+ *     state).  A start basis guessed from a long NSGS run did not rescue
+ *     any of the failures of bench/lcp2d_stress.c (it was singular), so
+ *     there is no such step. */
+static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_options *opt,
+                           const double *r0, double *z, fc_info *info)
 {
     int n = lcp->n;
     memset(z, 0, (size_t)n * sizeof *z);
@@ -356,8 +436,10 @@ static fc_status lemke_run(const fc_lcp *lcp, const fc_options *opt, double *z, 
 
     int every = opt->lcp.refactor_every > 0 ? opt->lcp.refactor_every : 50;
     lemke_ws w;
-    if (!ws_init(&w, lcp, every)) {
+    int *start = fc_calloc((size_t)n, sizeof *start);
+    if (!ws_init(&w, lcp, every) || !start) {
         ws_free(&w);
+        free(start);
         snprintf(info->message, sizeof info->message, "out of memory (Lemke, LCP size %d)", n);
         return FC_STATUS_ERROR;
     }
@@ -365,30 +447,51 @@ static fc_status lemke_run(const fc_lcp *lcp, const fc_options *opt, double *z, 
     fc_clock_start(&clk, opt);
     fc_status st = FC_STATUS_ERROR;
     int it = 0, ray = 0;
-    for (int attempt = 0; attempt <= (opt->lcp.restarts > 0 ? opt->lcp.restarts : 0); attempt++) {
-        unsigned long seed = 0x9E3779B97F4A7C15UL * (unsigned long)(attempt + 1);
-        for (int i = 0; i < n; i++) {
-            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
-            w.d[i] = attempt == 0 ? 1.0 : 1.0 + (double)(seed >> 11) / 9007199254740992.0;
+    int restarts = opt->lcp.restarts > 0 ? opt->lcp.restarts : 0;
+    for (int attempt = r0 ? -2 : -1; attempt <= restarts; attempt++) {
+        const int *from = NULL;
+        if (attempt == 0) continue; /* (the numbering of the random restarts) */
+        if (attempt == -2) { /* the warm start */
+            crash_basis(p, lcp, r0, start, w.row, w.y);
+            from = start;
+        } else {
+            int k = attempt < 0 ? 0 : attempt;
+            unsigned long seed = 0x9E3779B97F4A7C15UL * (unsigned long)(k + 1);
+            for (int i = 0; i < n; i++) {
+                seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+                w.d[i] = k == 0 ? 1.0 : 1.0 + (double)(seed >> 11) / 9007199254740992.0;
+            }
         }
-        st = lemke_path(&w, opt, &clk, &it, &ray, info);
-        if (!ray) break;
-        fc_log(opt, 1, "lemke: secondary ray after %d pivots, new covering vector", it);
+        st = lemke_path(&w, from, opt, &clk, &it, &ray, info);
+        if (st == FC_CONVERGED) {
+            /* the answer from a fresh factorisation of the final basis,
+             * checked: a nearly singular basis passes KLU yet gives
+             * garbage, and then the next path is tried */
+            double e = INFINITY;
+            if (refactor(&w)) {
+                extract(&w, z);
+                e = fc_lcp_error(lcp, z, w.y);
+            }
+            if (e <= 1e-9) break;
+            st = FC_STATUS_ERROR;
+            snprintf(info->message, sizeof info->message,
+                     "Lemke's final basis is numerically singular (LCP error %.1e)", e);
+        } else if (!ray && st != FC_STATUS_ERROR) {
+            extract(&w, z); /* max_iter, time limit, progress: the current point */
+            break;
+        }
+        if (fc_clock_expired(&clk)) {
+            st = FC_TIME_LIMIT;
+            snprintf(info->message, sizeof info->message, "time limit after %d pivots", it);
+            break;
+        }
+        fc_log(opt, 1, "lemke: path %d failed after %d pivots (%s)", attempt, it, info->message);
     }
     info->iterations = it;
-    /* the answer from a fresh factorisation of the final basis */
-    if (st == FC_CONVERGED && !refactor(&w)) {
-        st = FC_STATUS_ERROR;
-        snprintf(info->message, sizeof info->message, "KLU failed on the final basis");
-    }
-    if (st == FC_CONVERGED || st == FC_MAX_ITER || st == FC_TIME_LIMIT) {
-        for (int i = 0; i < n; i++) {
-            int v = w.basis[i];
-            if (v >= n && v < 2 * n) z[v - n] = fmax(w.x[i], 0.0);
-        }
-    }
+    if (st == FC_STATUS_ERROR || st == FC_DIVERGED) memset(z, 0, (size_t)n * sizeof *z);
     fc_log(opt, 1, "lemke: %d pivots, status %s", it, fc_status_name(st));
     ws_free(&w);
+    free(start);
     return st;
 }
 
@@ -408,7 +511,7 @@ fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt, double *r, 
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
-    fc_status st = lemke_run(&lcp, opt, z, info);
+    fc_status st = lemke_run(p, &lcp, opt, opt->r0 ? r : NULL, z, info);
     if (st == FC_CONVERGED || st == FC_MAX_ITER || st == FC_TIME_LIMIT) fc_lcp2d_reactions(p, &lcp, z, r);
     memcpy(u, p->q, (size_t)m * sizeof *u);
     fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
