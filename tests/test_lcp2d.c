@@ -209,10 +209,80 @@ static void shared_problems(void)
     }
 }
 
+/* Warm start: from lemke's own answer the guessed basis is feasible (no
+ * pivot); from a perturbed answer the path is still exact. */
+static void warm_start(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fc2d/FrictionContactProblem00071.dat", FRICON_SHARED_DATA);
+    fc_problem *p = NULL;
+    fc_error err;
+    if (fc_read(path, &p, &err) != FC_OK) {
+        CHECK(0, "read %s: %s", path, err.msg);
+        return;
+    }
+    int m = fc_problem_m(p);
+    double *r = malloc((size_t)m * sizeof *r), *r0 = malloc((size_t)m * sizeof *r0);
+    fc_options opt;
+    fc_default_options(&opt);
+    fc_info cold, info;
+    double e = solve_check(p, "lemke", &opt, r, &cold);
+    CHECK(cold.status == FC_CONVERGED && e <= 1e-12, "lemke cold: %s %g", fc_status_name(cold.status), e);
+    memcpy(r0, r, (size_t)m * sizeof *r);
+    opt.r0 = r0;
+    e = solve_check(p, "lemke", &opt, r, &info);
+    CHECK(info.status == FC_CONVERGED && e <= 1e-12 && info.iterations == 0,
+          "lemke warm from its answer: %s, error %g, %d pivots (cold %d)", fc_status_name(info.status), e,
+          info.iterations, cold.iterations);
+    unsigned long seed = 3;
+    for (int i = 0; i < m; i++) r0[i] *= 1 + 0.2 * (next_rand(&seed) - 0.5);
+    e = solve_check(p, "lemke", &opt, r, &info);
+    printf("lemke warm start from a perturbed answer: %d pivots (cold %d), error %.2e\n", info.iterations,
+           cold.iterations, e);
+    CHECK(info.status == FC_CONVERGED && e <= 1e-12, "lemke warm from a perturbed answer: %s, error %g",
+          fc_status_name(info.status), e);
+    free(r);
+    free(r0);
+    fc_problem_free(p);
+}
+
+/* The global 2D problem (solved through the reduction, measure scaled by
+ * ||w|| as SPEC and fccheck.py have it). */
+static void global_problem(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/global/gfc2d_granularflowonwall_00069_00350.dat", FRICON_SHARED_DATA);
+    fc_problem *p = NULL;
+    fc_error err;
+    if (fc_read(path, &p, &err) != FC_OK) {
+        CHECK(0, "read %s: %s", path, err.msg);
+        return;
+    }
+    CHECK(p->kind == FC_GLOBAL && p->d == 2, "global 2D problem");
+    double *r = malloc((size_t)fc_problem_m(p) * sizeof *r);
+    const char *solvers[] = {"lemke", "cpg"};
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.time_limit = 10;
+    for (int s = 0; s < 2; s++) {
+        fc_info info;
+        double e = solve_check(p, solvers[s], &opt, r, &info);
+        printf("%-42s %-6s nc=%4d %-9s it=%6d err=%.3e %.3fs\n", "gfc2d_granularflowonwall_00069_00350",
+               solvers[s], p->nc, fc_status_name(info.status), info.iterations, e, info.seconds);
+        CHECK(info.status == FC_CONVERGED && e <= (s == 0 ? 1e-12 : opt.tolerance),
+              "%s on the global 2D problem: %s, error %g (%s)", solvers[s], fc_status_name(info.status), e,
+              info.message);
+    }
+    free(r);
+    fc_problem_free(p);
+}
+
 int main(void)
 {
     one_contact();
     random_problems();
     shared_problems();
+    warm_start();
+    global_problem();
     TEST_DONE();
 }

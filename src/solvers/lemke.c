@@ -302,7 +302,10 @@ static fc_status lemke_path(lemke_ws *w, const int *start, const fc_options *opt
     double worst = 0;
     for (int i = 0; i < n; i++) {
         double di = start ? 1.0 : w->d[i];
-        if (-w->x[i] / di >= worst && w->x[i] < 0) { worst = -w->x[i] / di; r = i; }
+        /* round-off below a start basis's zeros is not infeasibility (the
+         * LCP is scaled to ||q||_inf = 1; the answer is checked at the end) */
+        double below = start ? -1e-12 : 0.0;
+        if (-w->x[i] / di >= worst && w->x[i] < below) { worst = -w->x[i] / di; r = i; }
     }
     if (r < 0) return FC_CONVERGED;
     int entering = 2 * n, first = 1;
