@@ -297,7 +297,7 @@ typedef struct fc_nsn_options {
 } fc_nsn_options;
 
 /* The 2D pivoting solvers lemke and enum (the 2D problem as an LCP of
- * size 4 nc, see docs/solvers-2d-rolling.md). */
+ * size 4 nc, see docs/solvers-2d.md). */
 typedef struct fc_lcp_options {
     int refactor_every;    /* lemke: KLU refactorisation of the basis every
                               k pivots (product-form etas between); default 50 */
