@@ -51,6 +51,7 @@ static const opt_entry entries[] = {
     D(lcp.tie_tol, "lemke: relative gap under which ratios tie (lexicographic rule)"),
     I(lcp.restarts, "lemke: new covering vectors tried after a secondary ray"),
     I(lcp.enum_max_size, "enum: largest LCP size (4 nc) enumerated"),
+    D(lcp.regularisation, "lemke: W + reg diag(W_NN) when every path fails (0: off)"),
     I(cpg.inner_max_iter, "cpg: CPG iterations per friction update"),
     D(cpg.inner_ratio, "cpg: inner QP tolerance relative to the current error"),
 };

@@ -308,6 +308,9 @@ typedef struct fc_lcp_options {
     int restarts;          /* lemke: new paths from other covering vectors
                               after a secondary ray; default 3               */
     int enum_max_size;     /* enum: largest LCP size 4 nc accepted; default 24 */
+    double regularisation; /* lemke: when every path fails, the LCP of
+                              W + reg diag(W_NN) is solved, then its basis
+                              tried on W; 0: off; default 1e-10              */
 } fc_lcp_options;
 
 /* cpg: conjugate projected gradient on the cone QP, inside a fixed point

@@ -209,6 +209,35 @@ static void shared_problems(void)
     }
 }
 
+/* Singular W (rank 10 for m = 40) and a degenerate q: Lemke's paths can
+ * end on secondary rays; the regularised continuation must then still
+ * reach the tolerance.  The fallback has to be exercised at least once in
+ * the batch, else the test says so. */
+static void singular_problems(void)
+{
+    unsigned long seed = 2024;
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.time_limit = 10;
+    int fallbacks = 0, exact = 0, count = 80;
+    for (int rep = 0; rep < count; rep++) {
+        fc_problem *p = random_problem(20, 10, 0.0, 0.5, &seed);
+        double *r = malloc((size_t)fc_problem_m(p) * sizeof *r);
+        fc_info info;
+        double e = solve_check(p, "lemke", &opt, r, &info);
+        int fell = strstr(info.message, "secondary rays on W") != NULL;
+        fallbacks += fell;
+        exact += e <= 1e-12;
+        CHECK(info.status == FC_CONVERGED && e <= opt.tolerance, "lemke, singular W #%d: %s, error %g (%s)",
+              rep, fc_status_name(info.status), e, info.message);
+        free(r);
+        fc_problem_free(p);
+    }
+    printf("lemke on %d singular problems: %d exact, %d through the regularised LCPs\n", count, exact,
+           fallbacks);
+    CHECK(fallbacks > 0, "the regularised fallback was exercised (%d times)", fallbacks);
+}
+
 /* Warm start: from lemke's own answer the guessed basis is feasible (no
  * pivot); from a perturbed answer the path is still exact. */
 static void warm_start(void)
@@ -283,6 +312,7 @@ int main(void)
     random_problems();
     shared_problems();
     warm_start();
+    singular_problems();
     global_problem();
     TEST_DONE();
 }

@@ -29,6 +29,9 @@ typedef struct fc_lcp {
 /* Build the scaled LCP of a local 2D problem.  FC_OK, or FC_ERR_NOMEM /
  * FC_ERR_UNSUPPORTED (d != 2) with a message. */
 fc_err fc_lcp2d_build(const fc_problem *p, fc_lcp *lcp, fc_error *err);
+/* The same with reg added to the scaled diagonal of W (W + reg diag(W_NN)
+ * per contact, unscaled): a regularised LCP for singular W. */
+fc_err fc_lcp2d_build_reg(const fc_problem *p, double reg, fc_lcp *lcp, fc_error *err);
 void fc_lcp_free(fc_lcp *lcp);
 
 /* r (2 nc) from a solution z of the scaled LCP. */

@@ -30,6 +30,11 @@ static void sort_rows(fc_matrix *A)
 
 fc_err fc_lcp2d_build(const fc_problem *p, fc_lcp *lcp, fc_error *err)
 {
+    return fc_lcp2d_build_reg(p, 0.0, lcp, err);
+}
+
+fc_err fc_lcp2d_build_reg(const fc_problem *p, double reg, fc_lcp *lcp, fc_error *err)
+{
     memset(lcp, 0, sizeof *lcp);
     if (p->d != 2 || p->kind != FC_LOCAL)
         return fc_error_set(err, FC_ERR_UNSUPPORTED, "the LCP formulation needs a local 2D problem");
@@ -44,6 +49,7 @@ fc_err fc_lcp2d_build(const fc_problem *p, fc_lcp *lcp, fc_error *err)
         for (int k = W->p[i]; k < W->p[i + 1]; k++) nnz += rows * (W->j[k] % 2 ? 2 : 1);
     }
     nnz += 5L * nc; /* lambda in the two tangential rows, the cone row */
+    if (reg > 0) nnz += 5L * nc; /* diagonal entries absent from W */
     lcp->n = n;
     lcp->M = fc_matrix_csr(n, n, nnz);
     lcp->q = fc_calloc((size_t)n, sizeof *lcp->q);
@@ -72,14 +78,25 @@ fc_err fc_lcp2d_build(const fc_problem *p, fc_lcp *lcp, fc_error *err)
             int i = row == 0 ? 2 * a : 2 * a + 1;
             double sg = row == 2 ? -1.0 : 1.0, si = lcp->D[4 * a];
             M->p[4 * a + row] = (int)pos;
+            int has_diag = 0;
             for (int k = W->p[i]; k < W->p[i + 1]; k++) {
                 int j = W->j[k], b = j / 2;
-                double v = sg * W->x[k] * si * lcp->D[4 * b];
+                /* the regularisation: reg on the scaled diagonal of W */
+                double v = sg * W->x[k] * si * lcp->D[4 * b] + (j == i ? sg * reg : 0.0);
+                has_diag |= j == i;
                 if (j % 2 == 0) {
                     M->j[pos] = 4 * b; M->x[pos++] = v;
                 } else {
                     M->j[pos] = 4 * b + 1; M->x[pos++] = v;
                     M->j[pos] = 4 * b + 2; M->x[pos++] = -v;
+                }
+            }
+            if (reg > 0 && !has_diag) {
+                if (i % 2 == 0) {
+                    M->j[pos] = 4 * a; M->x[pos++] = reg;
+                } else {
+                    M->j[pos] = 4 * a + 1; M->x[pos++] = sg * reg;
+                    M->j[pos] = 4 * a + 2; M->x[pos++] = -sg * reg;
                 }
             }
             if (row > 0) { M->j[pos] = 4 * a + 3; M->x[pos++] = 1.0; }

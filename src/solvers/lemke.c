@@ -426,9 +426,10 @@ static void crash_basis(const fc_problem *p, const fc_lcp *lcp, const double *r,
  *     [1, 2] (a generator seeded per restart: deterministic, no global
  *     state).  A start basis guessed from a long NSGS run did not rescue
  *     any of the failures of bench/lcp2d_stress.c (it was singular), so
- *     there is no such step. */
+ *     there is no such step.
+ * (fc_lemke_solve adds the regularised continuation, lemke_regularised.) */
 static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_options *opt,
-                           const double *r0, double *z, fc_info *info)
+                           const double *r0, int crash_only, double *z, fc_info *info)
 {
     int n = lcp->n;
     memset(z, 0, (size_t)n * sizeof *z);
@@ -451,7 +452,7 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
     fc_status st = FC_STATUS_ERROR;
     int it = 0, ray = 0;
     int restarts = opt->lcp.restarts > 0 ? opt->lcp.restarts : 0;
-    for (int attempt = r0 ? -2 : -1; attempt <= restarts; attempt++) {
+    for (int attempt = r0 ? -2 : -1; attempt <= (crash_only ? -2 : restarts); attempt++) {
         const int *from = NULL;
         if (attempt == 0) continue; /* (the numbering of the random restarts) */
         if (attempt == -2) { /* the warm start */
@@ -470,12 +471,14 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
             /* the answer from a fresh factorisation of the final basis,
              * checked: a nearly singular basis passes KLU yet gives
              * garbage, and then the next path is tried */
-            double e = INFINITY;
+            double e = INFINITY, size = 1.0;
             if (refactor(&w)) {
                 extract(&w, z);
                 e = fc_lcp_error(lcp, z, w.y);
+                /* relative, as the SPEC measure is (q is scaled to 1) */
+                for (int i = 0; i < n; i++) size = fmax(size, fmax(fabs(z[i]), fabs(w.y[i])));
             }
-            if (e <= 1e-9) break;
+            if (e <= 1e-10 * size) break;
             st = FC_STATUS_ERROR;
             snprintf(info->message, sizeof info->message,
                      "Lemke's final basis is numerically singular (LCP error %.1e)", e);
@@ -498,12 +501,72 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
     return st;
 }
 
+/* When every path failed (W singular, typically, with a degenerate
+ * answer that no complementary basis represents): Lemke on the LCP of
+ * W + reg diag(W_NN) for reg = 1e-4 (whose paths end), then a
+ * continuation: each hundredfold smaller reg, down to
+ * opt->lcp.regularisation and then 0 (W itself), is started from the
+ * basis of the previous answer (usually a few pivots).  The answer of the
+ * smallest reg reached is returned, within about that reg of the
+ * problem's (fc_solve judges it by the SPEC measure); reaching 0 makes it
+ * exact. */
+static fc_status lemke_regularised(const fc_problem *p, const fc_options *opt, double t0, double *z,
+                                   double *r, fc_info *info)
+{
+    fc_options o = *opt;
+    char first[128];
+    memcpy(first, info->message, sizeof first - 1);
+    first[sizeof first - 1] = 0;
+    double reached = -1;
+    fc_status st = FC_STATUS_ERROR;
+    /* the levels: 1e-4, 1e-6, ... while above opt->lcp.regularisation, then it, then 0 */
+    double levels[16];
+    int nlev = 0;
+    for (double g = 1e-4; g > 1.01 * opt->lcp.regularisation && nlev < 13; g *= 1e-2) levels[nlev++] = g;
+    levels[nlev++] = opt->lcp.regularisation;
+    levels[nlev++] = 0.0;
+    for (int l = 0; l < nlev; l++) {
+        double reg = levels[l];
+        fc_lcp lcp;
+        fc_error err;
+        if (fc_lcp2d_build_reg(p, reg, &lcp, &err) != FC_OK) {
+            snprintf(info->message, sizeof info->message, "%.200s", err.msg);
+            break;
+        }
+        int used = info->iterations;
+        o.max_iter = opt->max_iter > used ? opt->max_iter - used : 1;
+        if (opt->time_limit > 0) o.time_limit = fmax(1e-3, opt->time_limit - (fc_now() - t0));
+        fc_info ri;
+        memset(&ri, 0, sizeof ri);
+        fc_status s = lemke_run(p, &lcp, &o, reached < 0 ? NULL : r, reached >= 0, z, &ri);
+        info->iterations = used + ri.iterations;
+        if (s == FC_CONVERGED) {
+            fc_lcp2d_reactions(p, &lcp, z, r);
+            reached = reg;
+            st = FC_CONVERGED;
+            fc_log(opt, 1, "lemke: LCP of W + %.0e diag(W_NN) solved (%d pivots)", reg, ri.iterations);
+        } else if (reached < 0) {
+            snprintf(info->message, sizeof info->message, "%.120s; regularised: %.120s", first, ri.message);
+            st = s;
+        }
+        fc_lcp_free(&lcp);
+        if (s != FC_CONVERGED || reg == 0.0) break;
+    }
+    if (reached == 0.0)
+        snprintf(info->message, sizeof info->message, "exact, through regularised LCPs (secondary rays on W)");
+    else if (reached > 0)
+        snprintf(info->message, sizeof info->message,
+                 "answer of the LCP of W + %.0e diag(W_NN) (secondary rays on W)", reached);
+    return st;
+}
+
 fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                          fc_info *info)
 {
     fc_lcp lcp;
     fc_error err;
     int m = fc_problem_m(p);
+    double t0 = fc_now();
     if (fc_lcp2d_build(p, &lcp, &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
         return FC_STATUS_ERROR;
@@ -514,8 +577,10 @@ fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt, double *r, 
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
-    fc_status st = lemke_run(p, &lcp, opt, opt->r0 ? r : NULL, z, info);
+    fc_status st = lemke_run(p, &lcp, opt, opt->r0 ? r : NULL, 0, z, info);
     if (st == FC_CONVERGED || st == FC_MAX_ITER || st == FC_TIME_LIMIT) fc_lcp2d_reactions(p, &lcp, z, r);
+    else if (st == FC_STATUS_ERROR && opt->lcp.regularisation > 0)
+        st = lemke_regularised(p, opt, t0, z, r, info);
     memcpy(u, p->q, (size_t)m * sizeof *u);
     fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
     free(z);

@@ -79,6 +79,7 @@ void fc_default_options(fc_options *opt)
     opt->lcp.tie_tol = 1e-12;
     opt->lcp.restarts = 3;
     opt->lcp.enum_max_size = 24;
+    opt->lcp.regularisation = 1e-10;
     opt->cpg.inner_max_iter = 200;
     opt->cpg.inner_ratio = 0.1;
 }
