@@ -85,7 +85,7 @@ int main(int argc, char **argv)
                 if (fc_solve(p, solvers[s], &opt, r, u, NULL, &info, &err) != FC_OK) continue;
                 double e = check_error(p, r);
                 if (info.status == FC_CONVERGED && e <= (s == 0 ? 1e-10 : 1e-8)) ok[s]++;
-                else if (s == 0 && N <= 50) fprintf(stderr, "  lemke kind %zu rep %d: %s %g %s\n", k, rep,
+                else if (s < 2 && N <= 50) fprintf(stderr, "  %s kind %zu rep %d: %s %g %s\n", solvers[s], k, rep,
                                        fc_status_name(info.status), e, info.message);
                 if (!(e <= worst[s])) worst[s] = e;
                 iters[s] += info.iterations;
