@@ -2,7 +2,11 @@
  * the two cones sticking or sliding), every problem of shared/data/rolling
  * solved by nsgs to 1e-8 as judged by check.h's independent rolling
  * measure, and each of them written in both formats (.dat and .hdf5),
- * read back unchanged and solved again to the same reactions. */
+ * read back unchanged and solved again to the same reactions; the
+ * answers (and perturbed ones) are also judged by tests/rfccheck.py, an
+ * independent Python checker for rolling friction (the shared fccheck.py
+ * does not know mu_r), which must agree with check.h. */
+#define _POSIX_C_SOURCE 200809L /* popen */
 #include "test.h"
 #include "check.h"
 #include "fricon.h"
@@ -59,6 +63,34 @@ static void by_hand(void)
     }
 }
 
+/* The error of r by tests/rfccheck.py (found next to this file), NAN
+ * when it cannot run. */
+static double rfccheck(const char *problem, const fc_problem *p, const double *r)
+{
+    char dir[1024], sol[256], cmd[2600];
+    snprintf(dir, sizeof dir, "%s", __FILE__);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0; else snprintf(dir, sizeof dir, ".");
+    int m = fc_problem_m(p);
+    double *u = calloc((size_t)m, sizeof *u), *v = calloc((size_t)p->n + 1, sizeof *v);
+    snprintf(sol, sizeof sol, "/tmp/fricon_test_rolling_%ld.sol", (long)getpid());
+    fc_error err;
+    double e = NAN;
+    if (fc_write_solution(sol, p, r, u, p->kind == FC_GLOBAL ? v : NULL, &err) == FC_OK) {
+        snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/rfccheck.py %s %s 2>&1", dir, problem, sol);
+        FILE *f = popen(cmd, "r");
+        if (f) {
+            char line[256] = "";
+            if (fgets(line, sizeof line, f)) e = strtod(line, NULL);
+            if (pclose(f) != 0) e = NAN;
+        }
+        remove(sol);
+    }
+    free(u);
+    free(v);
+    return e;
+}
+
 static int solve_file(const fc_problem *p, const char *label, double *r, double *e_out)
 {
     int m = fc_problem_m(p);
@@ -101,6 +133,17 @@ static void shared_files(void)
         int m = fc_problem_m(p);
         double *r = malloc((size_t)m * sizeof *r), *r2 = malloc((size_t)m * sizeof *r2), e;
         if (!solve_file(p, files[f], r, &e)) { free(r); free(r2); fc_problem_free(p); continue; }
+        /* the independent Python checker agrees, at the answer and off it */
+        for (int k = 0; k < 2; k++) {
+            if (k == 1)
+                for (int i = 0; i < m; i++) r2[i] = r[i] + (i % 5 == 0 ? 0.05 : -0.02) * (1.0 + fabs(r[i]));
+            const double *rr = k ? r2 : r;
+            double ec = check_error(p, rr), ep = rfccheck(path, p, rr);
+            printf("  %s: check.h %.3e, rfccheck.py %.3e\n", k ? "perturbed" : "answer   ", ec, ep);
+            CHECK(fabs(ec - ep) <= 1e-3 * ec + 1e-14, "%s (%s): check.h %g vs rfccheck.py %g", files[f],
+                  k ? "perturbed" : "answer", ec, ep);
+            if (k == 1) CHECK(ec > 1e-8, "%s: a perturbed answer fails the 1e-8 bar (%g)", files[f], ec);
+        }
         for (int x = 0; x < 2; x++) {
             char out[256];
             snprintf(out, sizeof out, "/tmp/fricon_test_rolling_%ld_%zu.%s", (long)getpid(), f, exts[x]);
