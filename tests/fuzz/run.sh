@@ -13,7 +13,7 @@ sh scripts/install-deps.sh
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFRICON_FUZZ=ON \
   -DFRICON_TESTS=OFF -DFRICON_WERROR=OFF >/dev/null
 cmake --build build-fuzz -j2 --target fuzz_dat fuzz_cli fuzz_validate fuzz_fclib >/dev/null
-out=build-fuzz/fuzz-out
+out="$(pwd)/build-fuzz/fuzz-out"   # absolute: fuzz_cli changes directory
 mkdir -p "$out"
 for t in ${FUZZ_TARGETS:-fuzz_dat fuzz_cli fuzz_validate fuzz_fclib}; do
   corpus="$out/corpus-$t"
@@ -27,7 +27,7 @@ for t in ${FUZZ_TARGETS:-fuzz_dat fuzz_cli fuzz_validate fuzz_fclib}; do
     fuzz_validate|fuzz_fclib) head -c 64 /dev/zero >"$corpus/zero" ;;
   esac
   echo "== $t: ${secs}s"
-  ASAN_OPTIONS=detect_leaks=1 ./build-fuzz/tests/fuzz/$t "$corpus" -max_total_time="$secs" \
+  ASAN_OPTIONS=detect_leaks=1 "$(pwd)/build-fuzz/tests/fuzz/$t" "$corpus" -max_total_time="$secs" \
     -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/$t-" 2>"$out/$t.log" || { tail -40 "$out/$t.log"; exit 1; }
   grep -E 'stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb' "$out/$t.log"
