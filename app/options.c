@@ -50,6 +50,7 @@ static const opt_entry entries[] = {
     D(lcp.pivot_tol, "lemke: relative size of the smallest accepted pivot"),
     D(lcp.tie_tol, "lemke: relative gap under which ratios tie (lexicographic rule)"),
     I(lcp.restarts, "lemke: new covering vectors tried after a secondary ray"),
+    I(lcp.crash_sweeps, "lemke: NSGS sweeps guessing the start basis (0: classical start)"),
     I(lcp.enum_max_size, "enum: largest LCP size (4 nc) enumerated"),
     D(lcp.regularisation, "lemke: W + reg diag(W_NN) when every path fails (0: off)"),
     I(cpg.inner_max_iter, "cpg: CPG iterations per friction update"),

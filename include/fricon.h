@@ -307,6 +307,9 @@ typedef struct fc_lcp_options {
                               broken lexicographically; default 1e-9          */
     int restarts;          /* lemke: new paths from other covering vectors
                               after a secondary ray; default 3               */
+    int crash_sweeps;      /* lemke: the first path starts from the basis
+                              guessed from at most this many NSGS sweeps (to
+                              1e-6); 0: the classical start; default 100    */
     int enum_max_size;     /* enum: largest LCP size 4 nc accepted; default 24 */
     double regularisation; /* lemke: when every path fails, the LCP of
                               W + reg diag(W_NN) is solved, then its basis

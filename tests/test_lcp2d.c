@@ -172,6 +172,17 @@ static void shared_problems(void)
             CHECK(fabs(e - info.residual) <= 1e-6 * fmax(e, 1e-300) + 1e-15,
                   "library measure %g and check.h %g agree", info.residual, e);
         }
+        /* lemke's classical start (no NSGS guess): exact as well */
+        {
+            fc_options o = opt;
+            o.lcp.crash_sweeps = 0;
+            fc_info info;
+            double e = solve_check(p, "lemke", &o, r, &info);
+            printf("%-42s %-6s nc=%4d %-9s it=%6d err=%.3e %.3fs (classical start)\n", files[f], "lemke",
+                   p->nc, fc_status_name(info.status), info.iterations, e, info.seconds);
+            CHECK(info.status == FC_CONVERGED && e <= 1e-12, "lemke, classical start, on %s: %s, error %g (%s)",
+                  files[f], fc_status_name(info.status), e, info.message);
+        }
         /* enum refuses what it cannot enumerate, with a message */
         if (4 * p->nc > opt.lcp.enum_max_size) {
             fc_info info;
@@ -180,16 +191,21 @@ static void shared_problems(void)
                   "enum refuses nc=%d: status %s, message '%s'", p->nc, fc_status_name(info.status),
                   info.message);
         }
-        /* limits: 3 iterations, a progress callback stopping at 2 */
+        /* limits: 3 iterations, a progress callback stopping at 2, a time
+         * limit; lemke both with its NSGS start guess (the sweeps count)
+         * and with the classical start (the pivots count) */
         if (p->nc > 50) {
-            for (int s = 0; s < 2; s++) {
-                fc_options o = opt;
+            for (int v = 0; v < 3; v++) {
+                int s = v < 2 ? v : 0;
+                fc_options base = opt;
+                if (v == 2) base.lcp.crash_sweeps = 0;
+                fc_options o = base;
                 o.max_iter = 3;
                 fc_info info;
                 solve_check(p, solvers[s], &o, r, &info);
                 CHECK(info.status == FC_MAX_ITER && info.iterations <= 3, "%s max_iter=3: %s after %d",
                       solvers[s], fc_status_name(info.status), info.iterations);
-                o = opt;
+                o = base;
                 int stop_at = 2;
                 o.progress = stop_now;
                 o.progress_user = &stop_at;
@@ -197,7 +213,7 @@ static void shared_problems(void)
                 CHECK(info.status != FC_CONVERGED && info.iterations <= 2,
                       "%s stopped by progress: %s after %d", solvers[s], fc_status_name(info.status),
                       info.iterations);
-                o = opt;
+                o = base;
                 o.time_limit = 1e-9;
                 solve_check(p, solvers[s], &o, r, &info);
                 CHECK(info.status == FC_TIME_LIMIT, "%s time_limit=1e-9: %s", solvers[s],

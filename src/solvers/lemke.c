@@ -17,6 +17,7 @@
 #include "solvers/lcp.h"
 
 #include <klu.h>
+#include <limits.h>
 #include <stdio.h>
 
 typedef struct lemke_ws {
@@ -271,10 +272,10 @@ static int ratio_test(lemke_ws *w, const double *y, double piv_tol, double tie_t
  * that is already feasible is the answer without a pivot: a guess of the
  * contact laws from an approximate solution ends the search at once when
  * right and shortens the path when nearly right. */
-static fc_status lemke_path(lemke_ws *w, const int *start, const fc_options *opt,
+static fc_status lemke_path(lemke_ws *w, const int *start, int budget, const fc_options *opt,
                             const fc_clock *clk, int *it, int *ray, fc_info *info)
 {
-    int n = w->n;
+    int n = w->n, it0 = *it;
     int every = opt->lcp.refactor_every > 0 ? opt->lcp.refactor_every : 50;
     double piv_tol = opt->lcp.pivot_tol > 0 ? opt->lcp.pivot_tol : 1e-11;
     double tie_tol = opt->lcp.tie_tol > 0 ? opt->lcp.tie_tol : 1e-12;
@@ -357,11 +358,32 @@ static fc_status lemke_path(lemke_ws *w, const int *start, const fc_options *opt
             snprintf(info->message, sizeof info->message, "%d pivots without termination", *it);
             return FC_MAX_ITER;
         }
+        if (*it - it0 >= budget) { /* a start basis that was far off: given up */
+            *ray = 1;
+            snprintf(info->message, sizeof info->message, "path from the guessed basis given up after %d pivots",
+                     budget);
+            return FC_STATUS_ERROR;
+        }
         if (fc_clock_expired(clk)) {
             snprintf(info->message, sizeof info->message, "time limit after %d pivots", *it);
             return FC_TIME_LIMIT;
         }
     }
+}
+
+/* Passes NSGS's progress reports on to the caller's callback and
+ * remembers a request to stop. */
+typedef struct progress_relay {
+    fc_progress_fn fn;
+    void *user;
+    int stopped;
+} progress_relay;
+
+static int relay_progress(void *user, int it, double err)
+{
+    progress_relay *r = user;
+    if (r->fn(r->user, it, err)) r->stopped = 1;
+    return r->stopped;
 }
 
 /* z from the basic values (negative round-off clipped). */
@@ -418,6 +440,11 @@ static void crash_basis(const fc_problem *p, const fc_lcp *lcp, const double *r,
 /* Solve the LCP (w = M z + q) by Lemke's method; z (n) receives the
  * solution.  The paths tried, until one ends with z0 leaving:
  *  1. when a warm start r0 is given: from the basis guessed from it;
+ *  1b. else, unless opt->lcp.crash_sweeps is 0, from the basis guessed
+ *     from a short NSGS run (to 1e-6, at most crash_sweeps sweeps): on
+ *     the shared problems it is exactly right and no pivot is needed.
+ *     Paths from a guessed basis get at most n/4 + 50 pivots (a far-off
+ *     guess does not cost more than a fraction of a classical path);
  *  2. the classical path, covering vector d = 1;
  *  3. after a secondary ray or a numerically singular final basis
  *     (possible: the friction LCP's matrix is copositive but not
@@ -452,12 +479,49 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
     fc_status st = FC_STATUS_ERROR;
     int it = 0, ray = 0;
     int restarts = opt->lcp.restarts > 0 ? opt->lcp.restarts : 0;
-    for (int attempt = r0 ? -2 : -1; attempt <= (crash_only ? -2 : restarts); attempt++) {
+    int budget = n / 4 + 50;
+    for (int attempt = -3; attempt <= (crash_only ? -3 : restarts); attempt++) {
         const int *from = NULL;
         if (attempt == 0) continue; /* (the numbering of the random restarts) */
-        if (attempt == -2) { /* the warm start */
+        if (attempt == -3) { /* the warm start */
+            if (!r0) continue;
             crash_basis(p, lcp, r0, start, w.row, w.y);
             from = start;
+        } else if (attempt == -2) { /* a guess from NSGS */
+            if (r0 || opt->lcp.crash_sweeps <= 0) continue;
+            int m = 2 * p->nc;
+            double *rr = fc_calloc((size_t)m, sizeof *rr), *uu = fc_calloc((size_t)m, sizeof *uu);
+            if (!rr || !uu) { free(rr); free(uu); continue; }
+            /* the sweeps count as iterations and see the progress callback */
+            fc_options o = *opt;
+            progress_relay relay = {opt->progress, opt->progress_user, 0};
+            if (opt->progress) { o.progress = relay_progress; o.progress_user = &relay; }
+            o.verbose = 0;
+            o.r0 = NULL;
+            o.tolerance = 1e-6;
+            o.max_iter = opt->lcp.crash_sweeps < opt->max_iter ? opt->lcp.crash_sweeps : opt->max_iter;
+            if (opt->time_limit > 0) o.time_limit = fmax(1e-9, 0.5 * (opt->time_limit - fc_clock_elapsed(&clk)));
+            fc_info ni;
+            memset(&ni, 0, sizeof ni);
+            fc_nsgs_solve(p, &o, rr, uu, &ni);
+            it = ni.iterations;
+            int ok = fc_all_finite((size_t)m, rr);
+            if (ok) crash_basis(p, lcp, rr, start, w.row, w.y);
+            free(rr);
+            free(uu);
+            int expired = fc_clock_expired(&clk);
+            if (ok && (relay.stopped || it >= opt->max_iter || expired)) {
+                /* the NSGS point is the answer so far */
+                memcpy(z, w.row, (size_t)n * sizeof *z);
+                st = expired && !relay.stopped ? FC_TIME_LIMIT : FC_MAX_ITER;
+                snprintf(info->message, sizeof info->message, "%s after %d NSGS sweeps (start basis guess)",
+                         relay.stopped ? "stopped by the progress callback"
+                                       : expired ? "time limit" : "max_iter reached", it);
+                break;
+            }
+            if (!ok) continue;
+            from = start;
+            fc_log(opt, 1, "lemke: start basis from %d NSGS sweeps (error %.1e)", ni.iterations, ni.residual);
         } else {
             int k = attempt < 0 ? 0 : attempt;
             unsigned long seed = 0x9E3779B97F4A7C15UL * (unsigned long)(k + 1);
@@ -466,7 +530,7 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
                 w.d[i] = k == 0 ? 1.0 : 1.0 + (double)(seed >> 11) / 9007199254740992.0;
             }
         }
-        st = lemke_path(&w, from, opt, &clk, &it, &ray, info);
+        st = lemke_path(&w, from, from ? budget : INT_MAX, opt, &clk, &it, &ray, info);
         if (st == FC_CONVERGED) {
             /* the answer from a fresh factorisation of the final basis,
              * checked: a nearly singular basis passes KLU yet gives

@@ -81,6 +81,7 @@ void fc_default_options(fc_options *opt)
     opt->lcp.pivot_tol = 1e-11;
     opt->lcp.tie_tol = 1e-12;
     opt->lcp.restarts = 3;
+    opt->lcp.crash_sweeps = 100;
     opt->lcp.enum_max_size = 24;
     opt->lcp.regularisation = 1e-10;
     opt->cpg.inner_max_iter = 200;
