@@ -1,7 +1,7 @@
 /* Rolling friction (d = 5): one-contact answers derived by hand (each of
  * the two cones sticking or sliding), every problem of shared/data/rolling
  * solved by nsgs to 1e-8 as judged by check.h's independent rolling
- * measure, and each of them written in both formats (.dat and .hdf5),
+ * measure (and by admm), and each of them written in both formats (.dat and .hdf5),
  * read back unchanged and solved again to the same reactions; the
  * answers (and perturbed ones) are also judged by tests/rfccheck.py, an
  * independent Python checker for rolling friction (the shared fccheck.py
@@ -91,7 +91,8 @@ static double rfccheck(const char *problem, const fc_problem *p, const double *r
     return e;
 }
 
-static int solve_file(const fc_problem *p, const char *label, double *r, double *e_out)
+static int solve_file_with(const fc_problem *p, const char *solver, const char *label, double *r,
+                           double *e_out)
 {
     int m = fc_problem_m(p);
     double *u = malloc((size_t)m * sizeof *u);
@@ -100,19 +101,24 @@ static int solve_file(const fc_problem *p, const char *label, double *r, double 
     opt.time_limit = 20;
     fc_info info;
     fc_error err;
-    fc_err rc = fc_solve(p, "nsgs", &opt, r, u, NULL, &info, &err);
+    fc_err rc = fc_solve(p, solver, &opt, r, u, NULL, &info, &err);
     free(u);
     if (rc != FC_OK) {
         CHECK(0, "%s: %s", label, err.msg);
         return 0;
     }
     double e = check_error(p, r);
-    printf("%-44s %-6s nc=%3d %-9s sweeps=%5d error=%.3e %.4f s\n", label, fc_problem_kind_name(p), p->nc,
-           fc_status_name(info.status), info.iterations, e, info.seconds);
-    CHECK(info.status == FC_CONVERGED && e <= 1e-8, "%s: nsgs %s, error %g", label,
+    printf("%-44s %-6s %-5s nc=%3d %-9s it=%5d error=%.3e %.4f s\n", label, fc_problem_kind_name(p),
+           solver, p->nc, fc_status_name(info.status), info.iterations, e, info.seconds);
+    CHECK(info.status == FC_CONVERGED && e <= 1e-8, "%s: %s %s, error %g", label, solver,
           fc_status_name(info.status), e);
     *e_out = e;
     return 1;
+}
+
+static int solve_file(const fc_problem *p, const char *label, double *r, double *e_out)
+{
+    return solve_file_with(p, "nsgs", label, r, e_out);
 }
 
 static void shared_files(void)
@@ -133,6 +139,11 @@ static void shared_files(void)
         int m = fc_problem_m(p);
         double *r = malloc((size_t)m * sizeof *r), *r2 = malloc((size_t)m * sizeof *r2), e;
         if (!solve_file(p, files[f], r, &e)) { free(r); free(r2); fc_problem_free(p); continue; }
+        /* admm (d = 5 too): to 1e-8, judged by both checkers */
+        if (solve_file_with(p, "admm", files[f], r2, &e)) {
+            double ep = rfccheck(path, p, r2);
+            CHECK(ep <= 1e-8, "%s: admm answer by rfccheck.py %g", files[f], ep);
+        }
         /* the independent Python checker agrees, at the answer and off it */
         for (int k = 0; k < 2; k++) {
             if (k == 1)
