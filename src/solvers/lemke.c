@@ -12,8 +12,13 @@
  * are recomputed from the fresh factorisation and refined once: the
  * answer is exact up to round-off.
  *
+ * The first path starts from a complementary basis guessed from a warm
+ * start or a short NSGS run (lemke_run explains the order of the paths);
+ * a singular W that defeats every path gets a regularised continuation
+ * (lemke_regularised).
+ *
  * Variables: index i < n is w_i, n + i is z_i, 2n is the artificial z0.
- * Each pivot counts as one iteration. */
+ * Each pivot counts as one iteration, and so does each NSGS sweep. */
 #include "solvers/lcp.h"
 
 #include <klu.h>
@@ -480,18 +485,21 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
     int it = 0, ray = 0;
     int restarts = opt->lcp.restarts > 0 ? opt->lcp.restarts : 0;
     int budget = n / 4 + 50;
+    /* NSGS's reactions for the guessed start (allocated once, if used) */
+    int m = 2 * p->nc, use_nsgs = !r0 && !crash_only && opt->lcp.crash_sweeps > 0;
+    double *rr = use_nsgs ? fc_calloc((size_t)m, sizeof *rr) : NULL;
+    double *uu = use_nsgs ? fc_calloc((size_t)m, sizeof *uu) : NULL;
+    /* attempts: -3 warm start r0, -2 NSGS guess, -1 classical, 1..restarts
+     * random covering vectors (0 unused) */
     for (int attempt = -3; attempt <= (crash_only ? -3 : restarts); attempt++) {
         const int *from = NULL;
-        if (attempt == 0) continue; /* (the numbering of the random restarts) */
+        if (attempt == 0) continue;
         if (attempt == -3) { /* the warm start */
             if (!r0) continue;
             crash_basis(p, lcp, r0, start, w.row, w.y);
             from = start;
         } else if (attempt == -2) { /* a guess from NSGS */
-            if (r0 || opt->lcp.crash_sweeps <= 0) continue;
-            int m = 2 * p->nc;
-            double *rr = fc_calloc((size_t)m, sizeof *rr), *uu = fc_calloc((size_t)m, sizeof *uu);
-            if (!rr || !uu) { free(rr); free(uu); continue; }
+            if (!use_nsgs || !rr || !uu) continue;
             /* the sweeps count as iterations and see the progress callback */
             fc_options o = *opt;
             progress_relay relay = {opt->progress, opt->progress_user, 0};
@@ -507,8 +515,6 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
             it = ni.iterations;
             int ok = fc_all_finite((size_t)m, rr);
             if (ok) crash_basis(p, lcp, rr, start, w.row, w.y);
-            free(rr);
-            free(uu);
             int expired = fc_clock_expired(&clk);
             if (ok && (relay.stopped || it >= opt->max_iter || expired)) {
                 /* the NSGS point is the answer so far */
@@ -562,6 +568,8 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
     fc_log(opt, 1, "lemke: %d pivots, status %s", it, fc_status_name(st));
     ws_free(&w);
     free(start);
+    free(rr);
+    free(uu);
     return st;
 }
 
