@@ -64,6 +64,15 @@ static const opt_entry entries[] = {
     D(admm.balancing_phi, "admm: when one residual exceeds phi times the other"),
     I(admm.balancing_every, "admm: iterations between two rho updates"),
     I(admm.scaling, "admm: 1 scales W per contact group to a unit diagonal, 0 none"),
+    I(lcp.refactor_every, "lemke: pivots between two KLU factorisations of the basis"),
+    D(lcp.pivot_tol, "lemke: relative size of the smallest accepted pivot"),
+    D(lcp.tie_tol, "lemke: relative gap under which ratios tie (lexicographic rule)"),
+    I(lcp.restarts, "lemke: new covering vectors tried after a secondary ray"),
+    I(lcp.crash_sweeps, "lemke: NSGS sweeps guessing the start basis (0: classical start)"),
+    I(lcp.enum_max_size, "enum: largest LCP size (4 nc) enumerated"),
+    D(lcp.regularisation, "lemke: W + reg diag(W_NN) when every path fails (0: off)"),
+    I(cpg.inner_max_iter, "cpg: CPG iterations per friction update"),
+    D(cpg.inner_ratio, "cpg: inner QP tolerance relative to the current error"),
 };
 
 int cli_set_option(fc_options *opt, const char *assignment)
