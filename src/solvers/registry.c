@@ -55,7 +55,7 @@ const fc_solver *fc_solver_find(const char *name)
     return NULL;
 }
 
-const char *fc_default_solver(void) { return "nsgs"; }
+const char *fc_default_solver(void) { return "auto"; }
 
 void fc_default_options(fc_options *opt)
 {
