@@ -242,7 +242,145 @@ typedef struct fc_nsgs_options {
     int local;             /* an fc_local_solver; default FC_LOCAL_HYBRID  */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
+    int anderson;          /* Anderson acceleration memory (0: off); default 10 */
+    int anderson_start;    /* plain sweeps before acceleration; default 10  */
+    double anderson_growth;/* an accelerated sweep is rejected when it grows
+                              the fixed-point residual by more; default 2.0 */
 } fc_nsgs_options;
+
+/* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);
+ * see docs/solvers-newton.md. */
+typedef enum fc_nsn_rho {
+    FC_NSN_RHO_CONSTANT = 0,       /* rho_N = rho_T = nsn.rho                     */
+    FC_NSN_RHO_SPECTRAL = 1,       /* nsn.rho / lambda_max(W_aa), per contact     */
+    FC_NSN_RHO_SPLIT_SPECTRAL = 2, /* rho_N = nsn.rho / W_aa[N,N], rho_T =
+                                      nsn.rho / lambda_max(W_aa[T,T])            */
+    FC_NSN_RHO_ADAPTIVE = 3        /* split spectral, rebalanced per contact to
+                                      ||r_a|| / ||u_a|| when Newton stalls        */
+} fc_nsn_rho;
+
+typedef enum fc_nsn_linesearch {
+    FC_NSN_LS_NONE = 0,        /* full steps                                     */
+    FC_NSN_LS_GOLDSTEIN = 1,   /* Goldstein-Price on 1/2 ||F||^2                  */
+    FC_NSN_LS_ARMIJO = 2,      /* Armijo backtracking on 1/2 ||F||^2              */
+    FC_NSN_LS_NONMONOTONE = 3  /* Armijo against the max of the last M merits     */
+} fc_nsn_linesearch;
+
+typedef enum fc_nsn_formulation {
+    FC_NSN_AC = 0,  /* Alart-Curnier                      */
+    FC_NSN_JM = 1,  /* Jean-Moreau                        */
+    FC_NSN_FB = 2,  /* Fischer-Burmeister (second-order cone) */
+    FC_NSN_NM = 3   /* natural map r - P_K(r - rho u_hat)  */
+} fc_nsn_formulation;
+
+typedef struct fc_nsn_options {
+    int rho_strategy;      /* an fc_nsn_rho; default FC_NSN_RHO_SPLIT_SPECTRAL */
+    double rho;            /* the constant rho, or the factor applied to the
+                              spectral ones; default 1.0                      */
+    int line_search;       /* an fc_nsn_linesearch; default FC_NSN_LS_GOLDSTEIN */
+    int ls_max_iter;       /* line-search steps per Newton iteration; default 20 */
+    int nonmonotone_m;     /* memory M of the non-monotone search; default 5 */
+    int regularisation;    /* 0 none, 1 delta*I added to the W part of the
+                              Jacobian (A (W + delta I) + B), 2 Levenberg-
+                              Marquardt-like shift J + delta I; default 1     */
+    double reg_delta;      /* first delta, relative to max_a ||W_aa||; default 1e-10 */
+    double reg_max;        /* largest relative delta tried; default 1e-2       */
+    int linear_solver;     /* 0 UMFPACK, 1 KLU (dense LU below 64 rows); default 0 */
+    int stagnation;        /* Newton iterations without a 2x better error
+                              before declaring stagnation; default 20         */
+    int formulation;       /* an fc_nsn_formulation, used by nsn-hybrid; default FC_NSN_AC */
+    int hybrid_sweeps;     /* NSGS sweeps of the first fallback; default 10   */
+    int hybrid_max_sweeps; /* cap of the doubling fallback length; default 2000 */
+    int hybrid_newton_iter;/* Newton iterations per attempt in nsn-hybrid; default 50 */
+    int hybrid_stagnation; /* nsn-hybrid leaves Newton after this many iterations
+                              without halving the error; default 5            */
+} fc_nsn_options;
+/* Interior point (ipm, gipm): see docs/solvers-ipm.md. */
+typedef enum fc_ipm_formulation {
+    FC_IPM_AUTO = 0,       /* ipm: dual; gipm: primal                     */
+    FC_IPM_DUAL,           /* unknown r, the cone QP in W (global: W formed) */
+    FC_IPM_PRIMAL,         /* unknown v: the QP in M, H (never forms W)     */
+    FC_IPM_EQUILIBRIUM     /* v, r, u of the equations of motion at once,
+                              the friction shift updated every step        */
+} fc_ipm_formulation;
+
+typedef struct fc_ipm_options {
+    int formulation;       /* an fc_ipm_formulation; default FC_IPM_AUTO   */
+    double step_fraction;  /* fraction of the step to the boundary; 0.99    */
+    int max_outer;         /* cone QPs solved at most, i.e. fixed-point
+                              updates of s = mu ||u_T|| + 1 (the GAMS study
+                              used 10); default 200                         */
+    int max_inner;         /* interior-point steps per cone QP; default 80  */
+    int warm_start;        /* 1: start each cone QP from the last one; 1    */
+    int convex;            /* 1: solve only the convex relaxation (s = 0);
+                              default 0                                      */
+    double reg;            /* static regularisation of the KKT; 1e-11     */
+    int refine;            /* iterative refinement steps; default 3        */
+    int anderson;          /* memory of the Anderson acceleration of the
+                              fixed point on the shift (<= 20); 0: plain
+                              (damped) updates; default 5                   */
+} fc_ipm_options;
+
+/* ADMM (admm, gadmm): see docs/solvers-ipm.md. */
+typedef enum fc_admm_rho_strategy {
+    FC_ADMM_RHO_CONSTANT = 0,
+    FC_ADMM_RHO_RESIDUAL_BALANCING,
+    FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING
+} fc_admm_rho_strategy;
+typedef enum fc_admm_initial_rho {
+    FC_ADMM_RHO_GIVEN = 0,    /* admm.rho                                  */
+    FC_ADMM_RHO_NORM_INF,     /* ||W||_inf (global: ||M||_inf / ||H||_inf^2) */
+    FC_ADMM_RHO_EIGENVALUES   /* sqrt(lambda_max * lambda_min) estimates   */
+} fc_admm_initial_rho;
+typedef enum fc_admm_acceleration {
+    FC_ADMM_NO_ACCELERATION = 0,
+    FC_ADMM_ACCELERATION,
+    FC_ADMM_ACCELERATION_AND_RESTART
+} fc_admm_acceleration;
+
+typedef struct fc_admm_options {
+    double rho;            /* penalty when initial_rho is GIVEN; default 1  */
+    int initial_rho;       /* an fc_admm_initial_rho; default EIGENVALUES  */
+    int rho_strategy;      /* an fc_admm_rho_strategy; default SCALED_RESIDUAL_BALANCING */
+    int acceleration;      /* an fc_admm_acceleration; default AND_RESTART */
+    double restart_eta;    /* restart when the combined residual exceeds
+                              eta times the previous; default 0.999        */
+    double balancing_tau;  /* rho multiplied / divided by tau; default 2   */
+    double balancing_phi;  /* when one residual exceeds phi times the other;
+                              default 10                                    */
+    int balancing_every;   /* iterations between two rho updates; default 10 */
+    int scaling;           /* admm (local): 1 scales each contact's normal,
+                              tangential (and rolling) rows and columns of W
+                              to a unit diagonal, mu adjusted; 0 none; 1   */
+} fc_admm_options;
+
+/* The 2D pivoting solvers lemke and enum (the 2D problem as an LCP of
+ * size 4 nc, see docs/solvers-2d.md). */
+typedef struct fc_lcp_options {
+    int refactor_every;    /* lemke: KLU refactorisation of the basis every
+                              k pivots (product-form etas between); default 50 */
+    double pivot_tol;      /* lemke: pivots below pivot_tol * max|column| are
+                              refused; default 1e-11                          */
+    double tie_tol;        /* lemke: ratios within this relative gap are ties,
+                              broken lexicographically; default 1e-9          */
+    int restarts;          /* lemke: new paths from other covering vectors
+                              after a secondary ray; default 3               */
+    int crash_sweeps;      /* lemke: the first path starts from the basis
+                              guessed from at most this many NSGS sweeps (to
+                              1e-6); 0: the classical start; default 100    */
+    int enum_max_size;     /* enum: largest LCP size 4 nc accepted; default 24 */
+    double regularisation; /* lemke: when every path fails, the LCP of
+                              W + reg diag(W_NN) is solved, then its basis
+                              tried on W; 0: off; default 1e-10              */
+} fc_lcp_options;
+
+/* cpg: conjugate projected gradient on the cone QP, inside a fixed point
+ * on the De Saxce term mu ||u_T|| (Coulomb friction). */
+typedef struct fc_cpg_options {
+    int inner_max_iter;    /* CPG iterations per friction update; default 200 */
+    double inner_ratio;    /* the inner QP is solved to inner_ratio times the
+                              current Coulomb error; default 0.1             */
+} fc_cpg_options;
 
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
@@ -255,6 +393,11 @@ typedef struct fc_options {
     void *progress_user;
     const double *r0;      /* warm start (m values) or NULL for zero       */
     fc_nsgs_options nsgs;
+    fc_nsn_options nsn;
+    fc_ipm_options ipm;
+    fc_admm_options admm;
+    fc_lcp_options lcp;
+    fc_cpg_options cpg;
 } fc_options;
 
 void fc_default_options(fc_options *opt);

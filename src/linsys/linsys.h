@@ -18,4 +18,44 @@ fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 fc_matrix *fc_chol_congruence(fc_chol *F, const fc_matrix *H, fc_error *err);
 void fc_chol_free(fc_chol *F);
 
+/* Sparse LU of a square nonsymmetric matrix with a fixed pattern, for
+ * Newton methods: the pattern (CSC: Ap[n+1], Ai[nnz], row indices sorted
+ * per column) is analysed once, then each fc_lu_factor reuses that
+ * symbolic analysis with new values.  Backends: UMFPACK (default), KLU,
+ * or a dense LAPACK LU that fc_lu_new picks by itself when n <= 64. */
+typedef struct fc_lu fc_lu;
+typedef enum fc_lu_kind { FC_LU_UMFPACK = 0, FC_LU_KLU = 1, FC_LU_DENSE = 2 } fc_lu_kind;
+
+/* Analyse the pattern (the arrays are copied).  NULL on failure. */
+fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error *err);
+/* Numeric factorisation of the values Ax (in the pattern's order).
+ * FC_ERR_NUMERIC when the matrix is (numerically) singular; rcond, if not
+ * NULL, receives an estimate of the reciprocal condition number. */
+fc_err fc_lu_factor(fc_lu *F, const double *Ax, double *rcond, fc_error *err);
+/* x = A^-1 b with the last successful factorisation (x and b may alias). */
+fc_err fc_lu_solve(fc_lu *F, const double *b, double *x, fc_error *err);
+/* The backend actually used. */
+fc_lu_kind fc_lu_backend(const fc_lu *F);
+void fc_lu_free(fc_lu *F);
+
 #endif
+
+/* ---- kkt.c: a symmetric matrix of fixed pattern, refactorised often ---- */
+typedef struct fc_kkt fc_kkt;
+/* Pattern and initial values from nz triplets (i, j, x) (either triangle;
+ * duplicates summed; tx may be NULL for zeros); the diagonal is always in
+ * the pattern.  quasidef = 0: positive definite (LL'), 1: quasi-definite
+ * (LDL').  Analysed (ordered) once here. */
+fc_kkt *fc_kkt_new(int n, long nz, const int *ti, const int *tj, const double *tx,
+                   int quasidef, fc_error *err);
+/* Position of entry (i, j) in the values array (-1: not in the pattern). */
+long fc_kkt_find(const fc_kkt *K, int i, int j);
+long fc_kkt_diag(const fc_kkt *K, int i);
+/* The values (upper triangle, exact matrix), to be updated in place. */
+double *fc_kkt_values(fc_kkt *K);
+/* Factorise with reg[i] added to the diagonal (reg may be NULL). */
+fc_err fc_kkt_factor(fc_kkt *K, const double *reg, fc_error *err);
+/* x = A^-1 b with `refine` steps of iterative refinement against the
+ * exact matrix (x and b must not alias). */
+fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error *err);
+void fc_kkt_free(fc_kkt *K);

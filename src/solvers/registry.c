@@ -4,11 +4,41 @@
 #include "internal.h"
 
 static const fc_solver solvers[] = {
+    {"auto", "the default: accelerated NSGS, then nonsmooth Newton warm-started, then NSGS "
+             "again, sharing the time limit (docs/solvers.md)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, NULL},
     {"nsgs", "nonsmooth Gauss-Seidel over contacts, hybrid one-contact solver "
              "(Alart-Curnier Newton, projection, exact)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_solve, NULL},
     {"psor", "nsgs with over-relaxation (omega = nsgs.omega, default 1.5 when unset)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_psor_solve, NULL},
+    {"nsn-ac", "nonsmooth Newton on the Alart-Curnier function, sparse LU, line search",
+     FC_DIM(2) | FC_DIM(3), fc_nsn_ac_solve, NULL},
+    {"nsn-jm", "nonsmooth Newton on the Jean-Moreau function, sparse LU, line search",
+     FC_DIM(2) | FC_DIM(3), fc_nsn_jm_solve, NULL},
+    {"nsn-fb", "nonsmooth Newton on the Fischer-Burmeister function of the second-order cone",
+     FC_DIM(2) | FC_DIM(3), fc_nsn_fb_solve, NULL},
+    {"nsn-nm", "nonsmooth Newton on the natural map r - P_K(r - rho u_hat)",
+     FC_DIM(2) | FC_DIM(3), fc_nsn_nm_solve, NULL},
+    {"nsn-hybrid", "Alart-Curnier Newton with fallback to NSGS sweeps when it fails or stalls",
+     FC_DIM(2) | FC_DIM(3), fc_nsn_hybrid_solve, NULL},
+    {"ipm", "primal-dual interior point (NT scaling, Mehrotra) on the cone QP in r, "
+            "fixed point on the De Saxce shift",
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, NULL},
+    {"gipm", "interior point on the global problem's (M, H) directly (no W), "
+             "quasi-definite sparse KKT",
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, fc_gipm_solve},
+    {"admm", "ADMM on the cone QP in r, Nesterov acceleration with restart, "
+             "residual-balancing rho",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL},
+    {"gadmm", "ADMM on the global problem's (M, H) directly (no W)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve},
+    {"lemke", "2D: Lemke's pivoting method on the friction LCP (exact), sparse revised, lexicographic",
+     FC_DIM(2), fc_lemke_solve, NULL},
+    {"enum", "2D, small problems: enumeration of the friction LCP's complementary bases",
+     FC_DIM(2), fc_enum_solve, NULL},
+    {"cpg", "2D: conjugate projected gradient on the cone QP, fixed point on mu ||u_T||",
+     FC_DIM(2), fc_cpg_solve, NULL},
 };
 
 int fc_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }
@@ -25,7 +55,7 @@ const fc_solver *fc_solver_find(const char *name)
     return NULL;
 }
 
-const char *fc_default_solver(void) { return "nsgs"; }
+const char *fc_default_solver(void) { return "auto"; }
 
 void fc_default_options(fc_options *opt)
 {
@@ -40,4 +70,49 @@ void fc_default_options(fc_options *opt)
     opt->nsgs.local = FC_LOCAL_HYBRID;
     opt->nsgs.local_tol = 1e-14;
     opt->nsgs.local_max_iter = 20;
+    opt->nsgs.anderson = 10;
+    opt->nsgs.anderson_start = 10;
+    opt->nsgs.anderson_growth = 2.0;
+    opt->nsn.rho_strategy = FC_NSN_RHO_SPLIT_SPECTRAL;
+    opt->nsn.rho = 1.0;
+    opt->nsn.line_search = FC_NSN_LS_GOLDSTEIN;
+    opt->nsn.ls_max_iter = 20;
+    opt->nsn.nonmonotone_m = 5;
+    opt->nsn.regularisation = 1;
+    opt->nsn.reg_delta = 1e-10;
+    opt->nsn.reg_max = 1e-2;
+    opt->nsn.linear_solver = 0;
+    opt->nsn.stagnation = 20;
+    opt->nsn.formulation = FC_NSN_AC;
+    opt->nsn.hybrid_sweeps = 10;
+    opt->nsn.hybrid_max_sweeps = 2000;
+    opt->nsn.hybrid_newton_iter = 50;
+    opt->nsn.hybrid_stagnation = 5;
+    opt->ipm.formulation = FC_IPM_AUTO;
+    opt->ipm.step_fraction = 0.99;
+    opt->ipm.max_outer = 200;
+    opt->ipm.max_inner = 80;
+    opt->ipm.warm_start = 1;
+    opt->ipm.convex = 0;
+    opt->ipm.reg = 1e-11;
+    opt->ipm.refine = 3;
+    opt->ipm.anderson = 5;
+    opt->admm.rho = 1.0;
+    opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
+    opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
+    opt->admm.acceleration = FC_ADMM_ACCELERATION_AND_RESTART;
+    opt->admm.restart_eta = 0.999;
+    opt->admm.balancing_tau = 2.0;
+    opt->admm.balancing_phi = 10.0;
+    opt->admm.balancing_every = 10;
+    opt->admm.scaling = 1;
+    opt->lcp.refactor_every = 50;
+    opt->lcp.pivot_tol = 1e-11;
+    opt->lcp.tie_tol = 1e-12;
+    opt->lcp.restarts = 3;
+    opt->lcp.crash_sweeps = 100;
+    opt->lcp.enum_max_size = 24;
+    opt->lcp.regularisation = 1e-10;
+    opt->cpg.inner_max_iter = 200;
+    opt->cpg.inner_ratio = 0.1;
 }
