@@ -1,6 +1,10 @@
 /* fricon simulate SCENE [options]: run a rigid-body scene, one global
  * frictional contact problem per time step; optionally export the
- * problems (FClib HDF5) and the bodies (legacy VTK) every k-th step. */
+ * problems (FClib HDF5 with /solution, plus the solution as a text file
+ * PATH.sol; --local: their reduced local form W, q) and the bodies
+ * (legacy VTK) every k-th step (--every K).  Further options: --count N
+ * (pile, column), --mu MU, --seed S, --tol, --max-iter, --time-limit
+ * (per solve), --set NAME=VALUE, --quiet. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "fricon_mbd.h"
@@ -15,7 +19,7 @@
 
 typedef struct {
     const char *scene, *solver, *export_dir, *vtk_dir;
-    int steps, every, quiet;
+    int steps, every, quiet, local;
     double dt;
     fc_mbd_scene_params par;
     fc_options opt;
@@ -31,9 +35,10 @@ static int parse_args(int argc, char **argv, sim_args *a)
     a->every = 1;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = s[0] == '-' && strcmp(s, "--quiet") != 0;
+        int takes = s[0] == '-' && strcmp(s, "--quiet") != 0 && strcmp(s, "--local") != 0;
         if (takes && !val) return cli_fail("option %s needs a value", s);
         if (!strcmp(s, "--quiet")) a->quiet = 1;
+        else if (!strcmp(s, "--local")) a->local = 1;
         else if (!strcmp(s, "--solver")) a->solver = val;
         else if (!strcmp(s, "--export")) a->export_dir = val;
         else if (!strcmp(s, "--vtk")) a->vtk_dir = val;
@@ -155,13 +160,14 @@ int cmd_simulate(int argc, char **argv)
                     in.ncontacts ? fc_status_name(in.solve.status) : "free", in.solve.iterations,
                     in.solve.residual, in.max_speed, in.t_solve, in.t_step, tty ? "   " : "\n");
         if (s % a.every == 0) {
-            const fc_problem *p = fc_mbd_last_problem(w);
-            if (a.export_dir && p) {
-                char path[4096];
-                snprintf(path, sizeof path, "%s/%s-%06d.hdf5", a.export_dir, a.scene, s);
-                if (fc_write_hdf5(path, p, &err)) {
+            if (a.export_dir && fc_mbd_last_problem(w)) {
+                char path[4096], sol[4200];
+                snprintf(path, sizeof path, "%s/%s-%06d%s.hdf5", a.export_dir, a.scene, s,
+                         a.local ? "-local" : "");
+                snprintf(sol, sizeof sol, "%s.sol", path);
+                if (fc_mbd_export_last(w, path, a.local, sol, &err)) {
                     fc_mbd_world_free(w);
-                    return cli_fail("%s", err.msg);
+                    return cli_fail("step %d: %s", s, err.msg);
                 }
                 exported++;
             }

@@ -21,6 +21,8 @@ void fc_mbd_world_free(fc_mbd_world *w)
     free(w->pairs);
     fc_problem_free(w->last);
     fc_problem_free(w->last_local);
+    free(w->last_r);
+    free(w->last_v);
     free(w);
 }
 

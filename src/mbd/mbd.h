@@ -27,6 +27,7 @@ struct fc_mbd_world {
     int npairs, cap_pairs;
     fc_problem *last;      /* the problem of the last step               */
     fc_problem *last_local; /* its local form, when reduced here         */
+    double *last_r, *last_v; /* its solution: impulses (3 nc), v+ (n)     */
     int general_reduction; /* 1: always fc_solve on the global problem   */
 };
 

@@ -209,6 +209,9 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     w->last = NULL;
     fc_problem_free(w->last_local);
     w->last_local = NULL;
+    free(w->last_r);
+    free(w->last_v);
+    w->last_r = w->last_v = NULL;
     fc_problem *p = NULL;
     if (fc_mbd_build_problem(w, &p, err)) return err->code;
     double t2 = fc_now();
@@ -278,8 +281,10 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
             }
             o6 += 6;
         }
-        free(r); free(u); free(r0); free(v);
+        free(u); free(r0);
         w->last = p;
+        w->last_r = r;
+        w->last_v = v;
     }
     /* positions from the new velocities */
     double vmax = 0;
