@@ -1,0 +1,112 @@
+/* Private helpers of the first-order and fixed-point solvers (projection.c,
+ * apgd.c, aclm.c, prox.c, tresca.c, desaxce.c, panagiotopoulos.c,
+ * nsgs_v.c): the natural map, the iteration bookkeeping (limits, progress,
+ * NaN, best iterate) and inner solves.  Not installed. */
+#ifndef FRICON_FIRSTORDER_H
+#define FRICON_FIRSTORDER_H
+
+#include "internal.h"
+
+/* ---- the maps ------------------------------------------------------ */
+
+/* u = W r + q. */
+void fo_velocity(const fc_problem *p, const double *r, double *u);
+/* F = u + g(u) (the De Saxce modified velocity); with ccp != 0 the convex
+ * relaxation's F = u.  F may alias u. */
+void fo_uhat(const fc_problem *p, int ccp, const double *u, double *F);
+/* x <- P_K(x), contact by contact (Coulomb cones, d = 2, 3, 5). */
+void fo_project(const fc_problem *p, double *x);
+/* The SPEC measure at (r, u); with ccp != 0 the same formula with g = 0
+ * (the residual of the cone complementarity problem). */
+double fo_error(const fc_problem *p, int ccp, const double *r, const double *u);
+/* An estimate of lambda_max(W) by power iteration (w1, w2: m doubles). */
+double fo_lambda_max(const fc_matrix *W, int m, double *w1, double *w2);
+/* y = P_K(x - rho F), and ||x - y|| returned. */
+double fo_proj_step(const fc_problem *p, const double *x, double rho,
+                    const double *F, double *y);
+
+/* ---- iteration bookkeeping ---------------------------------------- */
+
+/* One run of an iterative method: the registered solver (outer = 1:
+ * progress callback and info are used) or an inner solve (outer = 0). */
+typedef struct fo_run {
+    const fc_problem *p;
+    const fc_options *opt;
+    int ccp;            /* 1: solve the convex relaxation (g = 0)          */
+    int outer;
+    double tol;
+    int max_iter;
+    fc_clock clock;
+    int m;
+    double *best;       /* best iterate so far (m)                          */
+    double best_err;
+    int iterations;     /* iterations done                                  */
+    double error;       /* last error measured                              */
+    char message[160];
+} fo_run;
+
+/* Start a run from r (copied as the first "best" iterate); 0 on success,
+ * -1 when out of memory.  deadline: the caller's clock to share, or NULL
+ * to start one from opt->time_limit. */
+int fo_run_begin(fo_run *R, const fc_problem *p, const fc_options *opt, int ccp,
+                 int outer, double tol, int max_iter, const fc_clock *deadline,
+                 const double *r);
+/* After iteration it (0-based) produced r with error err: -1 to go on, or
+ * the status to stop with (converged, non-finite, time, progress stop,
+ * iteration limit).  Keeps the best finite iterate. */
+int fo_run_check(fo_run *R, int it, const double *r, double err);
+/* End the run with status st: r <- the best iterate when the last one is
+ * worse or not finite; u = W r + q; frees; returns st (FC_DIVERGED kept). */
+fc_status fo_run_end(fo_run *R, int st, double *r, double *u);
+/* Copy the run's outcome to info (outer runs). */
+fc_status fo_run_report(const fo_run *R, fc_status st, fc_info *info);
+
+/* The tolerance of an inner solve after an outer iteration with error
+ * err; never below 0.1 * outer_tol (ADAPTIVE*) and never above 0.1. */
+double fo_inner_tol(const fc_inner_options *io, double err, int nc, double outer_tol);
+
+/* Seconds left before the run's deadline, as an fc_options time_limit
+ * (0 when the run has no deadline). */
+double fo_time_left(const fo_run *R);
+
+/* A sub-problem sharing p's data but with another W and/or q. */
+fc_problem fo_subproblem(const fc_problem *p, fc_matrix *W, double *q);
+
+/* ---- cores shared between files ------------------------------------ */
+
+/* A core iteration: runs R (begun) on R->p from r, kind selects a family
+ * member; ends R (fo_run_end) and returns the status. */
+typedef fc_status (*fo_core)(fo_run *R, int kind, double *r, double *u);
+/* A registered solver made of one outer run of core with the tolerance,
+ * max_iter and time limit of opt, on the exact problem (ccp = 0) or on
+ * its convex relaxation (ccp = 1: stops on the relaxation's residual). */
+fc_status fo_solve_outer(const fc_problem *p, const fc_options *opt, fo_core core,
+                         int kind, int ccp, double *r, double *u, fc_info *info);
+
+/* The projection family on (p, ccp) with opt->fp: fpp, eg, vi-fpp,
+ * vi-eg, hp.  r in/out (best iterate), u = W r + q out. */
+enum { FO_FPP, FO_EG, FO_VI_FPP, FO_VI_EG, FO_HP };
+fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u);
+
+/* Accelerated projected gradient on the cone complementarity problem
+ * K* ∋ W r + q ⟂ r ∈ K of R->p (its convex relaxation); kind unused. */
+fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u);
+
+/* The ACLM fixed point with the convex solver inner (an fc_ccp_solver). */
+fc_status fo_aclm_solve(const fc_problem *p, const fc_options *opt, int inner,
+                        double *r, double *u, fc_info *info);
+
+/* Gauss-Seidel sweeps on a Tresca problem with thresholds s (nc):
+ * 0 <= u_N ⟂ r_N >= 0, ||r_T|| <= s, -u_T normal to the disk at r_T.
+ * mode: FO_TRESCA_FULL (both), FO_TRESCA_NORMAL (r_T frozen: the normal
+ * LCP), FO_TRESCA_TANGENT (r_N frozen).  Stops when the Tresca residual
+ * <= tol or after max_sweeps; returns the residual, *sweeps the count. */
+enum { FO_TRESCA_FULL, FO_TRESCA_NORMAL, FO_TRESCA_TANGENT };
+typedef struct fo_tresca fo_tresca;
+fo_tresca *fo_tresca_new(const fc_problem *p, const fc_tresca_options *o);
+double fo_tresca_sweeps(fo_tresca *T, int mode, const double *s, double tol,
+                        int max_sweeps, const fc_clock *deadline, double *r,
+                        int *sweeps);
+void fo_tresca_free(fo_tresca *T);
+
+#endif
