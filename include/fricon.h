@@ -271,7 +271,8 @@ typedef struct fc_fp_options {
     double ls_L;           /* vi-*: accept when rho ||F(x)-F(y)|| <= L ||x-y||; 0.9 */
     double ls_Lmin;        /* vi-*: grow rho when below Lmin ||x-y||; 0.3    */
     int ls_max_iter;       /* backtracking steps per iteration; 100          */
-    double hp_sigma;       /* hp: Armijo constant of the hyperplane search; 0.99 */
+    double hp_sigma;       /* hp: Armijo constant of the hyperplane search;
+                              0.5 (measured; the seed's 0.99 is slower)   */
 } fc_fp_options;
 
 /* prox: proximal point, inner solves of FC(W + alpha I, q - alpha r_k). */

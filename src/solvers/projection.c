@@ -5,13 +5,17 @@
  *  eg      extragradient (Korpelevich), constant rho;
  *  vi-fpp  fixed-point projection with the self-adaptive step rule;
  *  vi-eg   extragradient with the self-adaptive step rule;
- *  hp      hyperplane projection (Solodov-Svaiter) with an Armijo search.
+ *  hp      hyperplane projection (Solodov-Svaiter 1999) with an Armijo
+ *          search: the next iterate is the projection of r onto K ∩ H,
+ *          H the half-space {x: <F(z), x - z> <= 0} that separates r from
+ *          the solutions.
  * The self-adaptive rule (Khobotov; Siconos VI solvers): shrink rho by
  * ls_tau until rho ||F(x) - F(y)|| <= ls_L ||x - y||, y = P_K(x - rho F(x)),
  * and grow it by ls_tauinv when the ratio falls under ls_Lmin. */
 #include "solvers/firstorder.h"
 
 #include <stdio.h>
+
 
 /* y = P_K(x - rho F(x)) with the self-adaptive rule: uy = W y + q and
  * Fy = F(y) on return.  *rho is updated for the next iteration; the step
@@ -34,6 +38,37 @@ static double adaptive_step(const fc_problem *p, int ccp, const fc_fp_options *o
     }
     *rho = r * dF < o->ls_Lmin * nd ? r * o->ls_tauinv : r;
     return r;
+}
+
+/* x <- P_{K ∩ H}(x), H = {w: <a, w> <= b}, x outside H: the projection
+ * is P_K(x - lambda a) with lambda >= 0 the root of the nonincreasing
+ * phi(lambda) = <a, P_K(x - lambda a)> - b, found by bisection.  t: m
+ * doubles of workspace. */
+/* phi(lambda) = <a, t> - b with t = P_K(x - lambda a). */
+static double halfspace_phi(const fc_problem *p, const double *a, double b,
+                            const double *x, double lambda, double *t)
+{
+    int m = fc_problem_m(p);
+    for (int i = 0; i < m; i++) t[i] = x[i] - lambda * a[i];
+    fo_project(p, t);
+    return fc_dot(m, a, t) - b;
+}
+
+static void project_K_halfspace(const fc_problem *p, const double *a, double b,
+                                double *x, double *t)
+{
+    int m = fc_problem_m(p);
+    double lo = 0.0, hi = (fc_dot(m, a, x) - b) / fc_dot(m, a, a);
+    for (int k = 0; k < 60 && halfspace_phi(p, a, b, x, hi, t) > 0.0; k++) {
+        lo = hi;
+        hi *= 2.0;
+    }
+    for (int k = 0; k < 60 && hi - lo > 1e-13 * hi; k++) {
+        double mid = 0.5 * (lo + hi);
+        if (halfspace_phi(p, a, b, x, mid, t) > 0.0) lo = mid; else hi = mid;
+    }
+    halfspace_phi(p, a, b, x, hi, t);
+    memcpy(x, t, (size_t)m * sizeof *x);
 }
 
 fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
@@ -99,14 +134,8 @@ fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
                 if (fzd >= o->hp_sigma * nd * nd / rho) break;
                 t *= 0.5;
             }
-            double nF2 = fc_dot(m, Fy, Fy);
-            if (nF2 <= 0.0 || fzd <= 0.0) {   /* no separating hyperplane: plain step */
-                memcpy(r, y, (size_t)m * sizeof *r);
-            } else {
-                double c = t * fzd / nF2;      /* <F(z), r - z> / ||F(z)||^2 */
-                for (int i = 0; i < m; i++) r[i] -= c * Fy[i];
-                fo_project(p, r);
-            }
+            if (fzd <= 0.0) memcpy(r, y, (size_t)m * sizeof *r);   /* no hyperplane */
+            else project_K_halfspace(p, Fy, fc_dot(m, Fy, z), r, y);
             rho = ls == 0 ? rho * o->ls_tauinv : rho * o->ls_tau;
             fo_velocity(p, r, u);
             break;
