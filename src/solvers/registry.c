@@ -34,7 +34,7 @@ static const fc_solver solvers[] = {
     {"apgd-ccp", "accelerated projected gradient on the convex relaxation only (no g(u))",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_apgd_ccp_solve, NULL},
     {"nsgs-v", "Gauss-Seidel on the velocity form v = M^-1 (H r + f) (global); nsgs on local",
-     FC_DIM(2) | FC_DIM(3), fc_nsgs_v_solve, fc_nsgs_v_solve_global},
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_v_solve, fc_nsgs_v_solve_global},
 };
 
 int fc_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }
