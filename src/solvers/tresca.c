@@ -9,6 +9,7 @@
  * The sweeps also serve pfp (panagiotopoulos.c): normal-only and
  * tangent-only modes. */
 #include "solvers/firstorder.h"
+#include "cone/cone.h"
 
 #include <stdio.h>
 
@@ -80,11 +81,7 @@ void fo_tresca_free(fo_tresca *T)
 static void project_cylinder(int d, int k0, double s, double *x)
 {
     if (k0 == 0 && x[0] < 0.0) x[0] = 0.0;
-    double nt = d == 2 ? fabs(x[1]) : hypot(x[1], x[2]);
-    if (nt > s) {
-        double c = s > 0 ? s / nt : 0.0;
-        for (int k = 1; k < d; k++) x[k] *= c;
-    }
+    fc_project_disk(d - 1, s, x + 1);
 }
 
 /* min 1/2 x^T B x + b^T x over components k0..d-1 (the others fixed) in
