@@ -131,6 +131,42 @@ static void test_max_iter(const char *rel)
     fc_problem_free(p);
 }
 
+/* A progress callback that asks to stop at the second call. */
+static int stop_at_two(void *user, int iteration, double error)
+{
+    int *calls = user;
+    (void)iteration;
+    (void)error;
+    return ++*calls >= 2;
+}
+
+/* The progress callback is called once per outer iteration and stops the
+ * solve (status max-iter) when it returns nonzero. */
+static void test_progress(const char *rel)
+{
+    fc_problem *p = load(rel);
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    for (int i = 0; i < NSOLVERS; i++) {
+        if (!strcmp(solvers[i], "nsgs-v")) continue;   /* nsgs on a local problem */
+        fc_options o;
+        fc_default_options(&o);
+        int calls = 0;
+        o.progress = stop_at_two;
+        o.progress_user = &calls;
+        fc_info info;
+        double e = run(p, solvers[i], &o, r, u, &info);
+        CHECK(calls == 2 || (info.status == FC_CONVERGED && e <= 1e-8 * (1 + 1e-6)),
+              "%s: %d progress calls", solvers[i], calls);
+        CHECK(info.status == FC_MAX_ITER && info.iterations <= 2, "%s: %s after %d iterations",
+              solvers[i], fc_status_name(info.status), info.iterations);
+    }
+    free(r);
+    free(u);
+    fc_problem_free(p);
+}
+
 /* A time limit of 0.05 s is honoured (a generous 0.5 s slack for one
  * inner solve or one reading of the clock on a loaded machine). */
 static void test_time_limit(const char *rel)
@@ -231,6 +267,7 @@ int main(void)
     const char *boxes[] = {"aclm", "apgd", "apgd-ccp"};
     test_converges("fc3d/BoxesStack1-i100000-32.hdf5.dat", boxes, 3, 20);
     test_max_iter("fc3d/NESpheres_10_1.dat");
+    test_progress("fc3d/NESpheres_10_1.dat");
     test_time_limit("fc3d/Capsules-i122-1617.dat");
     test_diverged();
     test_nsgs_v_global("global/GFC3D_TwoRods1.dat");
