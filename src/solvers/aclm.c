@@ -54,6 +54,12 @@ fc_status fo_aclm_solve(const fc_problem *p, const fc_options *opt, int inner,
         inner_total += Ri.iterations;
         fc_log(opt, 2, "aclm %d: error %.3e, inner tol %.1e: %s in %d, %.3e", it, err, tol,
                fc_status_name(si), Ri.iterations, Ri.error);
+        if (si == FC_STATUS_ERROR) {
+            snprintf(R.message, sizeof R.message, "aclm: the convex solver failed: %.100s",
+                     Ri.message);
+            st = FC_STATUS_ERROR;
+            break;
+        }
         fo_velocity(p, r, u);
     }
     fc_log(opt, 1, "aclm: %d outer, %ld inner iterations", R.iterations, inner_total);
