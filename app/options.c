@@ -43,6 +43,7 @@ static const opt_entry entries[] = {
     D(prox.inner.tol, "prox inner tolerance (given)"),
     D(prox.inner.ratio, "prox: outer error / ratio (adaptive)"),
     I(prox.inner.max_iter, "prox: iterations of one inner solve"),
+    I(tresca.inner_solver, "tfp/pfp inner solver: 0 Gauss-Seidel, 1 apgd"),
     I(tresca.inner.strategy, "tfp/pfp inner tolerance: 0 given, 1 adaptive, 2 adaptive / nc"),
     D(tresca.inner.tol, "tfp/pfp inner tolerance (given)"),
     D(tresca.inner.ratio, "tfp/pfp: outer error / ratio (adaptive)"),

@@ -288,8 +288,12 @@ typedef struct fc_prox_options {
 
 /* tfp (Tresca fixed point) and pfp (Panagiotopoulos fixed point). */
 typedef struct fc_tresca_options {
-    fc_inner_options inner; /* Gauss-Seidel sweeps of one Tresca problem:
-                               ADAPTIVE, tol 1e-10, ratio 10, 200 sweeps    */
+    int inner_solver;      /* 0: Gauss-Seidel sweeps over contacts; 1: apgd
+                              on the whole convex problem (max_iter x 50
+                              iterations); default 1 (measured: Gauss-Seidel
+                              does not solve BoxesStack1)                    */
+    fc_inner_options inner; /* one Tresca problem: ADAPTIVE, tol 1e-10,
+                               ratio 10, 200 sweeps                         */
     int local_max_iter;    /* projected iterations of one contact; 100      */
     double local_tol;      /* one-contact tolerance; 1e-14                   */
 } fc_tresca_options;

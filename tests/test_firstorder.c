@@ -60,8 +60,10 @@ static double relaxation_error(const fc_problem *p, const double *r)
     return sqrt(e2) / (s < 1e-300 ? 1 : s);
 }
 
-/* Every solver converges to 1e-8 on a problem it is expected to solve. */
-static void test_converges(const char *rel, const char **list, int n, double time_limit)
+/* Every solver converges to 1e-8 on a problem it is expected to solve
+ * (with tresca.inner_solver = gs_inner for tfp and pfp). */
+static void test_converges_with(const char *rel, const char **list, int n, double time_limit,
+                                int tresca_inner)
 {
     fc_problem *p = load(rel);
     if (!p) return;
@@ -71,6 +73,7 @@ static void test_converges(const char *rel, const char **list, int n, double tim
         fc_options o;
         fc_default_options(&o);
         o.time_limit = time_limit;
+        o.tresca.inner_solver = tresca_inner;
         fc_info info;
         double e = run(p, list[i], &o, r, u, &info);
         /* 1e-8 is the target; the independent measure may differ from the
@@ -82,6 +85,13 @@ static void test_converges(const char *rel, const char **list, int n, double tim
     free(r);
     free(u);
     fc_problem_free(p);
+}
+
+static void test_converges(const char *rel, const char **list, int n, double time_limit)
+{
+    fc_options o;
+    fc_default_options(&o);
+    test_converges_with(rel, list, n, time_limit, o.tresca.inner_solver);
 }
 
 /* apgd-ccp solves the relaxation: its own residual reaches 1e-8 on every
@@ -260,12 +270,14 @@ int main(void)
     for (int i = 0; i < 5; i++) {
         test_converges(small[i], solvers, NSOLVERS, 10);
         test_relaxation(small[i]);
+        const char *tresca[] = {"tfp", "pfp"};   /* their Gauss-Seidel inner solver */
+        test_converges_with(small[i], tresca, 2, 10, 0);
     }
     /* the solvers that solve the larger shared problems within seconds */
     const char *one_object[] = {"vi-fpp", "dsfp", "tfp", "pfp", "prox", "aclm", "apgd", "nsgs-v"};
     test_converges("fc3d/OneObject-i1028-138.hdf5.dat", one_object, 8, 20);
-    const char *boxes[] = {"aclm", "apgd", "apgd-ccp"};
-    test_converges("fc3d/BoxesStack1-i100000-32.hdf5.dat", boxes, 3, 20);
+    const char *boxes[] = {"aclm", "apgd", "apgd-ccp", "tfp"};
+    test_converges("fc3d/BoxesStack1-i100000-32.hdf5.dat", boxes, 4, 20);
     test_max_iter("fc3d/NESpheres_10_1.dat");
     test_progress("fc3d/NESpheres_10_1.dat");
     test_time_limit("fc3d/Capsules-i122-1617.dat");

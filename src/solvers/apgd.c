@@ -10,7 +10,8 @@
  *  apgd      the exact Coulomb problem: the ACLM fixed point (aclm.c)
  *            with apgd solving each convex problem.
  * One product with W per iteration (W y is carried along linearly), plus
- * one per rejected Lipschitz estimate. */
+ * one per rejected Lipschitz estimate.  The same iteration solves the
+ * Tresca-type problems of tfp and pfp (the run's set, fo_run_project). */
 #include "solvers/firstorder.h"
 
 #include <stdio.h>
@@ -28,7 +29,7 @@ fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u)
     }
     double *Wx = ws, *y = ws + m, *Wy = ws + 2 * m, *xn = ws + 3 * m, *Wxn = ws + 4 * m;
     /* x = r (made feasible), u = W x + q */
-    fo_project(p, r);
+    fo_run_project(R, r);
     fc_matrix_gemv(p->W, 1.0, r, 0.0, Wx);
     double L = o->L0;
     if (!(L > 0)) {   /* ||W e|| / ||e|| with e = ones: a cheap, local estimate */
@@ -43,13 +44,13 @@ fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u)
     int st = -1;
     for (int it = 0;; it++) {
         for (int i = 0; i < m; i++) u[i] = Wx[i] + p->q[i];
-        if ((st = fo_run_check(R, it, r, fo_error(p, R->ccp, r, u))) >= 0) break;
+        if ((st = fo_run_check(R, it, r, fo_run_set_error(R, r, u))) >= 0) break;
         /* xn = P_K(y - grad / L), L grown until the quadratic upper bound
          * holds: (xn - y)^T W (xn - y) <= L ||xn - y||^2 (exact for a
          * quadratic, free of the cancellation of comparing f values) */
         for (int ls = 0; ls < 60; ls++) {
             for (int i = 0; i < m; i++) xn[i] = y[i] - (Wy[i] + p->q[i]) / L;
-            fo_project(p, xn);
+            fo_run_project(R, xn);
             fc_matrix_gemv(p->W, 1.0, xn, 0.0, Wxn);
             double dWd = 0.0, dd = 0.0;
             for (int i = 0; i < m; i++) {

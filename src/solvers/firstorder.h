@@ -43,7 +43,21 @@ typedef struct fo_run {
     int iterations;     /* iterations done                                  */
     double error;       /* last error measured                              */
     char message[160];
+    /* The convex set of a ccp run (fo_apgd_run): FO_SET_CONE (K, default)
+     * or, for the Tresca-type problems of tfp and pfp, FO_SET_CYLINDER
+     * (R+ x disk(s)), FO_SET_NORMAL (r_N >= 0, r_T = fixed_T),
+     * FO_SET_TANGENT (r_N = fixed_N, r_T in disk(s)). */
+    int set;
+    const double *s;     /* nc thresholds (cylinder, tangent)             */
+    const double *fixed; /* m values of the frozen components             */
 } fo_run;
+
+enum { FO_SET_CONE, FO_SET_CYLINDER, FO_SET_NORMAL, FO_SET_TANGENT };
+/* x <- the projection of x onto the run's set. */
+void fo_run_project(const fo_run *R, double *x);
+/* ||x - P_set(x - (W x + q))|| / max(||q||, ||x||, ||u||), u = W x + q
+ * given: the residual of the run's convex problem (g = 0). */
+double fo_run_set_error(const fo_run *R, const double *x, const double *u);
 
 /* Start a run from r (copied as the first "best" iterate); 0 on success,
  * -1 when out of memory.  deadline: the caller's clock to share, or NULL
@@ -96,17 +110,17 @@ fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u);
 fc_status fo_aclm_solve(const fc_problem *p, const fc_options *opt, int inner,
                         double *r, double *u, fc_info *info);
 
-/* Gauss-Seidel sweeps on a Tresca problem with thresholds s (nc):
+/* A Tresca-type convex problem with thresholds s (nc):
  * 0 <= u_N ⟂ r_N >= 0, ||r_T|| <= s, -u_T normal to the disk at r_T.
  * mode: FO_TRESCA_FULL (both), FO_TRESCA_NORMAL (r_T frozen: the normal
- * LCP), FO_TRESCA_TANGENT (r_N frozen).  Stops when the Tresca residual
- * <= tol or after max_sweeps; returns the residual, *sweeps the count. */
+ * LCP), FO_TRESCA_TANGENT (r_N frozen).  Solved from r by the inner solver
+ * of opt->tresca (Gauss-Seidel sweeps, or apgd) until its residual <= tol;
+ * returns the residual, *its the sweeps or iterations. */
 enum { FO_TRESCA_FULL, FO_TRESCA_NORMAL, FO_TRESCA_TANGENT };
 typedef struct fo_tresca fo_tresca;
-fo_tresca *fo_tresca_new(const fc_problem *p, const fc_tresca_options *o);
-double fo_tresca_sweeps(fo_tresca *T, int mode, const double *s, double tol,
-                        int max_sweeps, const fc_clock *deadline, double *r,
-                        int *sweeps);
+fo_tresca *fo_tresca_new(const fc_problem *p, const fc_options *opt);
+double fo_tresca_solve(fo_tresca *T, int mode, const double *s, double tol,
+                       const fc_clock *deadline, double *r, int *its);
 void fo_tresca_free(fo_tresca *T);
 
 #endif

@@ -2,6 +2,7 @@
  * map, the SPEC measure with or without g, lambda_max(W), the iteration
  * bookkeeping of fo_run and the inner-tolerance strategies. */
 #include "solvers/firstorder.h"
+#include "cone/cone.h"
 
 #include <stdio.h>
 
@@ -45,6 +46,47 @@ double fo_error(const fc_problem *p, int ccp, const double *r, const double *u)
     double s = fmax(fc_norm2(m, p->q), fmax(fc_norm2(m, r), fc_norm2(m, u)));
     if (s < 1e-300) s = 1.0;
     return sqrt(e2) / s;
+}
+
+void fo_run_project(const fo_run *R, double *x)
+{
+    const fc_problem *p = R->p;
+    int d = p->d;
+    if (R->set == FO_SET_CONE) { fo_project(p, x); return; }
+    for (int a = 0; a < p->nc; a++) {
+        double *xa = x + d * a;
+        const double *fa = R->fixed ? R->fixed + d * a : NULL;
+        if (R->set == FO_SET_TANGENT) xa[0] = fa[0];
+        else if (xa[0] < 0.0) xa[0] = 0.0;
+        if (R->set == FO_SET_NORMAL) {
+            for (int k = 1; k < d; k++) xa[k] = fa[k];
+        } else {
+            fc_project_disk(d - 1, R->s[a], xa + 1);
+        }
+    }
+}
+
+double fo_run_set_error(const fo_run *R, const double *x, const double *u)
+{
+    const fc_problem *p = R->p;
+    if (R->set == FO_SET_CONE) return fo_error(p, 1, x, u);
+    int d = p->d, m = fc_problem_m(p);
+    double e2 = 0.0;
+    for (int a = 0; a < p->nc; a++) {
+        double y[5] = {0.0};
+        const double *xa = x + d * a, *ua = u + d * a;
+        for (int k = 0; k < d; k++) y[k] = xa[k] - ua[k];
+        if (R->set == FO_SET_TANGENT) y[0] = xa[0];   /* frozen: no residual */
+        else if (y[0] < 0.0) y[0] = 0.0;
+        if (R->set == FO_SET_NORMAL) {
+            for (int k = 1; k < d; k++) y[k] = xa[k];
+        } else {
+            fc_project_disk(d - 1, R->s[a], y + 1);
+        }
+        for (int k = 0; k < d; k++) e2 += (xa[k] - y[k]) * (xa[k] - y[k]);
+    }
+    double sc = fmax(fc_norm2(m, p->q), fmax(fc_norm2(m, x), fc_norm2(m, u)));
+    return sqrt(e2) / (sc < 1e-300 ? 1.0 : sc);
 }
 
 double fo_lambda_max(const fc_matrix *W, int m, double *w1, double *w2)

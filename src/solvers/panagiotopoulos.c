@@ -16,7 +16,7 @@ static fc_status pfp_run(fo_run *R, int kind, double *r, double *u)
     const fc_problem *p = R->p;
     const fc_tresca_options *o = &R->opt->tresca;
     int d = p->d;
-    fo_tresca *T = fo_tresca_new(p, o);
+    fo_tresca *T = fo_tresca_new(p, R->opt);
     double *s = fc_calloc((size_t)p->nc + 1, sizeof *s);
     int st = -1;
     if (!T || !s) {
@@ -29,11 +29,9 @@ static fc_status pfp_run(fo_run *R, int kind, double *r, double *u)
         if ((st = fo_run_check(R, it, r, err)) >= 0) break;
         double tol = fo_inner_tol(&o->inner, err, p->nc, R->tol);
         int sn = 0, stg = 0;
-        double en = fo_tresca_sweeps(T, FO_TRESCA_NORMAL, s, tol, o->inner.max_iter,
-                                     &R->clock, r, &sn);
+        double en = fo_tresca_solve(T, FO_TRESCA_NORMAL, s, tol, &R->clock, r, &sn);
         for (int a = 0; a < p->nc; a++) s[a] = p->mu[a] * r[d * a];
-        double et = fo_tresca_sweeps(T, FO_TRESCA_TANGENT, s, tol, o->inner.max_iter,
-                                     &R->clock, r, &stg);
+        double et = fo_tresca_solve(T, FO_TRESCA_TANGENT, s, tol, &R->clock, r, &stg);
         fc_log(R->opt, 2, "pfp %d: error %.3e, normal %.3e (%d), tangent %.3e (%d)", it, err,
                en, sn, et, stg);
         fo_velocity(p, r, u);

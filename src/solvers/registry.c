@@ -80,6 +80,7 @@ void fc_default_options(fc_options *opt)
     opt->prox.nu = 1.0;
     opt->prox.alpha_min = 1e-8;
     opt->prox.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 1000};
+    opt->tresca.inner_solver = 1;
     opt->tresca.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 200};
     opt->tresca.local_max_iter = 100;
     opt->tresca.local_tol = 1e-14;

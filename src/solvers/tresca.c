@@ -15,7 +15,9 @@
 
 struct fo_tresca {
     const fc_problem *p;
+    const fc_options *opt;
     const fc_tresca_options *o;
+    double *fixed;    /* m: the frozen components for the apgd inner solver */
     double *blk;      /* nc blocks d x d, column-major */
     double *step;     /* 1/lambda_max(W_aa) */
     double *step_t;   /* 1/lambda_max(W_TT,a) */
@@ -42,18 +44,20 @@ static double sym_lmax(int n, int ld, const double *A)
     return lam;
 }
 
-fo_tresca *fo_tresca_new(const fc_problem *p, const fc_tresca_options *o)
+fo_tresca *fo_tresca_new(const fc_problem *p, const fc_options *opt)
 {
     int d = p->d, nc = p->nc, m = fc_problem_m(p);
     fo_tresca *T = calloc(1, sizeof *T);
     if (!T) return NULL;
     T->p = p;
-    T->o = o;
+    T->opt = opt;
+    T->o = &opt->tresca;
     T->blk = fc_calloc((size_t)nc * (size_t)(d * d), sizeof *T->blk);
     T->step = fc_calloc((size_t)nc, sizeof *T->step);
     T->step_t = fc_calloc((size_t)nc, sizeof *T->step_t);
     T->u = fc_calloc((size_t)m, sizeof *T->u);
-    if ((nc && (!T->blk || !T->step || !T->step_t)) || (m && !T->u)) {
+    T->fixed = fc_calloc((size_t)m, sizeof *T->fixed);
+    if ((nc && (!T->blk || !T->step || !T->step_t)) || (m && (!T->u || !T->fixed))) {
         fo_tresca_free(T);
         return NULL;
     }
@@ -74,6 +78,7 @@ void fo_tresca_free(fo_tresca *T)
     free(T->step);
     free(T->step_t);
     free(T->u);
+    free(T->fixed);
     free(T);
 }
 
@@ -134,9 +139,10 @@ static double tresca_residual(fo_tresca *T, int mode, const double *s, const dou
     return sqrt(e2) / (sc < 1e-300 ? 1.0 : sc);
 }
 
-double fo_tresca_sweeps(fo_tresca *T, int mode, const double *s, double tol,
-                        int max_sweeps, const fc_clock *deadline, double *r,
-                        int *sweeps)
+/* Gauss-Seidel sweeps until the residual of mode <= tol. */
+static double tresca_sweeps(fo_tresca *T, int mode, const double *s, double tol,
+                            int max_sweeps, const fc_clock *deadline, double *r,
+                            int *sweeps)
 {
     const fc_problem *p = T->p;
     int d = p->d;
@@ -167,6 +173,24 @@ double fo_tresca_sweeps(fo_tresca *T, int mode, const double *s, double tol,
     return res;
 }
 
+double fo_tresca_solve(fo_tresca *T, int mode, const double *s, double tol,
+                       const fc_clock *deadline, double *r, int *its)
+{
+    if (T->o->inner_solver == 0)
+        return tresca_sweeps(T, mode, s, tol, T->o->inner.max_iter, deadline, r, its);
+    fo_run Ri;
+    memcpy(T->fixed, r, (size_t)fc_problem_m(T->p) * sizeof *r);
+    if (fo_run_begin(&Ri, T->p, T->opt, 1, 0, tol, 50 * T->o->inner.max_iter, deadline, r))
+        return INFINITY;
+    Ri.set = mode == FO_TRESCA_FULL ? FO_SET_CYLINDER
+           : mode == FO_TRESCA_NORMAL ? FO_SET_NORMAL : FO_SET_TANGENT;
+    Ri.s = s;
+    Ri.fixed = T->fixed;
+    fo_apgd_run(&Ri, 0, r, T->u);
+    *its = Ri.iterations;
+    return Ri.error;
+}
+
 /* The Tresca fixed point on the exact problem. */
 static fc_status tfp_run(fo_run *R, int kind, double *r, double *u)
 {
@@ -174,7 +198,7 @@ static fc_status tfp_run(fo_run *R, int kind, double *r, double *u)
     const fc_problem *p = R->p;
     const fc_tresca_options *o = &R->opt->tresca;
     int d = p->d;
-    fo_tresca *T = fo_tresca_new(p, o);
+    fo_tresca *T = fo_tresca_new(p, R->opt);
     double *s = fc_calloc((size_t)p->nc + 1, sizeof *s);
     int st = -1;
     if (!T || !s) {
@@ -189,8 +213,7 @@ static fc_status tfp_run(fo_run *R, int kind, double *r, double *u)
         for (int a = 0; a < p->nc; a++) s[a] = p->mu[a] * fmax(0.0, r[d * a]);
         int sw = 0;
         double tol = fo_inner_tol(&o->inner, err, p->nc, R->tol);
-        double res = fo_tresca_sweeps(T, FO_TRESCA_FULL, s, tol, o->inner.max_iter,
-                                      &R->clock, r, &sw);
+        double res = fo_tresca_solve(T, FO_TRESCA_FULL, s, tol, &R->clock, r, &sw);
         total += sw;
         fc_log(R->opt, 2, "tfp %d: error %.3e, Tresca residual %.3e after %d sweeps", it, err,
                res, sw);
