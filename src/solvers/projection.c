@@ -16,7 +16,6 @@
 
 #include <stdio.h>
 
-
 /* y = P_K(x - rho F(x)) with the self-adaptive rule: uy = W y + q and
  * Fy = F(y) on return.  *rho is updated for the next iteration; the step
  * actually used is returned. */
@@ -40,10 +39,6 @@ static double adaptive_step(const fc_problem *p, int ccp, const fc_fp_options *o
     return r;
 }
 
-/* x <- P_{K ∩ H}(x), H = {w: <a, w> <= b}, x outside H: the projection
- * is P_K(x - lambda a) with lambda >= 0 the root of the nonincreasing
- * phi(lambda) = <a, P_K(x - lambda a)> - b, found by bisection.  t: m
- * doubles of workspace. */
 /* phi(lambda) = <a, t> - b with t = P_K(x - lambda a). */
 static double halfspace_phi(const fc_problem *p, const double *a, double b,
                             const double *x, double lambda, double *t)
@@ -54,6 +49,10 @@ static double halfspace_phi(const fc_problem *p, const double *a, double b,
     return fc_dot(m, a, t) - b;
 }
 
+/* x <- P_{K ∩ H}(x), H = {w: <a, w> <= b}, x outside H: the projection
+ * is P_K(x - lambda a) with lambda >= 0 the root of the nonincreasing
+ * phi(lambda) = <a, P_K(x - lambda a)> - b, found by bisection.  t: m
+ * doubles of workspace. */
 static void project_K_halfspace(const fc_problem *p, const double *a, double b,
                                 double *x, double *t)
 {
