@@ -242,8 +242,59 @@ typedef struct fc_nsgs_options {
     int local;             /* an fc_local_solver; default FC_LOCAL_HYBRID  */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
+    int anderson;          /* Anderson acceleration memory (0: off); default 10 */
+    int anderson_start;    /* plain sweeps before acceleration; default 10  */
+    double anderson_growth;/* an accelerated sweep is rejected when it grows
+                              the fixed-point residual by more; default 2.0 */
 } fc_nsgs_options;
 
+/* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);
+ * see docs/solvers-newton.md. */
+typedef enum fc_nsn_rho {
+    FC_NSN_RHO_CONSTANT = 0,       /* rho_N = rho_T = nsn.rho                     */
+    FC_NSN_RHO_SPECTRAL = 1,       /* nsn.rho / lambda_max(W_aa), per contact     */
+    FC_NSN_RHO_SPLIT_SPECTRAL = 2, /* rho_N = nsn.rho / W_aa[N,N], rho_T =
+                                      nsn.rho / lambda_max(W_aa[T,T])            */
+    FC_NSN_RHO_ADAPTIVE = 3        /* split spectral, rebalanced per contact to
+                                      ||r_a|| / ||u_a|| when Newton stalls        */
+} fc_nsn_rho;
+
+typedef enum fc_nsn_linesearch {
+    FC_NSN_LS_NONE = 0,        /* full steps                                     */
+    FC_NSN_LS_GOLDSTEIN = 1,   /* Goldstein-Price on 1/2 ||F||^2                  */
+    FC_NSN_LS_ARMIJO = 2,      /* Armijo backtracking on 1/2 ||F||^2              */
+    FC_NSN_LS_NONMONOTONE = 3  /* Armijo against the max of the last M merits     */
+} fc_nsn_linesearch;
+
+typedef enum fc_nsn_formulation {
+    FC_NSN_AC = 0,  /* Alart-Curnier                      */
+    FC_NSN_JM = 1,  /* Jean-Moreau                        */
+    FC_NSN_FB = 2,  /* Fischer-Burmeister (second-order cone) */
+    FC_NSN_NM = 3   /* natural map r - P_K(r - rho u_hat)  */
+} fc_nsn_formulation;
+
+typedef struct fc_nsn_options {
+    int rho_strategy;      /* an fc_nsn_rho; default FC_NSN_RHO_SPLIT_SPECTRAL */
+    double rho;            /* the constant rho, or the factor applied to the
+                              spectral ones; default 1.0                      */
+    int line_search;       /* an fc_nsn_linesearch; default FC_NSN_LS_GOLDSTEIN */
+    int ls_max_iter;       /* line-search steps per Newton iteration; default 20 */
+    int nonmonotone_m;     /* memory M of the non-monotone search; default 5 */
+    int regularisation;    /* 0 none, 1 delta*I added to the W part of the
+                              Jacobian (A (W + delta I) + B), 2 Levenberg-
+                              Marquardt-like shift J + delta I; default 1     */
+    double reg_delta;      /* first delta, relative to max_a ||W_aa||; default 1e-10 */
+    double reg_max;        /* largest relative delta tried; default 1e-2       */
+    int linear_solver;     /* 0 UMFPACK, 1 KLU (dense LU below 64 rows); default 0 */
+    int stagnation;        /* Newton iterations without a 2x better error
+                              before declaring stagnation; default 20         */
+    int formulation;       /* an fc_nsn_formulation, used by nsn-hybrid; default FC_NSN_AC */
+    int hybrid_sweeps;     /* NSGS sweeps of the first fallback; default 10   */
+    int hybrid_max_sweeps; /* cap of the doubling fallback length; default 2000 */
+    int hybrid_newton_iter;/* Newton iterations per attempt in nsn-hybrid; default 50 */
+    int hybrid_stagnation; /* nsn-hybrid leaves Newton after this many iterations
+                              without halving the error; default 5            */
+} fc_nsn_options;
 /* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
 
 /* How a composite solver sets the tolerance of its inner solves. */
@@ -332,6 +383,7 @@ typedef struct fc_options {
     void *progress_user;
     const double *r0;      /* warm start (m values) or NULL for zero       */
     fc_nsgs_options nsgs;
+    fc_nsn_options nsn;
     fc_fp_options fp;       /* fpp, eg, vi-fpp, vi-eg, hp, dsfp              */
     fc_prox_options prox;
     fc_tresca_options tresca; /* tfp, pfp                                    */

@@ -40,6 +40,9 @@ void fc_log(const fc_options *opt, int level, const char *fmt, ...)
 #endif
     ;
 
+/* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
+fc_matrix *fc_csr_transpose(const fc_matrix *C);
+
 /* Dense vector kernels. */
 double fc_dot(int n, const double *x, const double *y);
 double fc_norm2(int n, const double *x);
@@ -55,6 +58,16 @@ fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt,
 fc_status fc_psor_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 
+fc_status fc_nsn_ac_solve(const fc_problem *p, const fc_options *opt,
+                          double *r, double *u, fc_info *info);
+fc_status fc_nsn_jm_solve(const fc_problem *p, const fc_options *opt,
+                          double *r, double *u, fc_info *info);
+fc_status fc_nsn_fb_solve(const fc_problem *p, const fc_options *opt,
+                          double *r, double *u, fc_info *info);
+fc_status fc_nsn_nm_solve(const fc_problem *p, const fc_options *opt,
+                          double *r, double *u, fc_info *info);
+fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt,
+                              double *r, double *u, fc_info *info);
 /* First-order and fixed-point solvers (projection.c, apgd.c, aclm.c,
  * prox.c, tresca.c, desaxce.c, panagiotopoulos.c, nsgs_v.c). */
 #define FC_FO_DECL(name) fc_status name(const fc_problem *p, const fc_options *opt, \

@@ -13,7 +13,7 @@
 
 /* Projection onto {||x_T|| <= mu x_N} (d = 2, 3) or, for d = 5, onto
  * {||x_T|| <= mu x_N, ||x_R|| <= mu_r x_N} by minimising the convex
- * piecewise quadratic in x_N over a fine bracket (golden section). */
+ * piecewise quadratic in x_N (bisection on its slope). */
 static inline void check_project(int d, double mu, double mu_r, double *x)
 {
     if (d != 5) {
@@ -26,15 +26,14 @@ static inline void check_project(int d, double mu, double mu_r, double *x)
         return;
     }
     double t = sqrt(x[1] * x[1] + x[2] * x[2]), s = sqrt(x[3] * x[3] + x[4] * x[4]);
-    /* phi(n) = (n - x0)^2 + max(0, t - mu n)^2 + max(0, s - mu_r n)^2, n >= 0 */
+    /* phi(n) = (n - x0)^2 + max(0, t - mu n)^2 + max(0, s - mu_r n)^2 is
+     * convex in n >= 0: bisection on the sign of its (increasing) slope
+     * phi'(n)/2 = n - x0 - mu max(0, t - mu n) - mu_r max(0, s - mu_r n). */
     double lo = 0.0, hi = fabs(x[0]) + t + s + 1.0;
-    for (int it = 0; it < 200; it++) {
-        double m1 = lo + (hi - lo) * 0.381966011250105, m2 = lo + (hi - lo) * 0.618033988749895;
-        double a1 = fmax(0, t - mu * m1), b1 = fmax(0, s - mu_r * m1);
-        double a2 = fmax(0, t - mu * m2), b2 = fmax(0, s - mu_r * m2);
-        double f1 = (m1 - x[0]) * (m1 - x[0]) + a1 * a1 + b1 * b1;
-        double f2 = (m2 - x[0]) * (m2 - x[0]) + a2 * a2 + b2 * b2;
-        if (f1 <= f2) hi = m2; else lo = m1;
+    for (int it = 0; it < 200 && hi - lo > 0; it++) {
+        double mid = 0.5 * (lo + hi);
+        double slope = mid - x[0] - mu * fmax(0, t - mu * mid) - mu_r * fmax(0, s - mu_r * mid);
+        if (slope > 0) hi = mid; else lo = mid;
     }
     double n = 0.5 * (lo + hi);
     x[0] = n;

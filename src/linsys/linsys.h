@@ -18,4 +18,24 @@ fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 fc_matrix *fc_chol_congruence(fc_chol *F, const fc_matrix *H, fc_error *err);
 void fc_chol_free(fc_chol *F);
 
+/* Sparse LU of a square nonsymmetric matrix with a fixed pattern, for
+ * Newton methods: the pattern (CSC: Ap[n+1], Ai[nnz], row indices sorted
+ * per column) is analysed once, then each fc_lu_factor reuses that
+ * symbolic analysis with new values.  Backends: UMFPACK (default), KLU,
+ * or a dense LAPACK LU that fc_lu_new picks by itself when n <= 64. */
+typedef struct fc_lu fc_lu;
+typedef enum fc_lu_kind { FC_LU_UMFPACK = 0, FC_LU_KLU = 1, FC_LU_DENSE = 2 } fc_lu_kind;
+
+/* Analyse the pattern (the arrays are copied).  NULL on failure. */
+fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error *err);
+/* Numeric factorisation of the values Ax (in the pattern's order).
+ * FC_ERR_NUMERIC when the matrix is (numerically) singular; rcond, if not
+ * NULL, receives an estimate of the reciprocal condition number. */
+fc_err fc_lu_factor(fc_lu *F, const double *Ax, double *rcond, fc_error *err);
+/* x = A^-1 b with the last successful factorisation (x and b may alias). */
+fc_err fc_lu_solve(fc_lu *F, const double *b, double *x, fc_error *err);
+/* The backend actually used. */
+fc_lu_kind fc_lu_backend(const fc_lu *F);
+void fc_lu_free(fc_lu *F);
+
 #endif

@@ -1,0 +1,172 @@
+/* Sparse LU with a fixed pattern (UMFPACK or KLU), reusing the symbolic
+ * analysis across factorisations; a dense LAPACK LU for tiny systems. */
+#include "internal.h"
+#include "linsys/linsys.h"
+
+#include <klu.h>
+#include <lapacke.h>
+#include <umfpack.h>
+
+/* Below this size a dense LU (n*n doubles) is cheaper than any sparse one. */
+#define FC_LU_DENSE_MAX 64
+
+struct fc_lu {
+    fc_lu_kind kind;
+    int n;
+    int *Ap, *Ai;
+    double *Ax;             /* copy of the values (UMFPACK solve needs them) */
+    /* UMFPACK */
+    void *sym, *num;
+    double control[UMFPACK_CONTROL];
+    /* KLU */
+    klu_common kc;
+    klu_symbolic *ksym;
+    klu_numeric *knum;
+    /* dense */
+    double *dense;          /* n x n column-major LU factors */
+    int *ipiv;
+    double *work;           /* n: right-hand side copy for UMFPACK */
+    int factored;
+};
+
+fc_lu_kind fc_lu_backend(const fc_lu *F) { return F->kind; }
+
+void fc_lu_free(fc_lu *F)
+{
+    if (!F) return;
+    if (F->num) umfpack_di_free_numeric(&F->num);
+    if (F->sym) umfpack_di_free_symbolic(&F->sym);
+    if (F->knum) klu_free_numeric(&F->knum, &F->kc);
+    if (F->ksym) klu_free_symbolic(&F->ksym, &F->kc);
+    free(F->Ap);
+    free(F->Ai);
+    free(F->Ax);
+    free(F->dense);
+    free(F->ipiv);
+    free(F->work);
+    free(F);
+}
+
+fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error *err)
+{
+    fc_lu *F = calloc(1, sizeof *F);
+    if (!F || n <= 0) {
+        free(F);
+        fc_error_set(err, n <= 0 ? FC_ERR_INVALID : FC_ERR_NOMEM, "LU: bad size or out of memory");
+        return NULL;
+    }
+    long nnz = Ap[n];
+    F->n = n;
+    F->kind = n <= FC_LU_DENSE_MAX ? FC_LU_DENSE : kind;
+    F->Ap = fc_calloc((size_t)n + 1, sizeof *F->Ap);
+    F->Ai = fc_calloc((size_t)nnz, sizeof *F->Ai);
+    F->Ax = fc_calloc((size_t)nnz, sizeof *F->Ax);
+    F->work = fc_calloc((size_t)n, sizeof *F->work);
+    if (!F->Ap || !F->Ai || !F->Ax || !F->work) goto nomem;
+    memcpy(F->Ap, Ap, ((size_t)n + 1) * sizeof *Ap);
+    memcpy(F->Ai, Ai, (size_t)nnz * sizeof *Ai);
+    if (F->kind == FC_LU_DENSE) {
+        F->dense = fc_calloc((size_t)n * (size_t)n, sizeof *F->dense);
+        F->ipiv = fc_calloc((size_t)n, sizeof *F->ipiv);
+        if (!F->dense || !F->ipiv) goto nomem;
+        return F;
+    }
+    if (F->kind == FC_LU_KLU) {
+        klu_defaults(&F->kc);
+        F->ksym = klu_analyze(n, F->Ap, F->Ai, &F->kc);
+        if (!F->ksym) goto fail;
+        return F;
+    }
+    umfpack_di_defaults(F->control);
+    F->control[UMFPACK_PRL] = 0;
+    double info[UMFPACK_INFO];
+    /* symbolic analysis of the pattern only (values not needed) */
+    int st = umfpack_di_symbolic(n, n, F->Ap, F->Ai, NULL, &F->sym, F->control, info);
+    if (st == UMFPACK_OK) return F;
+    if (st == UMFPACK_ERROR_out_of_memory) goto nomem;
+fail:
+    fc_error_set(err, FC_ERR_NUMERIC, "LU: symbolic analysis failed (n = %d, nnz = %ld)", n, nnz);
+    fc_lu_free(F);
+    return NULL;
+nomem:
+    fc_error_set(err, FC_ERR_NOMEM, "LU: out of memory (n = %d, nnz = %ld)", n, nnz);
+    fc_lu_free(F);
+    return NULL;
+}
+
+fc_err fc_lu_factor(fc_lu *F, const double *Ax, double *rcond, fc_error *err)
+{
+    int n = F->n;
+    long nnz = F->Ap[n];
+    F->factored = 0;
+    if (rcond) *rcond = 0.0;
+    memcpy(F->Ax, Ax, (size_t)nnz * sizeof *Ax);
+    if (F->kind == FC_LU_DENSE) {
+        double *A = F->dense, anorm = 0.0;
+        memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+        for (int j = 0; j < n; j++) {
+            double col = 0.0;
+            for (int k = F->Ap[j]; k < F->Ap[j + 1]; k++) {
+                A[F->Ai[k] + (size_t)j * (size_t)n] += Ax[k];
+                col += fabs(Ax[k]);
+            }
+            if (col > anorm) anorm = col;
+        }
+        lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, A, n, F->ipiv);
+        if (info != 0)
+            return fc_error_set(err, FC_ERR_NUMERIC, "LU: singular matrix (pivot %d)", (int)info);
+        double rc = 0.0;
+        LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, A, n, anorm, &rc);
+        if (rcond) *rcond = rc;
+        F->factored = 1;
+        return FC_OK;
+    }
+    if (F->kind == FC_LU_KLU) {
+        int ok;
+        if (F->knum) ok = klu_refactor(F->Ap, F->Ai, F->Ax, F->ksym, F->knum, &F->kc);
+        else ok = (F->knum = klu_factor(F->Ap, F->Ai, F->Ax, F->ksym, &F->kc)) != NULL;
+        if (!ok || F->kc.status != KLU_OK) {
+            /* a pivot can become zero in refactor: start again from scratch once */
+            if (F->knum) klu_free_numeric(&F->knum, &F->kc);
+            F->knum = klu_factor(F->Ap, F->Ai, F->Ax, F->ksym, &F->kc);
+            if (!F->knum || F->kc.status != KLU_OK)
+                return fc_error_set(err, F->kc.status == KLU_OUT_OF_MEMORY ? FC_ERR_NOMEM : FC_ERR_NUMERIC,
+                                    "LU (KLU): factorisation failed (status %d)", F->kc.status);
+        }
+        klu_rcond(F->ksym, F->knum, &F->kc);
+        if (rcond) *rcond = F->kc.rcond;
+        F->factored = 1;
+        return FC_OK;
+    }
+    if (F->num) umfpack_di_free_numeric(&F->num);
+    double info[UMFPACK_INFO];
+    int st = umfpack_di_numeric(F->Ap, F->Ai, F->Ax, F->sym, &F->num, F->control, info);
+    if (rcond) *rcond = info[UMFPACK_RCOND];
+    if (st == UMFPACK_ERROR_out_of_memory)
+        return fc_error_set(err, FC_ERR_NOMEM, "LU (UMFPACK): out of memory");
+    if (st != UMFPACK_OK)  /* includes UMFPACK_WARNING_singular_matrix */
+        return fc_error_set(err, FC_ERR_NUMERIC, "LU (UMFPACK): singular matrix (status %d)", st);
+    F->factored = 1;
+    return FC_OK;
+}
+
+fc_err fc_lu_solve(fc_lu *F, const double *b, double *x, fc_error *err)
+{
+    int n = F->n;
+    if (!F->factored) return fc_error_set(err, FC_ERR_NUMERIC, "LU: no factorisation to solve with");
+    if (x != b) memcpy(x, b, (size_t)n * sizeof *x);
+    if (F->kind == FC_LU_DENSE) {
+        lapack_int info = LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, 1, F->dense, n, F->ipiv, x, n);
+        return info == 0 ? FC_OK : fc_error_set(err, FC_ERR_NUMERIC, "LU: solve failed");
+    }
+    if (F->kind == FC_LU_KLU) {
+        if (!klu_solve(F->ksym, F->knum, n, 1, x, &F->kc))
+            return fc_error_set(err, FC_ERR_NUMERIC, "LU (KLU): solve failed");
+        return FC_OK;
+    }
+    /* UMFPACK cannot solve in place: solve from a copy of b */
+    memcpy(F->work, x, (size_t)n * sizeof *x);
+    double info[UMFPACK_INFO];
+    int st = umfpack_di_solve(UMFPACK_A, F->Ap, F->Ai, F->Ax, x, F->work, F->num, F->control, info);
+    return st == UMFPACK_OK ? FC_OK : fc_error_set(err, FC_ERR_NUMERIC, "LU (UMFPACK): solve failed (status %d)", st);
+}

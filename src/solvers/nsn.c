@@ -1,0 +1,880 @@
+/* Nonsmooth (semismooth) Newton methods on reformulations F(r) = 0 of the
+ * local problem FC(W, q, mu), with u = W r + q eliminated:
+ *   Alart-Curnier, Jean-Moreau, Fischer-Burmeister (second-order cone),
+ *   natural map.
+ * Per contact F_a depends on (r_a, u_a) only, so a generalised Jacobian is
+ * J = A W + B with A, B block diagonal (d x d blocks): J has W's block
+ * pattern (plus the diagonal blocks).  It is assembled in place into a
+ * fixed CSC pattern and factorised by sparse LU (UMFPACK or KLU) with the
+ * symbolic analysis done once.  Globalisation: Goldstein-Price, Armijo or
+ * non-monotone line search on 1/2 ||F||^2; a delta*I regularisation of
+ * the W part (or a Levenberg-Marquardt-like shift) when J is singular or
+ * the direction is not a descent one; stagnation detection.  nsn-hybrid
+ * falls back to NSGS sweeps when Newton fails and returns to Newton. */
+#include "internal.h"
+#include "linsys/linsys.h"
+#include "solvers/nsn.h"
+
+#include <lapacke.h>
+#include <stdio.h>
+
+#define FC_SQRT1_2 0.70710678118654752440
+
+/* ------------------------------------------------------------------ */
+/* Per-contact functions and their generalised Jacobians               */
+/* ------------------------------------------------------------------ */
+
+#define IDX(i, j) ((i) + (j) * d)
+
+/* Alart-Curnier (jm = 0) or Jean-Moreau (jm = 1). */
+static void contact_ac(int jm, int d, double mu, double rn, double rt, const double *r,
+                       const double *u, double *F, double *A, double *B)
+{
+    int t = d - 1;
+    double xn = r[0] - rn * u[0];
+    int pos = xn > 0;
+    F[0] = pos ? rn * u[0] : r[0];
+    if (A) {
+        memset(A, 0, (size_t)(d * d) * sizeof *A);
+        memset(B, 0, (size_t)(d * d) * sizeof *B);
+        if (pos) A[0] = rn; else B[0] = 1.0;
+    }
+    double R = jm ? mu * fmax(0.0, r[0]) : mu * fmax(0.0, xn);
+    int rpos = jm ? r[0] > 0 : pos;
+    double y[2], ny = 0.0;
+    for (int k = 0; k < t; k++) { y[k] = r[1 + k] - rt * u[1 + k]; ny += y[k] * y[k]; }
+    ny = sqrt(ny);
+    if (R > 0 && ny <= R) {                      /* sticking: P(y) = y */
+        for (int k = 0; k < t; k++) F[1 + k] = rt * u[1 + k];
+        if (A) for (int k = 0; k < t; k++) A[IDX(1 + k, 1 + k)] = rt;
+        return;
+    }
+    if (ny == 0.0) {                             /* R = 0 and y = 0 */
+        for (int k = 0; k < t; k++) F[1 + k] = r[1 + k];
+        if (A) for (int k = 0; k < t; k++) B[IDX(1 + k, 1 + k)] = 1.0;
+        return;
+    }
+    double n[2], s = R / ny;                     /* sliding: P(y) = R y/|y| */
+    for (int k = 0; k < t; k++) { n[k] = y[k] / ny; F[1 + k] = r[1 + k] - R * n[k]; }
+    if (!A) return;
+    for (int i = 0; i < t; i++)
+        for (int j = 0; j < t; j++) {
+            double proj = (i == j ? 1.0 : 0.0) - n[i] * n[j];
+            B[IDX(1 + i, 1 + j)] = (i == j ? 1.0 : 0.0) - s * proj;
+            A[IDX(1 + i, 1 + j)] = rt * s * proj;
+        }
+    if (rpos)
+        for (int i = 0; i < t; i++) {
+            B[IDX(1 + i, 0)] = -mu * n[i];
+            if (!jm) A[IDX(1 + i, 0)] = mu * rn * n[i];
+        }
+}
+
+/* Projection onto {|z_T| <= mu z_N} and its derivative DP (d x d). */
+static void proj_cone_jac(int d, double mu, const double *z, double *P, double *DP)
+{
+    int t = d - 1;
+    double nt = 0.0;
+    for (int k = 0; k < t; k++) nt += z[1 + k] * z[1 + k];
+    nt = sqrt(nt);
+    memset(DP, 0, (size_t)(d * d) * sizeof *DP);
+    if (nt <= mu * z[0]) {
+        memcpy(P, z, (size_t)d * sizeof *P);
+        for (int k = 0; k < d; k++) DP[IDX(k, k)] = 1.0;
+        return;
+    }
+    if (mu * nt <= -z[0]) {
+        memset(P, 0, (size_t)d * sizeof *P);
+        return;
+    }
+    double c = 1.0 / (1.0 + mu * mu), a = (z[0] + mu * nt) * c, w[2];
+    for (int k = 0; k < t; k++) w[k] = z[1 + k] / nt;
+    P[0] = a;
+    for (int k = 0; k < t; k++) P[1 + k] = mu * a * w[k];
+    DP[0] = c;
+    for (int k = 0; k < t; k++) {
+        DP[IDX(0, 1 + k)] = mu * c * w[k];
+        DP[IDX(1 + k, 0)] = mu * c * w[k];
+    }
+    for (int i = 0; i < t; i++)
+        for (int j = 0; j < t; j++)
+            DP[IDX(1 + i, 1 + j)] = mu * mu * c * w[i] * w[j] +
+                                    mu * a / nt * ((i == j ? 1.0 : 0.0) - w[i] * w[j]);
+}
+
+/* Natural map F = r - P_K(r - rho u_hat), u_hat = u + mu |u_T| e_N. */
+static void contact_nm(int d, double mu, double rho, const double *r, const double *u,
+                       double *F, double *A, double *B)
+{
+    int t = d - 1;
+    double nu = 0.0, z[3], P[3], DP[9];
+    for (int k = 0; k < t; k++) nu += u[1 + k] * u[1 + k];
+    nu = sqrt(nu);
+    z[0] = r[0] - rho * (u[0] + mu * nu);
+    for (int k = 0; k < t; k++) z[1 + k] = r[1 + k] - rho * u[1 + k];
+    proj_cone_jac(d, mu, z, P, DP);
+    for (int k = 0; k < d; k++) F[k] = r[k] - P[k];
+    if (!A) return;
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++) {
+            B[IDX(i, j)] = (i == j ? 1.0 : 0.0) - DP[IDX(i, j)];
+            double g = DP[IDX(i, j)];             /* d u_hat / d u = I + e_N (mu u_T/|u_T|)^T */
+            if (j > 0 && nu > 0) g += DP[IDX(i, 0)] * mu * u[j] / nu;
+            A[IDX(i, j)] = rho * g;
+        }
+}
+
+/* Arrow matrix L_x of the Jordan algebra of the Lorentz cone. */
+static void arrow(int d, const double *x, double *L)
+{
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++)
+            L[IDX(i, j)] = i == j ? x[0] : (i == 0 ? x[j] : (j == 0 ? x[i] : 0.0));
+}
+
+/* Inverse of the arrow matrix of z (z in the interior of the cone). */
+static void arrow_inv(int d, const double *z, double *Li)
+{
+    double nb2 = 0.0;
+    for (int k = 1; k < d; k++) nb2 += z[k] * z[k];
+    double det = z[0] * z[0] - nb2;
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++) {
+            double v;
+            if (i == 0 && j == 0) v = z[0];
+            else if (i == 0) v = -z[j];
+            else if (j == 0) v = -z[i];
+            else v = (i == j ? det / z[0] : 0.0) + z[i] * z[j] / z[0];
+            Li[IDX(i, j)] = v / det;
+        }
+}
+
+/* Fischer-Burmeister on the Lorentz cone after the change of variables
+ * x = (mu r_N, r_T) in L, y = rho (u_N + mu |u_T|, mu u_T) in L:
+ * F = x + y - (x o x + y o y)^(1/2).  For mu = 0, scalar FB on the normal
+ * pair and F_T = r_T. */
+static void contact_fb(int d, double mu, double rho, const double *r, const double *u,
+                       double *F, double *A, double *B)
+{
+    int t = d - 1;
+    if (A) {
+        memset(A, 0, (size_t)(d * d) * sizeof *A);
+        memset(B, 0, (size_t)(d * d) * sizeof *B);
+    }
+    if (mu <= 0.0) {
+        double a = r[0], b = rho * u[0], s = sqrt(a * a + b * b);
+        F[0] = a + b - s;
+        for (int k = 0; k < t; k++) F[1 + k] = r[1 + k];
+        if (A) {
+            double ga = s > 0 ? 1.0 - a / s : 1.0 - FC_SQRT1_2;
+            double gb = s > 0 ? 1.0 - b / s : 1.0 - FC_SQRT1_2;
+            B[0] = ga;
+            A[0] = rho * gb;
+            for (int k = 0; k < t; k++) B[IDX(1 + k, 1 + k)] = 1.0;
+        }
+        return;
+    }
+    double nu = 0.0, x[3], y[3], w[3];
+    for (int k = 0; k < t; k++) nu += u[1 + k] * u[1 + k];
+    nu = sqrt(nu);
+    x[0] = mu * r[0];
+    y[0] = rho * (u[0] + mu * nu);
+    for (int k = 0; k < t; k++) { x[1 + k] = r[1 + k]; y[1 + k] = rho * mu * u[1 + k]; }
+    w[0] = fc_dot(d, x, x) + fc_dot(d, y, y);
+    double nw = 0.0, e[2];
+    for (int k = 1; k < d; k++) { w[k] = 2.0 * (x[0] * x[k] + y[0] * y[k]); nw += w[k] * w[k]; }
+    nw = sqrt(nw);
+    for (int k = 0; k < t; k++) e[k] = nw > 0 ? w[1 + k] / nw : (k == 0 ? 1.0 : 0.0);
+    double l1 = fmax(0.0, w[0] - nw), l2 = w[0] + nw;
+    double s1 = sqrt(l1), s2 = sqrt(l2), z[3];
+    z[0] = 0.5 * (s1 + s2);
+    for (int k = 0; k < t; k++) z[1 + k] = 0.5 * (s2 - s1) * e[k];
+    for (int k = 0; k < d; k++) F[k] = x[k] + y[k] - z[k];
+    if (!A) return;
+    double Gx[9], Gy[9];                         /* dF/dx, dF/dy */
+    if (l2 <= 0.0) {                             /* x = y = 0 */
+        for (int i = 0; i < d * d; i++) Gx[i] = Gy[i] = 0.0;
+        for (int k = 0; k < d; k++) Gx[IDX(k, k)] = Gy[IDX(k, k)] = 1.0 - FC_SQRT1_2;
+    } else {
+        /* dz = L_z^-1 (L_x dx + L_y dy); on the boundary of the cone, z is
+         * moved slightly inside (an element of a nearby Jacobian). */
+        double zz[3], Li[9], Lx[9], Ly[9];
+        memcpy(zz, z, sizeof zz);
+        double floor_ = 1e-10 * z[0];
+        double nzb = 0.5 * (s2 - s1);
+        if (z[0] - nzb < floor_) zz[0] = nzb + floor_;
+        arrow_inv(d, zz, Li);
+        arrow(d, x, Lx);
+        arrow(d, y, Ly);
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < d; j++) {
+                double sx = 0.0, sy = 0.0;
+                for (int k = 0; k < d; k++) {
+                    sx += Li[IDX(i, k)] * Lx[IDX(k, j)];
+                    sy += Li[IDX(i, k)] * Ly[IDX(k, j)];
+                }
+                Gx[IDX(i, j)] = (i == j ? 1.0 : 0.0) - sx;
+                Gy[IDX(i, j)] = (i == j ? 1.0 : 0.0) - sy;
+            }
+    }
+    /* chain rule: dx/dr = diag(mu, 1, ..), dy/du = rho [[1, mu u_T^T/|u_T|], [0, mu I]] */
+    for (int i = 0; i < d; i++) {
+        B[IDX(i, 0)] = Gx[IDX(i, 0)] * mu;
+        for (int k = 1; k < d; k++) B[IDX(i, k)] = Gx[IDX(i, k)];
+        A[IDX(i, 0)] = rho * Gy[IDX(i, 0)];
+        for (int k = 1; k < d; k++)
+            A[IDX(i, k)] = rho * ((nu > 0 ? Gy[IDX(i, 0)] * mu * u[k] / nu : 0.0) +
+                                  mu * Gy[IDX(i, k)]);
+    }
+}
+
+void fc_nsn_contact(int form, int d, double mu, double rho_n, double rho_t,
+                    const double *r, const double *u, double *F, double *A, double *B)
+{
+    switch (form) {
+    case FC_NSN_JM: contact_ac(1, d, mu, rho_n, rho_t, r, u, F, A, B); break;
+    case FC_NSN_FB: contact_fb(d, mu, rho_t, r, u, F, A, B); break;
+    case FC_NSN_NM: contact_nm(d, mu, rho_t, r, u, F, A, B); break;
+    default: contact_ac(0, d, mu, rho_n, rho_t, r, u, F, A, B); break;
+    }
+}
+
+#undef IDX
+
+/* ------------------------------------------------------------------ */
+/* Workspace                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+    RUN_CONVERGED, RUN_MAX_ITER, RUN_TIME, RUN_STOPPED, RUN_DIVERGED,
+    RUN_LS_FAILED, RUN_LINSYS_FAILED, RUN_STAGNATION
+} run_result;
+
+typedef struct nsn_ws {
+    const fc_problem *p;
+    const fc_options *opt;
+    const fc_nsn_options *o;
+    int form, d, nc, m;
+    fc_matrix *Wown;        /* W converted to BSR(d) when it was not */
+    const fc_matrix *W;     /* BSR, bs = d */
+    /* block pattern of J: W's blocks plus the diagonal ones */
+    int *bp, *bj;           /* block rows: bp[nc+1], block columns bj[nb] */
+    long *bw;               /* W's block index, or -1 for an added diagonal block */
+    int *bdiag;             /* index of the diagonal block of each row */
+    long *pos;              /* nb*d*d: entry (ii,jj) of block k -> CSC index */
+    int *Ap, *Ai;           /* CSC pattern of J */
+    double *Ax;
+    fc_lu *lu;
+    double wscale;          /* max_a ||W_aa|| (Frobenius) */
+    /* per contact */
+    double *rho_n, *rho_t, *rho_base_n, *rho_base_t;
+    double *Ab, *Bb;        /* nc*d*d */
+    /* vectors */
+    double *u, *F, *dir, *Wd, *Jd, *rt, *ut, *Ft, *best_r;
+    double *hist;           /* merit history for the non-monotone search */
+    int nhist;
+    double delta;           /* current (absolute) regularisation */
+    fc_clock clock;
+    int iter;               /* total iterations used (Newton + sweeps) */
+    int rho_adapted;
+    int stagnation;         /* window of the stagnation test */
+    char msg[200];
+} nsn_ws;
+
+static void ws_free(nsn_ws *w)
+{
+    fc_matrix_free(w->Wown);
+    free(w->bp); free(w->bj); free(w->bw); free(w->bdiag); free(w->pos);
+    free(w->Ap); free(w->Ai); free(w->Ax);
+    fc_lu_free(w->lu);
+    free(w->rho_n); free(w->rho_t); free(w->rho_base_n); free(w->rho_base_t);
+    free(w->Ab); free(w->Bb);
+    free(w->u); free(w->F); free(w->dir); free(w->Wd); free(w->Jd);
+    free(w->rt); free(w->ut); free(w->Ft); free(w->best_r); free(w->hist);
+}
+
+/* Largest eigenvalue of the symmetric part of an n x n block (n <= 3). */
+static double eig_max(int n, const double *blk, int ld)
+{
+    double S[9], ev[3];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            S[i + j * n] = 0.5 * (blk[i + j * ld] + blk[j + i * ld]);
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'U', n, S, n, ev) != 0) return fabs(S[0]);
+    return ev[n - 1];
+}
+
+/* rho per contact from the strategy. */
+static void set_rho(nsn_ws *w)
+{
+    int d = w->d;
+    double blk[9];
+    for (int a = 0; a < w->nc; a++) {
+        double rn = w->o->rho, rt = w->o->rho;
+        if (w->o->rho_strategy != FC_NSN_RHO_CONSTANT) {
+            long k = w->bw[w->bdiag[a]];
+            if (k >= 0) memcpy(blk, w->W->x + k * d * d, (size_t)(d * d) * sizeof *blk);
+            else memset(blk, 0, sizeof blk);
+            double emax = eig_max(d, blk, d);
+            if (w->o->rho_strategy == FC_NSN_RHO_SPECTRAL) {
+                if (emax > 0) rn = rt = w->o->rho / emax;
+            } else {
+                double et = eig_max(d - 1, blk + d + 1, d);
+                if (blk[0] > 0) rn = w->o->rho / blk[0];
+                else if (emax > 0) rn = w->o->rho / emax;
+                if (et > 0) rt = w->o->rho / et;
+                else if (emax > 0) rt = w->o->rho / emax;
+            }
+        }
+        w->rho_n[a] = w->rho_base_n[a] = rn;
+        w->rho_t[a] = w->rho_base_t[a] = rt;
+    }
+}
+
+/* Block pattern of J and its CSC pattern; symbolic LU analysis. */
+static fc_err ws_pattern(nsn_ws *w, fc_error *err)
+{
+    const fc_matrix *W = w->W;
+    int d = w->d, nc = w->nc;
+    long nbw = W->p[nc];
+    long nb = nbw;
+    for (int a = 0; a < nc; a++) {
+        int has = 0;
+        for (int k = W->p[a]; k < W->p[a + 1]; k++) has |= W->j[k] == a;
+        if (!has) nb++;
+    }
+    w->bp = fc_calloc((size_t)nc + 1, sizeof *w->bp);
+    w->bj = fc_calloc((size_t)nb, sizeof *w->bj);
+    w->bw = fc_calloc((size_t)nb, sizeof *w->bw);
+    w->bdiag = fc_calloc((size_t)nc, sizeof *w->bdiag);
+    w->pos = fc_calloc((size_t)nb * (size_t)(d * d), sizeof *w->pos);
+    w->Ap = fc_calloc((size_t)w->m + 1, sizeof *w->Ap);
+    w->Ai = fc_calloc((size_t)nb * (size_t)(d * d), sizeof *w->Ai);
+    w->Ax = fc_calloc((size_t)nb * (size_t)(d * d), sizeof *w->Ax);
+    int *cnt = fc_calloc((size_t)nc + 1, sizeof *cnt);
+    int *order = fc_calloc((size_t)nc + 1, sizeof *order);
+    if (!w->bp || !w->bj || !w->bw || !w->bdiag || !w->pos || !w->Ap || !w->Ai || !w->Ax ||
+        !cnt || !order) {
+        free(cnt); free(order);
+        return fc_error_set(err, FC_ERR_NOMEM, "nsn: out of memory for the Jacobian pattern");
+    }
+    /* block rows with sorted columns (W's BSR rows are sorted; insert diag) */
+    long k = 0;
+    for (int a = 0; a < nc; a++) {
+        w->bp[a] = (int)k;
+        int inserted = 0;
+        for (int t = W->p[a]; t <= W->p[a + 1]; t++) {
+            int col = t < W->p[a + 1] ? W->j[t] : nc + 1;
+            if (!inserted && col >= a) {
+                if (col != a) { w->bj[k] = a; w->bw[k] = -1; w->bdiag[a] = (int)k; k++; }
+                inserted = 1;
+            }
+            if (t == W->p[a + 1]) break;
+            if (col == a) w->bdiag[a] = (int)k;
+            w->bj[k] = col;
+            w->bw[k] = t;
+            k++;
+        }
+    }
+    w->bp[nc] = (int)k;
+    /* CSC: column block b holds the blocks (a, b) for all a, rows ascending */
+    for (long t = 0; t < nb; t++) cnt[w->bj[t] + 1]++;
+    for (int b = 0; b < nc; b++) cnt[b + 1] += cnt[b];
+    /* columns d*b + jj: each has cnt_b * d entries */
+    for (int b = 0; b < nc; b++) {
+        int nbl = cnt[b + 1] - cnt[b];
+        for (int jj = 0; jj < d; jj++)
+            w->Ap[d * b + jj + 1] = w->Ap[d * b + jj] + nbl * d;
+    }
+    memcpy(order, cnt, (size_t)(nc + 1) * sizeof *order); /* next free block slot per column block */
+    for (int a = 0; a < nc; a++)
+        for (int t = w->bp[a]; t < w->bp[a + 1]; t++) {
+            int b = w->bj[t];
+            int slot = order[b]++ - cnt[b];  /* position of block (a,b) in column block b */
+            for (int jj = 0; jj < d; jj++)
+                for (int ii = 0; ii < d; ii++) {
+                    long idx = w->Ap[d * b + jj] + (long)slot * d + ii;
+                    w->Ai[idx] = d * a + ii;
+                    w->pos[(long)t * d * d + ii + jj * d] = idx;
+                }
+        }
+    free(cnt);
+    free(order);
+    w->lu = fc_lu_new(w->m, w->Ap, w->Ai, w->o->linear_solver == 1 ? FC_LU_KLU : FC_LU_UMFPACK, err);
+    return w->lu ? FC_OK : err->code;
+}
+
+static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int form,
+                      fc_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->p = p;
+    w->opt = opt;
+    w->o = &opt->nsn;
+    w->form = form;
+    w->d = p->d;
+    w->nc = p->nc;
+    w->m = fc_problem_m(p);
+    fc_clock_start(&w->clock, opt);
+    if (p->W->kind == FC_MAT_BSR && p->W->bs == p->d) {
+        w->W = p->W;
+    } else {
+        w->Wown = fc_matrix_to_bsr(p->W, p->d);
+        if (!w->Wown) return fc_error_set(err, FC_ERR_NOMEM, "nsn: cannot convert W to BSR");
+        w->W = w->Wown;
+    }
+    size_t m = (size_t)w->m, nc = (size_t)w->nc, dd = (size_t)(w->d * w->d);
+    int M = w->o->nonmonotone_m > 0 ? w->o->nonmonotone_m : 1;
+    w->rho_n = fc_calloc(nc, sizeof(double));
+    w->rho_t = fc_calloc(nc, sizeof(double));
+    w->rho_base_n = fc_calloc(nc, sizeof(double));
+    w->rho_base_t = fc_calloc(nc, sizeof(double));
+    w->Ab = fc_calloc(nc * dd, sizeof(double));
+    w->Bb = fc_calloc(nc * dd, sizeof(double));
+    w->u = fc_calloc(m, sizeof(double));
+    w->F = fc_calloc(m, sizeof(double));
+    w->dir = fc_calloc(m, sizeof(double));
+    w->Wd = fc_calloc(m, sizeof(double));
+    w->Jd = fc_calloc(m, sizeof(double));
+    w->rt = fc_calloc(m, sizeof(double));
+    w->ut = fc_calloc(m, sizeof(double));
+    w->Ft = fc_calloc(m, sizeof(double));
+    w->best_r = fc_calloc(m, sizeof(double));
+    w->hist = fc_calloc((size_t)M, sizeof(double));
+    if (!w->rho_n || !w->rho_t || !w->rho_base_n || !w->rho_base_t || !w->Ab || !w->Bb ||
+        !w->u || !w->F || !w->dir || !w->Wd || !w->Jd || !w->rt || !w->ut || !w->Ft ||
+        !w->best_r || !w->hist)
+        return fc_error_set(err, FC_ERR_NOMEM, "nsn: out of memory");
+    fc_err e = ws_pattern(w, err);
+    if (e) return e;
+    double blk[25];
+    for (int a = 0; a < w->nc; a++) {
+        fc_matrix_diag_block(w->W, a, w->d, blk);
+        w->wscale = fmax(w->wscale, fc_norm2(w->d * w->d, blk));
+    }
+    if (!(w->wscale > 0)) w->wscale = 1.0;
+    set_rho(w);
+    w->stagnation = w->o->stagnation > 0 ? w->o->stagnation : 20;
+    return FC_OK;
+}
+
+/* F (and, when jac, the blocks A, B) at (r, u); returns 1/2 ||F||^2. */
+static double eval_F(nsn_ws *w, const double *r, const double *u, double *F, int jac)
+{
+    int d = w->d, dd = d * d;
+    double s = 0.0;
+    for (int a = 0; a < w->nc; a++) {
+        fc_nsn_contact(w->form, d, w->p->mu[a], w->rho_n[a], w->rho_t[a], r + d * a, u + d * a,
+                       F + d * a, jac ? w->Ab + a * dd : NULL, jac ? w->Bb + a * dd : NULL);
+        for (int k = 0; k < d; k++) s += F[d * a + k] * F[d * a + k];
+    }
+    return isfinite(s) ? 0.5 * s : INFINITY;
+}
+
+/* J = A (W + delta I) + B  (reg 1)  or  A W + B + delta I  (reg 2). */
+static void assemble(nsn_ws *w)
+{
+    int d = w->d, dd = d * d, reg = w->o->regularisation;
+    for (int a = 0; a < w->nc; a++) {
+        const double *A = w->Ab + a * dd, *B = w->Bb + a * dd;
+        for (int t = w->bp[a]; t < w->bp[a + 1]; t++) {
+            const double *Wb = w->bw[t] >= 0 ? w->W->x + w->bw[t] * dd : NULL;
+            const long *ps = w->pos + (long)t * dd;
+            for (int jj = 0; jj < d; jj++)
+                for (int ii = 0; ii < d; ii++) {
+                    double v = 0.0;
+                    if (Wb) for (int k = 0; k < d; k++) v += A[ii + k * d] * Wb[k + jj * d];
+                    if (w->bj[t] == a) {
+                        v += B[ii + jj * d];
+                        if (reg == 1) v += w->delta * A[ii + jj * d];
+                        else if (reg == 2 && ii == jj) v += w->delta;
+                    }
+                    w->Ax[ps[ii + jj * d]] = v;
+                }
+        }
+    }
+}
+
+/* Jd = A (W d) + B d  (the unregularised J applied to d; Wd given). */
+static void apply_J(nsn_ws *w, const double *dv, const double *Wd, double *Jd)
+{
+    int d = w->d, dd = d * d;
+    for (int a = 0; a < w->nc; a++) {
+        const double *A = w->Ab + a * dd, *B = w->Bb + a * dd;
+        for (int i = 0; i < d; i++) {
+            double s = 0.0;
+            for (int k = 0; k < d; k++)
+                s += A[i + k * d] * Wd[d * a + k] + B[i + k * d] * dv[d * a + k];
+            Jd[d * a + i] = s;
+        }
+    }
+}
+
+static void compute_u(nsn_ws *w, const double *r, double *u)
+{
+    memcpy(u, w->p->q, (size_t)w->m * sizeof *u);
+    fc_matrix_gemv(w->W, 1.0, r, 1.0, u);
+}
+
+static double ref_merit(nsn_ws *w, double psi)
+{
+    if (w->o->line_search != FC_NSN_LS_NONMONOTONE) return psi;
+    double ref = psi;
+    for (int i = 0; i < w->nhist; i++) ref = fmax(ref, w->hist[i]);
+    return ref;
+}
+
+static void push_merit(nsn_ws *w, double psi)
+{
+    int M = w->o->nonmonotone_m > 0 ? w->o->nonmonotone_m : 1;
+    if (w->nhist < M) w->hist[w->nhist++] = psi;
+    else { memmove(w->hist, w->hist + 1, (size_t)(M - 1) * sizeof *w->hist); w->hist[M - 1] = psi; }
+}
+
+/* Line search along dir from (r, u, psi) with slope g < 0: on success the
+ * trial point (rt, ut, Ft) holds the accepted one and *alpha its step. */
+static int line_search(nsn_ws *w, const double *r, const double *u, double psi, double g,
+                       double *alpha, double *psi_new)
+{
+    int m = w->m, kind = w->o->line_search, maxls = w->o->ls_max_iter > 0 ? w->o->ls_max_iter : 1;
+    double a = 1.0, lo = 0.0, hi = INFINITY, ref = ref_merit(w, psi);
+    const double sigma = 1e-4, c = 0.1;
+    for (int it = 0; it < maxls; it++) {
+        for (int i = 0; i < m; i++) {
+            w->rt[i] = r[i] + a * w->dir[i];
+            w->ut[i] = u[i] + a * w->Wd[i];
+        }
+        double pt = eval_F(w, w->rt, w->ut, w->Ft, 0);
+        *alpha = a;
+        *psi_new = pt;
+        if (kind == FC_NSN_LS_NONE) return isfinite(pt);
+        if (kind == FC_NSN_LS_GOLDSTEIN) {
+            int upper = pt <= psi + c * a * g;
+            int lower = pt >= psi + (1.0 - c) * a * g;
+            if (upper && (lower || a >= 1.0)) return 1;
+            if (!upper) hi = a;
+            else lo = a;
+            a = isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * a;
+        } else {
+            if (pt <= ref + sigma * a * g) return 1;
+            a *= 0.5;
+        }
+    }
+    return 0;
+}
+
+/* Raise the regularisation; 0 when it is already at its cap (or none). */
+static int raise_delta(nsn_ws *w)
+{
+    if (w->o->regularisation == 0) return 0;
+    double d0 = w->o->reg_delta * w->wscale, dmax = w->o->reg_max * w->wscale;
+    if (w->delta >= dmax) return 0;
+    w->delta = w->delta <= 0 ? d0 : fmin(dmax, w->delta * 100.0);
+    return 1;
+}
+
+/* Rebalance rho per contact to ||r_a|| / ||u_a|| within [1e-3, 1e3] of the base. */
+static void adapt_rho(nsn_ws *w, const double *r)
+{
+    int d = w->d;
+    for (int a = 0; a < w->nc; a++) {
+        double nr = fc_norm2(d, r + d * a), nu = fc_norm2(d, w->u + d * a);
+        if (!(nr > 0) || !(nu > 0)) continue;
+        double ratio = nr / nu;
+        w->rho_n[a] = fmin(1e3 * w->rho_base_n[a], fmax(1e-3 * w->rho_base_n[a], ratio));
+        w->rho_t[a] = fmin(1e3 * w->rho_base_t[a], fmax(1e-3 * w->rho_base_t[a], ratio));
+    }
+    w->nhist = 0;
+    w->rho_adapted++;
+}
+
+/* The measure Newton steers by: the SPEC measure with s = max(|r|, |u|)
+ * instead of max(|q|, |r|, |u|).  It is never smaller than the SPEC
+ * measure, nor than the measure fc_solve applies to a reduced global
+ * problem (s = max(|w|, |r|, |u|)) however |q| and |w| compare. */
+static double strict_ratio(nsn_ws *w, const double *r, const double *u)
+{
+    double nq = fc_norm2(w->m, w->p->q), nr = fc_norm2(w->m, r), nu = fc_norm2(w->m, u);
+    double s = fmax(nq, fmax(nr, nu)), s2 = fmax(nr, nu);
+    if (s < 1e-300) s = 1.0;
+    return s2 > 1e-300 ? s2 / s : 1.0;
+}
+
+static double strict_error(nsn_ws *w, const double *r, const double *u)
+{
+    return fc_error_local(w->p, r, u) / strict_ratio(w, r, u);
+}
+
+/* Newton iterations from r (updated in place, ends on the best iterate)
+ * for at most max_newton iterations; *err_out receives the measure. */
+static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_out)
+{
+    const fc_options *opt = w->opt;
+    int m = w->m;
+    fc_error e;
+    compute_u(w, r, w->u);
+    double psi = eval_F(w, r, w->u, w->F, 1);
+    double err = strict_error(w, r, w->u), best = err, mark = err;
+    int best_it = 0;   /* iteration of the last halving of the error (vs mark) */
+    memcpy(w->best_r, r, (size_t)m * sizeof *r);
+    w->nhist = 0;
+    w->delta = 0.0;
+    run_result res = RUN_MAX_ITER;
+    if (!isfinite(err) || !isfinite(psi)) { res = RUN_DIVERGED; goto done; }
+    /* Newton aims at a tenth of the tolerance on the strict measure (one
+     * more iteration near a solution costs little and gives a margin). */
+    double target = 0.1 * opt->tolerance;
+    for (int k = 0;; k++) {
+        if (err <= target) { res = RUN_CONVERGED; break; }
+        if (k >= max_newton || w->iter >= opt->max_iter) { res = RUN_MAX_ITER; break; }
+        if (fc_clock_expired(&w->clock)) { res = RUN_TIME; break; }
+        if (k - best_it >= w->stagnation) {
+            if (w->o->rho_strategy == FC_NSN_RHO_ADAPTIVE && w->rho_adapted < 5) {
+                adapt_rho(w, r);
+                psi = eval_F(w, r, w->u, w->F, 1);
+                best_it = k;
+                mark = best;
+            } else {
+                res = RUN_STAGNATION;
+                snprintf(w->msg, sizeof w->msg, "Newton stagnated at error %.3e", best);
+                break;
+            }
+        }
+        push_merit(w, psi);
+        int ok = 0, lin_fail = 0;
+        double alpha = 0.0, psi_new = psi;
+        for (int attempt = 0; attempt < 8; attempt++) {
+            assemble(w);
+            double rcond = 0.0;
+            if (fc_lu_factor(w->lu, w->Ax, &rcond, &e) != FC_OK || !(rcond > 1e-14)) {
+                lin_fail = 1;
+                if (raise_delta(w)) continue;
+                if (e.code == FC_ERR_NOMEM) break;
+                if (rcond > 0 && fc_lu_factor(w->lu, w->Ax, &rcond, &e) == FC_OK) {
+                    /* ill-conditioned but factorised: try the direction anyway */
+                } else break;
+            }
+            for (int i = 0; i < m; i++) w->dir[i] = -w->F[i];
+            if (fc_lu_solve(w->lu, w->dir, w->dir, &e) != FC_OK ||
+                !fc_all_finite((size_t)m, w->dir)) {
+                lin_fail = 1;
+                if (raise_delta(w)) continue;
+                break;
+            }
+            lin_fail = 0;
+            fc_matrix_gemv(w->W, 1.0, w->dir, 0.0, w->Wd);
+            apply_J(w, w->dir, w->Wd, w->Jd);
+            double g = fc_dot(m, w->F, w->Jd);
+            if (!(g < 0) && w->o->line_search != FC_NSN_LS_NONE) {
+                if (raise_delta(w)) continue;
+                break;
+            }
+            if (line_search(w, r, w->u, psi, g, &alpha, &psi_new)) { ok = 1; break; }
+            if (!raise_delta(w)) break;
+        }
+        w->iter++;
+        if (!ok) {
+            res = lin_fail ? RUN_LINSYS_FAILED : RUN_LS_FAILED;
+            snprintf(w->msg, sizeof w->msg, "%s failed at error %.3e (delta %.1e)",
+                     lin_fail ? "the linear solve" : "the line search", best, w->delta);
+            break;
+        }
+        memcpy(r, w->rt, (size_t)m * sizeof *r);
+        compute_u(w, r, w->u);    /* fresh product: no drift from u + alpha W d */
+        psi = eval_F(w, r, w->u, w->F, 1);
+        (void)psi_new;
+        err = strict_error(w, r, w->u);
+        if (!isfinite(err) || !isfinite(psi)) { res = RUN_DIVERGED; break; }
+        if (alpha >= 1.0 && w->delta > 0) {
+            w->delta *= 0.1;
+            if (w->delta < w->o->reg_delta * w->wscale) w->delta = 0.0;
+        }
+        fc_log(opt, 1, "nsn it %d: error %.3e merit %.3e alpha %.2e delta %.1e", w->iter, err,
+               psi, alpha, w->delta);
+        if (err < 0.5 * mark) { best_it = k + 1; mark = err; }
+        if (err < best) {
+            best = err;
+            memcpy(w->best_r, r, (size_t)m * sizeof *r);
+        }
+        if (opt->progress && opt->progress(opt->progress_user, w->iter, err)) {
+            res = RUN_STOPPED;
+            break;
+        }
+    }
+done:
+    if (res != RUN_CONVERGED) {
+        memcpy(r, w->best_r, (size_t)m * sizeof *r);
+        err = best;
+        if (best <= opt->tolerance && res != RUN_DIVERGED) res = RUN_CONVERGED;
+    }
+    *err_out = err;
+    return res;
+}
+
+static fc_status run_status(run_result res)
+{
+    switch (res) {
+    case RUN_CONVERGED: return FC_CONVERGED;
+    case RUN_TIME: return FC_TIME_LIMIT;
+    case RUN_DIVERGED: return FC_DIVERGED;
+    default: return FC_MAX_ITER;
+    }
+}
+
+/* Pure Newton on one formulation. */
+static fc_status nsn_solve(int form, const fc_problem *p, const fc_options *opt, double *r,
+                           double *u, fc_info *info)
+{
+    nsn_ws w;
+    fc_error e = {0};
+    fc_status st;
+    if (p->d != 2 && p->d != 3) {
+        snprintf(info->message, sizeof info->message, "nsn handles d = 2 or 3 only");
+        return FC_STATUS_ERROR;
+    }
+    if (ws_init(&w, p, opt, form, &e) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", e.msg);
+        ws_free(&w);
+        return FC_STATUS_ERROR;
+    }
+    if (!fc_all_finite((size_t)w.m, r)) memset(r, 0, (size_t)w.m * sizeof *r);
+    double err;
+    run_result res = newton_run(&w, r, opt->max_iter, &err);
+    st = run_status(res);
+    info->iterations = w.iter;
+    compute_u(&w, r, u);
+    if (st != FC_CONVERGED) {
+        if (w.msg[0]) snprintf(info->message, sizeof info->message, "%s", w.msg);
+        else snprintf(info->message, sizeof info->message, "stopped (%s) at error %.3e",
+                      fc_status_name(st), err);
+    }
+    ws_free(&w);
+    return st;
+}
+
+fc_status fc_nsn_ac_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                          fc_info *info)
+{
+    return nsn_solve(FC_NSN_AC, p, opt, r, u, info);
+}
+
+fc_status fc_nsn_jm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                          fc_info *info)
+{
+    return nsn_solve(FC_NSN_JM, p, opt, r, u, info);
+}
+
+fc_status fc_nsn_fb_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                          fc_info *info)
+{
+    return nsn_solve(FC_NSN_FB, p, opt, r, u, info);
+}
+
+fc_status fc_nsn_nm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                          fc_info *info)
+{
+    return nsn_solve(FC_NSN_NM, p, opt, r, u, info);
+}
+
+/* Newton with a fallback to NSGS sweeps: Newton runs until it converges,
+ * fails (line search, linear solve) or stagnates; then a block of NSGS
+ * sweeps warm-started from the best iterate; then Newton again.  A block
+ * doubles in length (up to nsn.hybrid_max_sweeps) each time Newton did not
+ * improve the best error tenfold, so that on problems where Newton never
+ * takes over, the cost is NSGS's plus a logarithmic number of attempts.
+ * Symmetrically, Newton leaves after nsn.hybrid_stagnation iterations
+ * without halving the error, a window that doubles (up to
+ * nsn.hybrid_newton_iter) each time an NSGS block did not halve it either. */
+fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                              fc_info *info)
+{
+    nsn_ws w;
+    fc_error e = {0};
+    if (p->d != 2 && p->d != 3) {
+        snprintf(info->message, sizeof info->message, "nsn-hybrid handles d = 2 or 3 only");
+        return FC_STATUS_ERROR;
+    }
+    int form = opt->nsn.formulation;
+    if (form < FC_NSN_AC || form > FC_NSN_NM) form = FC_NSN_AC;
+    if (ws_init(&w, p, opt, form, &e) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", e.msg);
+        ws_free(&w);
+        return FC_STATUS_ERROR;
+    }
+    if (!fc_all_finite((size_t)w.m, r)) memset(r, 0, (size_t)w.m * sizeof *r);
+    int sweeps = opt->nsn.hybrid_sweeps > 0 ? opt->nsn.hybrid_sweeps : 10;
+    int cap = opt->nsn.hybrid_max_sweeps > sweeps ? opt->nsn.hybrid_max_sweeps : sweeps;
+    int newton_iter = opt->nsn.hybrid_newton_iter > 0 ? opt->nsn.hybrid_newton_iter : 50;
+    if (opt->nsn.hybrid_stagnation > 0) w.stagnation = opt->nsn.hybrid_stagnation;
+    double best = INFINITY;
+    fc_status st = FC_MAX_ITER;
+    static const char *names[] = {"nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm"};
+    for (;;) {
+        double t0 = fc_now(), err;
+        int it0 = w.iter;
+        w.msg[0] = 0;
+        run_result res = newton_run(&w, r, newton_iter, &err);
+        fc_info_add_stage(info, names[form], run_status(res), w.iter - it0, err, fc_now() - t0);
+        if (res == RUN_CONVERGED || res == RUN_TIME || res == RUN_STOPPED) {
+            st = run_status(res);
+            break;
+        }
+        if (w.iter >= opt->max_iter) { st = FC_MAX_ITER; break; }
+        if (!(err < 0.1 * best)) sweeps = sweeps * 2 < cap ? sweeps * 2 : cap;
+        if (err < best) best = err;
+        fc_log(opt, 1, "nsn-hybrid: Newton stopped (%s), %d NSGS sweeps from error %.3e",
+               w.msg, sweeps, err);
+        /* NSGS sweeps from the best Newton iterate */
+        fc_options o = *opt;
+        compute_u(&w, r, w.u);
+        o.tolerance = opt->tolerance * strict_ratio(&w, r, w.u);
+        o.max_iter = sweeps < opt->max_iter - w.iter ? sweeps : opt->max_iter - w.iter;
+        o.progress = NULL;
+        o.r0 = NULL;
+        if (opt->time_limit > 0) {
+            double left = opt->time_limit - fc_clock_elapsed(&w.clock);
+            if (left <= 0) { st = FC_TIME_LIMIT; break; }
+            o.time_limit = left;
+        }
+        fc_info sub;
+        memset(&sub, 0, sizeof sub);
+        t0 = fc_now();
+        fc_status sst = fc_nsgs_solve(p, &o, r, u, &sub);
+        w.iter += sub.iterations;
+        compute_u(&w, r, w.u);
+        double gerr = strict_error(&w, r, w.u);
+        fc_info_add_stage(info, "nsgs", sst, sub.iterations, gerr, fc_now() - t0);
+        if (!isfinite(gerr)) {
+            /* should not happen; return the best Newton iterate */
+            memcpy(r, w.best_r, (size_t)w.m * sizeof *r);
+            st = FC_DIVERGED;
+            break;
+        }
+        /* NSGS did not halve the best error: Newton gets a longer leash */
+        if (!(gerr < 0.5 * best)) w.stagnation = 2 * w.stagnation < newton_iter ? 2 * w.stagnation : newton_iter;
+        if (gerr < best) best = gerr;
+        if (gerr <= opt->tolerance) {
+            /* a few Newton iterations from the NSGS solution for a margin
+             * (see target in newton_run); never worse than gerr */
+            if (!fc_clock_expired(&w.clock) && w.iter < opt->max_iter) {
+                t0 = fc_now();
+                it0 = w.iter;
+                run_result pres = newton_run(&w, r, 3, &err);
+                fc_info_add_stage(info, names[form], run_status(pres), w.iter - it0, err,
+                                  fc_now() - t0);
+            }
+            st = FC_CONVERGED;
+            break;
+        }
+        if (sst == FC_TIME_LIMIT || fc_clock_expired(&w.clock)) { st = FC_TIME_LIMIT; break; }
+        if (w.iter >= opt->max_iter) { st = FC_MAX_ITER; break; }
+        if (opt->progress && opt->progress(opt->progress_user, w.iter, gerr)) break;
+    }
+    info->iterations = w.iter;
+    compute_u(&w, r, u);
+    if (st != FC_CONVERGED)
+        snprintf(info->message, sizeof info->message, "nsn-hybrid stopped (%s), best error %.3e",
+                 fc_status_name(st), best);
+    ws_free(&w);
+    return st;
+}
