@@ -324,6 +324,13 @@ typedef struct fc_fp_options {
     int ls_max_iter;       /* backtracking steps per iteration; 100          */
     double hp_sigma;       /* hp: Armijo constant of the hyperplane search;
                               0.5 (measured; the seed's 0.99 is slower)   */
+    int anderson;          /* fpp, eg, vi-fpp, vi-eg, hp, dsfp: safeguarded Anderson
+                              acceleration memory of the iteration map
+                              (0: the plain method); default 10           */
+    int anderson_start;    /* plain iterations before it starts; 10        */
+    double anderson_growth;/* an extrapolated step is dropped (and the
+                              history reset) when the map's residual grows
+                              by more than this factor; 2.0              */
 } fc_fp_options;
 
 /* prox: proximal point, inner solves of FC(W + alpha I, q - alpha r_k). */

@@ -15,7 +15,10 @@ static fc_status dsfp_run(fo_run *R, int kind, double *r, double *u)
     const fc_fp_options *o = &R->opt->fp;
     int d = p->d, m = R->m, nc = p->nc;
     double *ws = fc_calloc((size_t)m + (size_t)nc + 1, sizeof *ws);
-    if (!ws) {
+    fo_accel A;
+    if (fo_accel_init(&A, o, m) || !ws) {
+        free(ws);
+        fo_accel_free(&A);
         snprintf(R->message, sizeof R->message, "out of memory");
         return fo_run_end(R, FC_STATUS_ERROR, r, u);
     }
@@ -43,18 +46,22 @@ static fc_status dsfp_run(fo_run *R, int kind, double *r, double *u)
     for (int it = 0;; it++) {
         double err = fo_error(p, 0, r, u);
         if ((st = fo_run_check(R, it, r, err)) >= 0) break;
-        if (o->rho <= 0) {
+        /* the damping adapts theta: off while Anderson needs one map */
+        if (o->rho <= 0 && (!A.on || it + 1 < A.start)) {
             if (err > prev) { theta *= o->ls_tau; decreases = 0; }
             else if (++decreases >= 10) { theta = fmin(1.0, theta * o->ls_tauinv); decreases = 0; }
         }
         prev = err;
         fo_uhat(p, 0, u, F);
+        fo_accel_save(&A, r, m);
         for (int a = 0; a < nc; a++)
             for (int k = 0; k < d; k++) r[d * a + k] -= theta * rho[a] * F[d * a + k];
         fo_project(p, r);
+        fo_accel_apply(&A, p, it, err, r);
         fo_velocity(p, r, u);
     }
     free(ws);
+    fo_accel_free(&A);
     return fo_run_end(R, st, r, u);
 }
 

@@ -232,3 +232,81 @@ fc_status fo_solve_outer(const fc_problem *p, const fc_options *opt, fo_core cor
     fc_status st = core(&R, kind, r, u);
     return fo_run_report(&R, st, info);
 }
+
+int fo_accel_init(fo_accel *A, const fc_fp_options *o, int m)
+{
+    memset(A, 0, sizeof *A);
+    A->fres_last = A->err_ref = INFINITY;
+    if (o->anderson <= 0 || m <= 0) return 0;
+    A->on = 1;
+    A->window = A->plain_len = 50 * o->anderson;
+    A->start = o->anderson_start > 0 ? o->anderson_start : 0;
+    A->growth = o->anderson_growth > 0 ? o->anderson_growth : 2.0;
+    A->x = fc_calloc((size_t)m, sizeof *A->x);
+    if (!A->x || fc_anderson_init(&A->aa, m, o->anderson)) {
+        fo_accel_free(A);
+        return -1;
+    }
+    return 0;
+}
+
+void fo_accel_save(fo_accel *A, const double *r, int m)
+{
+    if (A->on) memcpy(A->x, r, (size_t)m * sizeof *r);
+}
+
+int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, double *r)
+{
+    if (!A->on || it + 1 < A->start) return 0;
+    int m = A->aa.m;
+    double fres = 0.0;
+    for (int i = 0; i < m; i++) fres += (r[i] - A->x[i]) * (r[i] - A->x[i]);
+    fres = sqrt(fres);
+    int changed = 0;
+    /* Stagnation of the measure while extrapolating (Anderson can freeze
+     * the slow drift that a plain iteration needs to change an active
+     * set): when the error has not halved for `window` iterations, the
+     * plain map runs alone for plain_len iterations (doubled each time). */
+    if (A->plain > 0) {
+        if (--A->plain == 0) { A->err_ref = err; A->count = 0; }
+        A->fres_last = fres;
+        return 0;
+    }
+    if (!(err >= 0.5 * A->err_ref)) { A->err_ref = err; A->count = 0; }
+    else if (++A->count > A->window) {
+        fc_anderson_reset(&A->aa);
+        A->extrapolated = 0;
+        A->plain = A->plain_len;
+        A->plain_len *= 2;
+        A->fres_last = fres;
+        return 0;
+    }
+    if (!isfinite(fres) || (A->extrapolated && !(fres < A->growth * A->fres_last))) {
+        fc_anderson_reset(&A->aa);   /* rejected: keep the plain map */
+        A->extrapolated = 0;
+        A->wait = A->start;          /* and plain iterations before the next try */
+    } else if (A->wait > 0) {
+        A->wait--;
+    } else {
+        A->accepted += A->extrapolated;
+        A->extrapolated = fc_anderson_step(&A->aa, A->x, r);
+        if (A->extrapolated) {
+            fo_project(p, r);
+            changed = 1;
+            if (!fc_all_finite((size_t)m, r)) {   /* back to the plain map */
+                memcpy(r, A->aa.gprev, (size_t)m * sizeof *r);
+                fc_anderson_reset(&A->aa);
+                A->extrapolated = 0;
+            }
+        }
+    }
+    A->fres_last = fres;
+    return changed;
+}
+
+void fo_accel_free(fo_accel *A)
+{
+    if (A->on) fc_anderson_free(&A->aa);
+    free(A->x);
+    memset(A, 0, sizeof *A);
+}

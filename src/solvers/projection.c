@@ -20,7 +20,7 @@
  * Fy = F(y) on return.  *rho is updated for the next iteration; the step
  * actually used is returned. */
 static double adaptive_step(const fc_problem *p, int ccp, const fc_fp_options *o,
-                            double *rho, const double *x, const double *F,
+                            int grow, double *rho, const double *x, const double *F,
                             double *y, double *uy, double *Fy)
 {
     int m = fc_problem_m(p);
@@ -35,7 +35,7 @@ static double adaptive_step(const fc_problem *p, int ccp, const fc_fp_options *o
         if (r * dF <= o->ls_L * nd || nd == 0.0 || ls + 1 >= o->ls_max_iter) break;
         r *= o->ls_tau;
     }
-    *rho = r * dF < o->ls_Lmin * nd ? r * o->ls_tauinv : r;
+    *rho = grow && r * dF < o->ls_Lmin * nd ? r * o->ls_tauinv : r;
     return r;
 }
 
@@ -76,7 +76,10 @@ fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
     const fc_fp_options *o = &R->opt->fp;
     int m = R->m, ccp = R->ccp;
     double *ws = fc_calloc((size_t)5 * (size_t)m, sizeof *ws);
-    if (!ws) {
+    fo_accel A;
+    if (fo_accel_init(&A, o, m) || !ws) {
+        free(ws);
+        fo_accel_free(&A);
         snprintf(R->message, sizeof R->message, "out of memory");
         return fo_run_end(R, FC_STATUS_ERROR, r, u);
     }
@@ -87,6 +90,9 @@ fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
     for (int it = 0; st < 0; it++) {
         if ((st = fo_run_check(R, it, r, fo_error(p, ccp, r, u))) >= 0) break;
         fo_uhat(p, ccp, u, F);
+        fo_accel_save(&A, r, m);
+        /* Anderson needs one map: once it runs, rho only shrinks */
+        int grow = !A.on || it + 1 < A.start;
         switch (kind) {
         case FO_FPP:
             fo_proj_step(p, r, rho, F, y);
@@ -102,12 +108,12 @@ fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
             fo_velocity(p, r, u);
             break;
         case FO_VI_FPP:
-            adaptive_step(p, ccp, o, &rho, r, F, y, uy, Fy);
+            adaptive_step(p, ccp, o, grow, &rho, r, F, y, uy, Fy);
             memcpy(r, y, (size_t)m * sizeof *r);
             memcpy(u, uy, (size_t)m * sizeof *u);
             break;
         case FO_VI_EG: {
-            double used = adaptive_step(p, ccp, o, &rho, r, F, y, uy, Fy);
+            double used = adaptive_step(p, ccp, o, grow, &rho, r, F, y, uy, Fy);
             fo_proj_step(p, r, used, Fy, z);
             memcpy(r, z, (size_t)m * sizeof *r);
             fo_velocity(p, r, u);
@@ -135,13 +141,15 @@ fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
             }
             if (fzd <= 0.0) memcpy(r, y, (size_t)m * sizeof *r);   /* no hyperplane */
             else project_K_halfspace(p, Fy, fc_dot(m, Fy, z), r, y);
-            rho = ls == 0 ? rho * o->ls_tauinv : rho * o->ls_tau;
+            rho = ls == 0 ? (grow ? rho * o->ls_tauinv : rho) : rho * o->ls_tau;
             fo_velocity(p, r, u);
             break;
         }
         }
+        if (fo_accel_apply(&A, p, it, R->error, r)) fo_velocity(p, r, u);
     }
     free(ws);
+    fo_accel_free(&A);
     return fo_run_end(R, st, r, u);
 }
 

@@ -102,6 +102,9 @@ void fc_default_options(fc_options *opt)
     opt->fp.ls_Lmin = 0.3;
     opt->fp.ls_max_iter = 100;
     opt->fp.hp_sigma = 0.5;
+    opt->fp.anderson = 10;
+    opt->fp.anderson_start = 10;
+    opt->fp.anderson_growth = 2.0;
     opt->prox.inner_solver = "nsgs";
     opt->prox.alpha = 0.0;
     opt->prox.sigma = 5.0;
