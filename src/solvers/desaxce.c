@@ -57,7 +57,7 @@ static fc_status dsfp_run(fo_run *R, int kind, double *r, double *u)
         for (int a = 0; a < nc; a++)
             for (int k = 0; k < d; k++) r[d * a + k] -= theta * rho[a] * F[d * a + k];
         fo_project(p, r);
-        fo_accel_apply(&A, p, it, err, r);
+        fo_accel_apply(&A, p, it, err, R->best, r);
         fo_velocity(p, r, u);
     }
     free(ws);

@@ -110,8 +110,10 @@ void fo_accel_save(fo_accel *A, const double *r, int m);
  * the next iterate out; returns 1 when r was changed (u = W r + q must be
  * recomputed).  When the measure has not halved in 50 x memory
  * extrapolated iterations, the plain map runs alone for as many (then
- * twice as many each time) before Anderson is tried again. */
-int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, double *r);
+ * twice as many each time), from best (the best iterate so far, if not
+ * NULL), before Anderson is tried again. */
+int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, const double *best,
+                   double *r);
 void fo_accel_free(fo_accel *A);
 
 /* ---- cores shared between files ------------------------------------ */

@@ -255,7 +255,8 @@ void fo_accel_save(fo_accel *A, const double *r, int m)
     if (A->on) memcpy(A->x, r, (size_t)m * sizeof *r);
 }
 
-int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, double *r)
+int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, const double *best,
+                   double *r)
 {
     if (!A->on || it + 1 < A->start) return 0;
     int m = A->aa.m;
@@ -279,7 +280,8 @@ int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, double 
         A->plain = A->plain_len;
         A->plain_len *= 2;
         A->fres_last = fres;
-        return 0;
+        if (best) memcpy(r, best, (size_t)m * sizeof *r);   /* from the best point */
+        return best != NULL;
     }
     if (!isfinite(fres) || (A->extrapolated && !(fres < A->growth * A->fres_last))) {
         fc_anderson_reset(&A->aa);   /* rejected: keep the plain map */

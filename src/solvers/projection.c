@@ -146,7 +146,7 @@ fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
             break;
         }
         }
-        if (fo_accel_apply(&A, p, it, R->error, r)) fo_velocity(p, r, u);
+        if (fo_accel_apply(&A, p, it, R->error, R->best, r)) fo_velocity(p, r, u);
     }
     free(ws);
     fo_accel_free(&A);
