@@ -17,15 +17,15 @@
 static inline void check_project(int d, double mu, double mu_r, double *x)
 {
     if (d != 5) {
-        double nt = d == 3 ? sqrt(x[1] * x[1] + x[2] * x[2]) : fabs(x[1]);
+        double nt = d == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
         if (nt <= mu * x[0]) return;
         if (mu * nt <= -x[0]) { for (int k = 0; k < d; k++) x[k] = 0; return; }
         double a = (x[0] + mu * nt) / (1 + mu * mu);
         x[0] = a;
-        for (int k = 1; k < d; k++) x[k] = mu * a * x[k] / nt;
+        for (int k = 1; k < d; k++) x[k] = x[k] * (mu * a / nt);
         return;
     }
-    double t = sqrt(x[1] * x[1] + x[2] * x[2]), s = sqrt(x[3] * x[3] + x[4] * x[4]);
+    double t = hypot(x[1], x[2]), s = hypot(x[3], x[4]);
     /* phi(n) = (n - x0)^2 + max(0, t - mu n)^2 + max(0, s - mu_r n)^2 is
      * convex in n >= 0: bisection on the sign of its (increasing) slope
      * phi'(n)/2 = n - x0 - mu max(0, t - mu n) - mu_r max(0, s - mu_r n). */
@@ -37,15 +37,18 @@ static inline void check_project(int d, double mu, double mu_r, double *x)
     }
     double n = 0.5 * (lo + hi);
     x[0] = n;
-    if (t > mu * n) { for (int k = 1; k < 3; k++) x[k] = t > 0 ? x[k] * mu * n / t : 0; }
-    if (s > mu_r * n) { for (int k = 3; k < 5; k++) x[k] = s > 0 ? x[k] * mu_r * n / s : 0; }
+    if (t > mu * n) { for (int k = 1; k < 3; k++) x[k] = t > 0 ? x[k] * (mu * n / t) : 0; }
+    if (s > mu_r * n) { for (int k = 3; k < 5; k++) x[k] = s > 0 ? x[k] * (mu_r * n / s) : 0; }
 }
 
+/* Euclidean norm, scaled by the largest entry (no overflow near DBL_MAX). */
 static inline double check_norm(int n, const double *x)
 {
-    double s = 0;
-    for (int i = 0; i < n; i++) s += x[i] * x[i];
-    return sqrt(s);
+    double big = 0, s = 0;
+    for (int i = 0; i < n; i++) big = fmax(big, fabs(x[i]));
+    if (big == 0 || !isfinite(big)) return big;
+    for (int i = 0; i < n; i++) s += (x[i] / big) * (x[i] / big);
+    return big * sqrt(s);
 }
 
 /* SPEC measure of a local problem at r, with u = W r + q computed here
@@ -55,7 +58,7 @@ static inline double check_error_with(const fc_problem *p, const fc_matrix *W, c
 {
     int d = p->d, m = d * p->nc;
     fc_matrix *C = fc_matrix_to_csr(W);
-    double *u = malloc((size_t)m * sizeof *u), e2 = 0;
+    double *u = malloc((size_t)m * sizeof *u), *e = malloc((size_t)m * sizeof *e);
     for (int i = 0; i < m; i++) {
         double s = q[i];
         for (int k = C->p[i]; k < C->p[i + 1]; k++) s += C->x[k] * r[C->j[k]];
@@ -64,19 +67,21 @@ static inline double check_error_with(const fc_problem *p, const fc_matrix *W, c
     for (int a = 0; a < p->nc; a++) {
         const double *ra = r + d * a, *ua = u + d * a;
         double x[5], mu = p->mu[a], mur = p->mu_r ? p->mu_r[a] : 0;
-        double uhat = ua[0] + mu * (d == 2 ? fabs(ua[1]) : sqrt(ua[1] * ua[1] + ua[2] * ua[2]));
-        if (d == 5) uhat += mur * sqrt(ua[3] * ua[3] + ua[4] * ua[4]);
+        double uhat = ua[0] + mu * (d == 2 ? fabs(ua[1]) : hypot(ua[1], ua[2]));
+        if (d == 5) uhat += mur * hypot(ua[3], ua[4]);
         x[0] = ra[0] - uhat;
         for (int k = 1; k < d; k++) x[k] = ra[k] - ua[k];
         check_project(d, mu, mur, x);
-        for (int k = 0; k < d; k++) e2 += (ra[k] - x[k]) * (ra[k] - x[k]);
+        for (int k = 0; k < d; k++) e[d * a + k] = ra[k] - x[k];
     }
     double s = fmax(check_norm(m, scale), fmax(check_norm(m, r), check_norm(m, u)));
     if (s < 1e-300) s = 1;
     if (u_out) memcpy(u_out, u, (size_t)m * sizeof *u);
+    double en = check_norm(m, e);
     free(u);
+    free(e);
     fc_matrix_free(C);
-    return sqrt(e2) / s;
+    return en / s;
 }
 
 /* The measure for a local problem, or for a global one through its

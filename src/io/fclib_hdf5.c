@@ -270,7 +270,7 @@ static int pointers_ok(const int *p, int n, int nzmax)
 
 /* Entries of an fclib matrix (triplet: i rows, p columns; -1 CSC; -2
  * CSR) as triplets, every index checked; NULL on success, else why. */
-static const char *fclib_entries(const struct fclib_matrix *A, fc_triplets *T)
+const char *fc_fclib_matrix_entries(const struct fclib_matrix *A, fc_triplets *T)
 {
     if (!A || !A->x || !A->i || !A->p || A->m <= 0 || A->n <= 0) return "incomplete matrix";
     if (A->nz >= 0) {
@@ -298,7 +298,7 @@ static fc_err from_fclib(h5ctx *c, const struct fclib_matrix *A, int bs, const c
                          fc_matrix **out)
 {
     fc_triplets T = {0};
-    const char *why = fclib_entries(A, &T);
+    const char *why = fc_fclib_matrix_entries(A, &T);
     fc_matrix *C = why ? NULL : fc_triplets_to_csr(&T, A->m, A->n);
     fc_triplets_free(&T);
     if (why) return h5_fail(c, FC_ERR_INVALID, obj, why);

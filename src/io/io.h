@@ -19,6 +19,13 @@ void fc_triplets_free(fc_triplets *t);
  * out of memory. */
 fc_matrix *fc_triplets_to_csr(const fc_triplets *t, int rows, int cols);
 
+/* The entries of a matrix as libfclib returns it (triplet, CSC or CSR by
+ * its nz), every size, pointer and index checked against its declared
+ * sizes (arrays of nzmax entries; p of n+1 (CSC) or m+1 (CSR) entries);
+ * NULL on success, else why it is refused. */
+struct fclib_matrix;
+const char *fc_fclib_matrix_entries(const struct fclib_matrix *A, fc_triplets *T);
+
 /* The last component of a path (points into path). */
 const char *fc_io_basename(const char *path);
 /* Validate a freshly read problem and hand it over: on success *out = p,

@@ -4,6 +4,9 @@
 #include "internal.h"
 
 static const fc_solver solvers[] = {
+    {"auto", "the default: accelerated NSGS, then nonsmooth Newton warm-started, then NSGS "
+             "again, sharing the time limit (docs/solvers.md)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, NULL},
     {"nsgs", "nonsmooth Gauss-Seidel over contacts, hybrid one-contact solver "
              "(Alart-Curnier Newton, projection, exact)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_solve, NULL},
