@@ -312,6 +312,8 @@ int main(void)
     test_nsgs_v_global("global/GFC3D_TwoRods1.dat");
     test_nsgs_v_global("global/Box_Stacks-i0122-82-5.hdf5");
     test_nsgs_v_global("global/gfc2d_granularflowonwall_00069_00350.dat");
+    test_nsgs_v_global("global/spheres-in-a-box-98-i10000-256-10.hdf5"); /* needs Anderson */
+    test_nsgs_v_global("rolling/Chute-ndof-768-nc-4-3.hdf5");  /* M not symmetric */
     test_inner_tol();
     TEST_DONE();
 }
