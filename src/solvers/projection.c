@@ -85,6 +85,14 @@ fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
     }
     double *F = ws, *y = ws + m, *uy = ws + 2 * m, *Fy = ws + 3 * m, *z = ws + 4 * m;
     double rho = o->rho > 0 ? o->rho : 1.0 / fo_lambda_max(p->W, m, y, uy);
+    if (o->rho <= 0 && kind == FO_EG && !ccp) {
+        /* extragradient converges for rho < 1/L, L the Lipschitz constant of
+         * F = u + g(u): up to (1 + mu + mu_r) lambda_max(W) */
+        double lip = 0.0;
+        for (int a = 0; a < p->nc; a++)
+            lip = fmax(lip, p->mu[a] + (p->mu_r ? p->mu_r[a] : 0.0));
+        rho /= 1.0 + lip;
+    }
     fo_velocity(p, r, u);
     int st = -1;
     for (int it = 0; st < 0; it++) {

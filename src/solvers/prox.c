@@ -4,7 +4,9 @@
  * name (prox.inner_solver, "nsgs" by default), warm-started from r_k, to
  * the tolerance of prox.inner.  alpha_k = sigma * error_k^nu * lambda_max(W)
  * (the seed's sigma / nu rule, made relative to the scale of W), floored at
- * alpha_min * lambda_max(W); prox.alpha > 0 fixes the first one. */
+ * alpha_min * lambda_max(W); prox.alpha > 0 fixes the first one.  An
+ * outer step that does not reduce the error by 10% divides the rule's
+ * alpha by 10 for the rest of the solve. */
 #include "solvers/firstorder.h"
 
 #include <stdio.h>
@@ -60,11 +62,17 @@ static fc_status prox_run(fo_run *R, int kind, double *r, double *u)
     so.progress = NULL;
     so.r0 = NULL;
     long total = 0;
+    double prev = INFINITY, shrink = 1.0;
     fo_velocity(p, r, u);
     for (int it = 0; st < 0; it++) {
         double err = fo_error(p, 0, r, u);
         if ((st = fo_run_check(R, it, r, err)) >= 0) break;
-        double alpha = it == 0 && o->alpha > 0 ? o->alpha : o->sigma * pow(err, o->nu);
+        /* a step that did not gain 10% (a far solution along a direction
+         * W barely sees: each step moves r by about ||u|| / alpha) divides
+         * alpha by 10 from then on */
+        if (err > 0.9 * prev) shrink *= 0.1;
+        prev = err;
+        double alpha = it == 0 && o->alpha > 0 ? o->alpha : o->sigma * pow(err, o->nu) * shrink;
         alpha = fmax(alpha, o->alpha_min) * lam;
         for (int i = 0; i < m; i++) {
             Wa->x[idx[i]] = d0[i] + alpha;
