@@ -295,6 +295,64 @@ typedef struct fc_nsn_options {
     int hybrid_stagnation; /* nsn-hybrid leaves Newton after this many iterations
                               without halving the error; default 5            */
 } fc_nsn_options;
+/* Interior point (ipm, gipm): see docs/solvers-ipm.md. */
+typedef enum fc_ipm_formulation {
+    FC_IPM_AUTO = 0,       /* ipm: dual; gipm: primal                     */
+    FC_IPM_DUAL,           /* unknown r, the cone QP in W (global: W formed) */
+    FC_IPM_PRIMAL,         /* unknown v: the QP in M, H (never forms W)     */
+    FC_IPM_EQUILIBRIUM     /* v, r, u of the equations of motion at once,
+                              the friction shift updated every step        */
+} fc_ipm_formulation;
+
+typedef struct fc_ipm_options {
+    int formulation;       /* an fc_ipm_formulation; default FC_IPM_AUTO   */
+    double step_fraction;  /* fraction of the step to the boundary; 0.99    */
+    int max_outer;         /* cone QPs solved at most, i.e. fixed-point
+                              updates of s = mu ||u_T|| + 1 (the GAMS study
+                              used 10); default 200                         */
+    int max_inner;         /* interior-point steps per cone QP; default 80  */
+    int warm_start;        /* 1: start each cone QP from the last one; 1    */
+    int convex;            /* 1: solve only the convex relaxation (s = 0);
+                              default 0                                      */
+    double reg;            /* static regularisation of the KKT; 1e-11     */
+    int refine;            /* iterative refinement steps; default 3        */
+    int anderson;          /* memory of the Anderson acceleration of the
+                              fixed point on the shift (<= 20); 0: plain
+                              (damped) updates; default 5                   */
+} fc_ipm_options;
+
+/* ADMM (admm, gadmm): see docs/solvers-ipm.md. */
+typedef enum fc_admm_rho_strategy {
+    FC_ADMM_RHO_CONSTANT = 0,
+    FC_ADMM_RHO_RESIDUAL_BALANCING,
+    FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING
+} fc_admm_rho_strategy;
+typedef enum fc_admm_initial_rho {
+    FC_ADMM_RHO_GIVEN = 0,    /* admm.rho                                  */
+    FC_ADMM_RHO_NORM_INF,     /* ||W||_inf (global: ||M||_inf / ||H||_inf^2) */
+    FC_ADMM_RHO_EIGENVALUES   /* sqrt(lambda_max * lambda_min) estimates   */
+} fc_admm_initial_rho;
+typedef enum fc_admm_acceleration {
+    FC_ADMM_NO_ACCELERATION = 0,
+    FC_ADMM_ACCELERATION,
+    FC_ADMM_ACCELERATION_AND_RESTART
+} fc_admm_acceleration;
+
+typedef struct fc_admm_options {
+    double rho;            /* penalty when initial_rho is GIVEN; default 1  */
+    int initial_rho;       /* an fc_admm_initial_rho; default EIGENVALUES  */
+    int rho_strategy;      /* an fc_admm_rho_strategy; default SCALED_RESIDUAL_BALANCING */
+    int acceleration;      /* an fc_admm_acceleration; default AND_RESTART */
+    double restart_eta;    /* restart when the combined residual exceeds
+                              eta times the previous; default 0.999        */
+    double balancing_tau;  /* rho multiplied / divided by tau; default 2   */
+    double balancing_phi;  /* when one residual exceeds phi times the other;
+                              default 10                                    */
+    int balancing_every;   /* iterations between two rho updates; default 10 */
+    int scaling;           /* admm (local): 1 scales each contact's normal,
+                              tangential (and rolling) rows and columns of W
+                              to a unit diagonal, mu adjusted; 0 none; 1   */
+} fc_admm_options;
 /* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
 
 /* How a composite solver sets the tolerance of its inner solves. */
@@ -391,6 +449,8 @@ typedef struct fc_options {
     const double *r0;      /* warm start (m values) or NULL for zero       */
     fc_nsgs_options nsgs;
     fc_nsn_options nsn;
+    fc_ipm_options ipm;
+    fc_admm_options admm;
     fc_fp_options fp;       /* fpp, eg, vi-fpp, vi-eg, hp, dsfp              */
     fc_prox_options prox;
     fc_tresca_options tresca; /* tfp, pfp                                    */

@@ -11,6 +11,12 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+/* n zeroed doubles (n > 0 in every use). */
+static double *zeros(int n)
+{
+    return calloc(n > 0 ? (size_t)n : 1, sizeof(double));
+}
+
 /* A valid, finite problem whose products overflow: W ~ 1e300 entries
  * with q ~ 1e300 (W r alone exceeds DBL_MAX once r leaves 0). */
 static fc_problem *overflowing(int d, int nc, double big)
@@ -23,7 +29,7 @@ static fc_problem *overflowing(int d, int nc, double big)
             D->x[(size_t)j * m + i] = (i == j ? 4.0 : 1.0) * big;
     p->W = fc_matrix_to_bsr(D, d);
     fc_matrix_free(D);
-    p->q = calloc((size_t)m, sizeof *p->q);
+    p->q = zeros(m);
     for (int i = 0; i < m; i++) p->q[i] = i % d == 0 ? -1.5 * big : big;
     for (int a = 0; a < nc; a++) p->mu[a] = 0.5, p->mu_r ? p->mu_r[a] = 0.1 : 0;
     return p;
@@ -44,7 +50,7 @@ static fc_problem *plain(int d, int nc)
         }
     p->W = fc_matrix_to_bsr(D, d);
     fc_matrix_free(D);
-    p->q = calloc((size_t)m, sizeof *p->q);
+    p->q = zeros(m);
     for (int i = 0; i < m; i++) p->q[i] = i % d == 0 ? -1.0 + 0.3 * (i % 3) : 0.4;
     for (int a = 0; a < nc; a++) p->mu[a] = 0.3, p->mu_r ? p->mu_r[a] = 0.05 : 0;
     return p;

@@ -22,6 +22,17 @@ static const fc_solver solvers[] = {
      FC_DIM(2) | FC_DIM(3), fc_nsn_nm_solve, NULL},
     {"nsn-hybrid", "Alart-Curnier Newton with fallback to NSGS sweeps when it fails or stalls",
      FC_DIM(2) | FC_DIM(3), fc_nsn_hybrid_solve, NULL},
+    {"ipm", "primal-dual interior point (NT scaling, Mehrotra) on the cone QP in r, "
+            "fixed point on the De Saxce shift",
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, NULL},
+    {"gipm", "interior point on the global problem's (M, H) directly (no W), "
+             "quasi-definite sparse KKT",
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, fc_gipm_solve},
+    {"admm", "ADMM on the cone QP in r, Nesterov acceleration with restart, "
+             "residual-balancing rho",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL},
+    {"gadmm", "ADMM on the global problem's (M, H) directly (no W)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve},
     {"fpp", "fixed-point projection r = P_K(r - rho (u + g(u))), constant rho",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_fpp_solve, NULL},
     {"eg", "extragradient on the natural map, constant rho",
@@ -97,6 +108,24 @@ void fc_default_options(fc_options *opt)
     opt->nsn.hybrid_max_sweeps = 2000;
     opt->nsn.hybrid_newton_iter = 50;
     opt->nsn.hybrid_stagnation = 5;
+    opt->ipm.formulation = FC_IPM_AUTO;
+    opt->ipm.step_fraction = 0.99;
+    opt->ipm.max_outer = 200;
+    opt->ipm.max_inner = 80;
+    opt->ipm.warm_start = 1;
+    opt->ipm.convex = 0;
+    opt->ipm.reg = 1e-11;
+    opt->ipm.refine = 3;
+    opt->ipm.anderson = 5;
+    opt->admm.rho = 1.0;
+    opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
+    opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
+    opt->admm.acceleration = FC_ADMM_ACCELERATION_AND_RESTART;
+    opt->admm.restart_eta = 0.999;
+    opt->admm.balancing_tau = 2.0;
+    opt->admm.balancing_phi = 10.0;
+    opt->admm.balancing_every = 10;
+    opt->admm.scaling = 1;
     /* first-order and fixed-point solvers (docs/solvers-firstorder.md) */
     opt->fp.rho = 0.0;
     opt->fp.ls_tau = 2.0 / 3.0;
