@@ -437,6 +437,34 @@ typedef struct fc_apgd_options {
     int restart;           /* 1: restart when the gradient opposes the step  */
 } fc_apgd_options;
 
+/* The 2D pivoting solvers lemke and enum (the 2D problem as an LCP of
+ * size 4 nc, see docs/solvers-2d.md). */
+typedef struct fc_lcp_options {
+    int refactor_every;    /* lemke: KLU refactorisation of the basis every
+                              k pivots (product-form etas between); default 50 */
+    double pivot_tol;      /* lemke: pivots below pivot_tol * max|column| are
+                              refused; default 1e-11                          */
+    double tie_tol;        /* lemke: ratios within this relative gap are ties,
+                              broken lexicographically; default 1e-9          */
+    int restarts;          /* lemke: new paths from other covering vectors
+                              after a secondary ray; default 3               */
+    int crash_sweeps;      /* lemke: the first path starts from the basis
+                              guessed from at most this many NSGS sweeps (to
+                              1e-6); 0: the classical start; default 100    */
+    int enum_max_size;     /* enum: largest LCP size 4 nc accepted; default 24 */
+    double regularisation; /* lemke: when every path fails, the LCP of
+                              W + reg diag(W_NN) is solved, then its basis
+                              tried on W; 0: off; default 1e-10              */
+} fc_lcp_options;
+
+/* cpg: conjugate projected gradient on the cone QP, inside a fixed point
+ * on the De Saxce term mu ||u_T|| (Coulomb friction). */
+typedef struct fc_cpg_options {
+    int inner_max_iter;    /* CPG iterations per friction update; default 200 */
+    double inner_ratio;    /* the inner QP is solved to inner_ratio times the
+                              current Coulomb error; default 0.1             */
+} fc_cpg_options;
+
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; default 100000             */
@@ -451,6 +479,8 @@ typedef struct fc_options {
     fc_nsn_options nsn;
     fc_ipm_options ipm;
     fc_admm_options admm;
+    fc_lcp_options lcp;
+    fc_cpg_options cpg;
     fc_fp_options fp;       /* fpp, eg, vi-fpp, vi-eg, hp, dsfp              */
     fc_prox_options prox;
     fc_tresca_options tresca; /* tfp, pfp                                    */

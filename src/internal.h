@@ -78,6 +78,13 @@ fc_status fc_nsn_nm_solve(const fc_problem *p, const fc_options *opt,
                           double *r, double *u, fc_info *info);
 fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt,
                               double *r, double *u, fc_info *info);
+/* 2D pivoting and gradient solvers (lemke.c, enum.c, cpg.c). */
+fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt,
+                         double *r, double *u, fc_info *info);
+fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt,
+                        double *r, double *u, fc_info *info);
+fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt,
+                       double *r, double *u, fc_info *info);
 /* First-order and fixed-point solvers (projection.c, apgd.c, aclm.c,
  * prox.c, tresca.c, desaxce.c, panagiotopoulos.c, nsgs_v.c). */
 #define FC_FO_DECL(name) fc_status name(const fc_problem *p, const fc_options *opt, \

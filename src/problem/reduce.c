@@ -35,7 +35,11 @@ fc_err fc_reduction_start(const fc_problem *p, fc_reduction *red, fc_error *err)
 {
     memset(red, 0, sizeof *red);
     red->global = p;
-    if (fc_matrix_asymmetry(p->M) > FC_M_SYMMETRIC) return lu_start(red, err);
+    if (fc_matrix_asymmetry(p->M) > FC_M_SYMMETRIC) {
+        fc_err e = lu_start(red, err);
+        if (e) fc_reduction_end(red);   /* nothing left to free on failure */
+        return e;
+    }
     red->chol = fc_chol_factor(p->M, "M", err);
     return red->chol ? FC_OK : err->code;
 }

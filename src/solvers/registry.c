@@ -33,6 +33,12 @@ static const fc_solver solvers[] = {
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL},
     {"gadmm", "ADMM on the global problem's (M, H) directly (no W)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve},
+    {"lemke", "2D: Lemke's pivoting method on the friction LCP (exact), sparse revised, lexicographic",
+     FC_DIM(2), fc_lemke_solve, NULL},
+    {"enum", "2D, small problems: enumeration of the friction LCP's complementary bases",
+     FC_DIM(2), fc_enum_solve, NULL},
+    {"cpg", "2D: conjugate projected gradient on the cone QP, fixed point on mu ||u_T||",
+     FC_DIM(2), fc_cpg_solve, NULL},
     {"fpp", "fixed-point projection r = P_K(r - rho (u + g(u))), constant rho",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_fpp_solve, NULL},
     {"eg", "extragradient on the natural map, constant rho",
@@ -75,7 +81,7 @@ const fc_solver *fc_solver_find(const char *name)
     return NULL;
 }
 
-const char *fc_default_solver(void) { return "nsgs"; }
+const char *fc_default_solver(void) { return "auto"; }
 
 void fc_default_options(fc_options *opt)
 {
@@ -126,6 +132,15 @@ void fc_default_options(fc_options *opt)
     opt->admm.balancing_phi = 10.0;
     opt->admm.balancing_every = 10;
     opt->admm.scaling = 1;
+    opt->lcp.refactor_every = 50;
+    opt->lcp.pivot_tol = 1e-11;
+    opt->lcp.tie_tol = 1e-12;
+    opt->lcp.restarts = 3;
+    opt->lcp.crash_sweeps = 100;
+    opt->lcp.enum_max_size = 24;
+    opt->lcp.regularisation = 1e-10;
+    opt->cpg.inner_max_iter = 200;
+    opt->cpg.inner_ratio = 0.1;
     /* first-order and fixed-point solvers (docs/solvers-firstorder.md) */
     opt->fp.rho = 0.0;
     opt->fp.ls_tau = 2.0 / 3.0;
