@@ -353,6 +353,89 @@ typedef struct fc_admm_options {
                               tangential (and rolling) rows and columns of W
                               to a unit diagonal, mu adjusted; 0 none; 1   */
 } fc_admm_options;
+/* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
+
+/* How a composite solver sets the tolerance of its inner solves. */
+typedef enum fc_inner_tol {
+    FC_INNER_TOL_GIVEN = 0,   /* inner tolerance = tol                         */
+    FC_INNER_TOL_ADAPTIVE,    /* outer error / ratio                           */
+    FC_INNER_TOL_ADAPTIVE_NC  /* outer error / (ratio * nc)                    */
+} fc_inner_tol;
+
+typedef struct fc_inner_options {
+    int strategy;          /* an fc_inner_tol                                */
+    double tol;            /* the given value (GIVEN)                        */
+    double ratio;          /* divisor of the outer error (ADAPTIVE*)         */
+    int max_iter;          /* iterations of one inner solve                  */
+} fc_inner_options;
+
+/* fpp, eg, vi-fpp, vi-eg, hp, dsfp: projection methods on the natural map
+ * r = P_K(r - rho (u + g(u))). */
+typedef struct fc_fp_options {
+    double rho;            /* step; <= 0: 1 / lambda_max(W) (power
+                              iteration); default 0 (measured: the seed's 1
+                              diverges when ||W|| > 2)                       */
+    double ls_tau;         /* vi-*: rho *= tau while the step is rejected; 2/3 */
+    double ls_tauinv;      /* vi-*: rho *= tauinv after an easy step; 1.5    */
+    double ls_L;           /* vi-*: accept when rho ||F(x)-F(y)|| <= L ||x-y||; 0.9 */
+    double ls_Lmin;        /* vi-*: grow rho when below Lmin ||x-y||; 0.3    */
+    int ls_max_iter;       /* backtracking steps per iteration; 100          */
+    double hp_sigma;       /* hp: Armijo constant of the hyperplane search;
+                              0.5 (measured; the seed's 0.99 is slower)   */
+    int anderson;          /* fpp, eg, vi-fpp, vi-eg, hp, dsfp: safeguarded Anderson
+                              acceleration memory of the iteration map
+                              (0: the plain method); default 10           */
+    int anderson_start;    /* plain iterations before it starts; 10        */
+    double anderson_growth;/* an extrapolated step is dropped (and the
+                              history reset) when the map's residual grows
+                              by more than this factor; 2.0              */
+} fc_fp_options;
+
+/* prox: proximal point, inner solves of FC(W + alpha I, q - alpha r_k). */
+typedef struct fc_prox_options {
+    const char *inner_solver; /* a registered solver name; default "nsgs"    */
+    double alpha;          /* first alpha relative to lambda_max(W); <= 0:
+                              from the sigma / nu rule; default 0            */
+    double sigma;          /* alpha = sigma * error^nu * lambda_max(W); 5    */
+    double nu;             /* 1                                              */
+    double alpha_min;      /* relative floor of alpha; 1e-8                  */
+    fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 1000 iterations */
+} fc_prox_options;
+
+/* tfp (Tresca fixed point) and pfp (Panagiotopoulos fixed point). */
+typedef struct fc_tresca_options {
+    int inner_solver;      /* 0: Gauss-Seidel sweeps over contacts; 1: apgd
+                              on the whole convex problem (max_iter x 50
+                              iterations); default 1 (measured: Gauss-Seidel
+                              does not solve BoxesStack1)                    */
+    fc_inner_options inner; /* one Tresca problem: ADAPTIVE, tol 1e-10,
+                               ratio 10, 200 sweeps                         */
+    int local_max_iter;    /* projected iterations of one contact; 100      */
+    double local_tol;      /* one-contact tolerance; 1e-14                   */
+} fc_tresca_options;
+
+/* Convex solvers usable inside aclm. */
+typedef enum fc_ccp_solver {
+    FC_CCP_APGD = 0,       /* accelerated projected gradient (apgd-ccp)      */
+    FC_CCP_VI_EG,          /* self-adaptive extragradient on the relaxation  */
+    FC_CCP_VI_FPP          /* self-adaptive projection on the relaxation     */
+} fc_ccp_solver;
+
+/* aclm: convex problems with s = mu ||u_T|| frozen. */
+typedef struct fc_aclm_options {
+    int inner_solver;      /* an fc_ccp_solver; default FC_CCP_APGD          */
+    fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 5000 iterations */
+} fc_aclm_options;
+
+/* apgd, apgd-ccp: Nesterov accelerated projected gradient with a
+ * backtracking Lipschitz estimate and gradient restart. */
+typedef struct fc_apgd_options {
+    double L0;             /* first Lipschitz estimate; <= 0: from two
+                              products with W; default 0                     */
+    double L_grow;         /* L *= grow while the descent test fails; 2      */
+    double L_shrink;       /* L *= shrink after each iteration; 0.9          */
+    int restart;           /* 1: restart when the gradient opposes the step  */
+} fc_apgd_options;
 
 /* The 2D pivoting solvers lemke and enum (the 2D problem as an LCP of
  * size 4 nc, see docs/solvers-2d.md). */
@@ -398,6 +481,11 @@ typedef struct fc_options {
     fc_admm_options admm;
     fc_lcp_options lcp;
     fc_cpg_options cpg;
+    fc_fp_options fp;       /* fpp, eg, vi-fpp, vi-eg, hp, dsfp              */
+    fc_prox_options prox;
+    fc_tresca_options tresca; /* tfp, pfp                                    */
+    fc_aclm_options aclm;   /* aclm, apgd                                     */
+    fc_apgd_options apgd;   /* apgd, apgd-ccp (and aclm's inner apgd)          */
 } fc_options;
 
 void fc_default_options(fc_options *opt);

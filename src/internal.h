@@ -85,5 +85,24 @@ fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt,
                        double *r, double *u, fc_info *info);
+/* First-order and fixed-point solvers (projection.c, apgd.c, aclm.c,
+ * prox.c, tresca.c, desaxce.c, panagiotopoulos.c, nsgs_v.c). */
+#define FC_FO_DECL(name) fc_status name(const fc_problem *p, const fc_options *opt, \
+                                        double *r, double *u, fc_info *info)
+FC_FO_DECL(fc_fpp_solve);
+FC_FO_DECL(fc_eg_solve);
+FC_FO_DECL(fc_vi_fpp_solve);
+FC_FO_DECL(fc_vi_eg_solve);
+FC_FO_DECL(fc_hp_solve);
+FC_FO_DECL(fc_prox_solve);
+FC_FO_DECL(fc_tfp_solve);
+FC_FO_DECL(fc_dsfp_solve);
+FC_FO_DECL(fc_pfp_solve);
+FC_FO_DECL(fc_aclm_solve);
+FC_FO_DECL(fc_apgd_solve);
+FC_FO_DECL(fc_apgd_ccp_solve);
+FC_FO_DECL(fc_nsgs_v_solve);
+fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                 double *u, double *v, fc_info *info);
 
 #endif

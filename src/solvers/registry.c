@@ -39,6 +39,32 @@ static const fc_solver solvers[] = {
      FC_DIM(2), fc_enum_solve, NULL},
     {"cpg", "2D: conjugate projected gradient on the cone QP, fixed point on mu ||u_T||",
      FC_DIM(2), fc_cpg_solve, NULL},
+    {"fpp", "fixed-point projection r = P_K(r - rho (u + g(u))), constant rho",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_fpp_solve, NULL},
+    {"eg", "extragradient on the natural map, constant rho",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_eg_solve, NULL},
+    {"vi-fpp", "fixed-point projection on the VI with the self-adaptive step rule",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_vi_fpp_solve, NULL},
+    {"vi-eg", "extragradient on the VI with the self-adaptive step rule",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_vi_eg_solve, NULL},
+    {"hp", "hyperplane projection (Solodov-Svaiter) on the VI",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_hp_solve, NULL},
+    {"prox", "proximal point: inner solves of FC(W + alpha I, q - alpha r_k) (prox.inner_solver)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_prox_solve, NULL},
+    {"tfp", "Tresca fixed point: Tresca problems with mu r_N frozen, Gauss-Seidel inner",
+     FC_DIM(2) | FC_DIM(3), fc_tfp_solve, NULL},
+    {"dsfp", "De Saxce fixed point: Jacobi projection with per-contact steps",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_dsfp_solve, NULL},
+    {"pfp", "Panagiotopoulos fixed point: normal LCP and tangential problem in turn",
+     FC_DIM(2) | FC_DIM(3), fc_pfp_solve, NULL},
+    {"aclm", "ACLM fixed point: convex problems with s = mu ||u_T|| frozen (aclm.inner_solver)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_aclm_solve, NULL},
+    {"apgd", "accelerated projected gradient, exact Coulomb problem through the ACLM fixed point",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_apgd_solve, NULL},
+    {"apgd-ccp", "accelerated projected gradient on the convex relaxation only (no g(u))",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_apgd_ccp_solve, NULL},
+    {"nsgs-v", "Gauss-Seidel on the velocity form v = M^-1 (H r + f) (global); nsgs on local",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_v_solve, fc_nsgs_v_solve_global},
 };
 
 int fc_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }
@@ -115,4 +141,31 @@ void fc_default_options(fc_options *opt)
     opt->lcp.regularisation = 1e-10;
     opt->cpg.inner_max_iter = 200;
     opt->cpg.inner_ratio = 0.1;
+    /* first-order and fixed-point solvers (docs/solvers-firstorder.md) */
+    opt->fp.rho = 0.0;
+    opt->fp.ls_tau = 2.0 / 3.0;
+    opt->fp.ls_tauinv = 1.5;
+    opt->fp.ls_L = 0.9;
+    opt->fp.ls_Lmin = 0.3;
+    opt->fp.ls_max_iter = 100;
+    opt->fp.hp_sigma = 0.5;
+    opt->fp.anderson = 10;
+    opt->fp.anderson_start = 10;
+    opt->fp.anderson_growth = 2.0;
+    opt->prox.inner_solver = "nsgs";
+    opt->prox.alpha = 0.0;
+    opt->prox.sigma = 5.0;
+    opt->prox.nu = 1.0;
+    opt->prox.alpha_min = 1e-8;
+    opt->prox.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 1000};
+    opt->tresca.inner_solver = 1;
+    opt->tresca.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 200};
+    opt->tresca.local_max_iter = 100;
+    opt->tresca.local_tol = 1e-14;
+    opt->aclm.inner_solver = FC_CCP_APGD;
+    opt->aclm.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 5000};
+    opt->apgd.L0 = 0.0;
+    opt->apgd.L_grow = 2.0;
+    opt->apgd.L_shrink = 0.9;
+    opt->apgd.restart = 1;
 }
