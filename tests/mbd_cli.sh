@@ -1,0 +1,43 @@
+#!/bin/bash
+# `fricon simulate` as a user drives it: the 4x20x4 stack for 100 steps,
+# exporting every 50th step (global and local FClib HDF5 with solutions);
+# `fricon solve` reads and solves the exported files; the exported
+# solutions are judged by shared/tools/fccheck.py when it runs here;
+# --vtk writes frames; bad arguments exit 2 with a message.
+# usage: mbd_cli.sh FRICON [FCCHECK]
+set -u
+FRICON=$1
+FCCHECK=${2:-}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+out=$("$FRICON" simulate stack --steps 100 --every 50 --export "$T/g" --vtk "$T/v" --solver nsgs --quiet 2>"$T/err")
+rc=$?
+[ $rc = 0 ] || bad "simulate stack: exit $rc: $(cat "$T/err")"
+echo "$out" | grep -q "contacts:       mean 800.0, max 800" || bad "stack: not 800 contacts per step: $out"
+echo "$out" | grep -q "not converged:  0" || bad "stack: unconverged solves: $out"
+"$FRICON" simulate stack --steps 50 --every 50 --export "$T/l" --local --quiet >/dev/null 2>&1 ||
+  bad "simulate stack --local"
+[ -f "$T/v/stack-000100.vtk" ] || bad "no VTK frame 100"
+head -1 "$T/v/stack-000100.vtk" | grep -q "# vtk DataFile" || bad "VTK header"
+for f in "$T/g/stack-000050.hdf5" "$T/g/stack-000100.hdf5" "$T/l/stack-000050-local.hdf5"; do
+  [ -f "$f" ] && [ -f "$f.sol" ] || { bad "missing $f or $f.sol"; continue; }
+  j=$("$FRICON" solve "$f" --json)
+  echo "$j" | grep -q '"nc": 800' || bad "solve $f: $j"
+  echo "$j" | grep -q '"status": "converged"' || bad "solve $f: $j"
+  if [ -n "$FCCHECK" ] && [ -f "$FCCHECK" ] && /usr/bin/python3 -c "import numpy, scipy, h5py" 2>/dev/null; then
+    e=$(timeout 120 /usr/bin/python3 "$FCCHECK" "$f" "$f.sol")
+    /usr/bin/python3 -c "import sys; sys.exit(0 if float('$e') <= 1.5e-8 else 1)" 2>/dev/null ||
+      bad "fccheck $f: '$e'"
+  fi
+done
+"$FRICON" simulate nosuchscene >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "unknown scene" "$T/err" || bad "unknown scene: exit $rc: $(cat "$T/err")"
+"$FRICON" simulate stack --steps -1 >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] || bad "--steps -1: exit $rc"
+"$FRICON" simulate stack --solver nosuch >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] || bad "--solver nosuch: exit $rc"
+[ $fail = 0 ] && echo "mbd_cli: all passed"
+exit $fail
