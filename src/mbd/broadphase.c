@@ -92,7 +92,7 @@ int fc_mbd_broadphase(fc_mbd_world *w)
         double r = fc_mbd_bound_radius(&w->bodies[i]);
         if (isfinite(r)) radii[nf++] = r;
     }
-    qsort(radii, (size_t)nf, sizeof *radii, cmp_double);
+    if (nf > 1) qsort(radii, (size_t)nf, sizeof *radii, cmp_double);
     double median = nf ? radii[nf / 2] : 1.0, rmax = 0, smax = 0;
     for (int i = 0; i < n; i++) {
         double r = fc_mbd_bound_radius(&w->bodies[i]);
@@ -112,7 +112,7 @@ int fc_mbd_broadphase(fc_mbd_world *w)
         cells[nsmall].body = i;
         nsmall++;
     }
-    qsort(cells, (size_t)nsmall, sizeof *cells, cmp_cell);
+    if (nsmall > 1) qsort(cells, (size_t)nsmall, sizeof *cells, cmp_cell);
     /* hash table: cell -> index of its first entry in cells[] */
     size_t tsize = 16;
     while (tsize < 2 * (size_t)nsmall) tsize <<= 1;
@@ -161,7 +161,7 @@ int fc_mbd_broadphase(fc_mbd_world *w)
             if (other_large && other_large - 1 < l) continue; /* pair of large bodies once */
             if (large_overlap(w, large[l], i) && add_pair(w, large[l], i)) goto done;
         }
-    qsort(w->pairs, (size_t)w->npairs, 2 * sizeof *w->pairs, cmp_pair);
+    if (w->npairs > 1) qsort(w->pairs, (size_t)w->npairs, 2 * sizeof *w->pairs, cmp_pair);
     ret = w->npairs;
 done:
     free(radii);

@@ -98,7 +98,7 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
         for (int s = 0; s < 2; s++)
             if (!w->bodies[side[s]].fixed)
                 for (int k = start[side[s]]; k < start[side[s] + 1]; k++) nbr[pos++] = list[k];
-        qsort(nbr + first, (size_t)(pos - first), sizeof *nbr, cmp_int);
+        if (pos - first > 1) qsort(nbr + first, (size_t)(pos - first), sizeof *nbr, cmp_int);
         long u = first;
         for (long k = first; k < pos; k++)
             if (k == first || nbr[k] != nbr[u - 1]) nbr[u++] = nbr[k];

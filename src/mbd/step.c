@@ -172,7 +172,7 @@ static int remember(fc_mbd_world *w)
     }
     if (w->ncontacts) memcpy(w->prev, w->contacts, (size_t)w->ncontacts * sizeof *w->prev);
     w->nprev = w->ncontacts;
-    qsort(w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_contact);
+    if (w->nprev > 1) qsort(w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_contact);
     return 0;
 }
 
