@@ -64,5 +64,5 @@ void fc_default_options(fc_options *opt)
     opt->nsn.hybrid_sweeps = 10;
     opt->nsn.hybrid_max_sweeps = 2000;
     opt->nsn.hybrid_newton_iter = 50;
-    opt->nsn.hybrid_stagnation = 5;
+    opt->nsn.hybrid_stagnation = 10;
 }
