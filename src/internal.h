@@ -40,6 +40,9 @@ void fc_log(const fc_options *opt, int level, const char *fmt, ...)
 #endif
     ;
 
+/* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
+fc_matrix *fc_csr_transpose(const fc_matrix *C);
+
 /* Dense vector kernels. */
 double fc_dot(int n, const double *x, const double *y);
 double fc_norm2(int n, const double *x);
@@ -50,10 +53,20 @@ void fc_info_add_stage(fc_info *info, const char *solver, fc_status status,
                        int iterations, double residual, double seconds);
 
 /* Solver entry points, one per file under src/solvers/. */
+fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt,
+                        double *r, double *u, fc_info *info);
 fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 fc_status fc_psor_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
+fc_status fc_ipm_solve(const fc_problem *p, const fc_options *opt,
+                       double *r, double *u, fc_info *info);
+fc_status fc_gipm_solve(const fc_problem *p, const fc_options *opt,
+                        double *r, double *u, double *v, fc_info *info);
+fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt,
+                        double *r, double *u, fc_info *info);
+fc_status fc_gadmm_solve(const fc_problem *p, const fc_options *opt,
+                         double *r, double *u, double *v, fc_info *info);
 
 fc_status fc_nsn_ac_solve(const fc_problem *p, const fc_options *opt,
                           double *r, double *u, fc_info *info);
@@ -65,5 +78,31 @@ fc_status fc_nsn_nm_solve(const fc_problem *p, const fc_options *opt,
                           double *r, double *u, fc_info *info);
 fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt,
                               double *r, double *u, fc_info *info);
+/* 2D pivoting and gradient solvers (lemke.c, enum.c, cpg.c). */
+fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt,
+                         double *r, double *u, fc_info *info);
+fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt,
+                        double *r, double *u, fc_info *info);
+fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt,
+                       double *r, double *u, fc_info *info);
+/* First-order and fixed-point solvers (projection.c, apgd.c, aclm.c,
+ * prox.c, tresca.c, desaxce.c, panagiotopoulos.c, nsgs_v.c). */
+#define FC_FO_DECL(name) fc_status name(const fc_problem *p, const fc_options *opt, \
+                                        double *r, double *u, fc_info *info)
+FC_FO_DECL(fc_fpp_solve);
+FC_FO_DECL(fc_eg_solve);
+FC_FO_DECL(fc_vi_fpp_solve);
+FC_FO_DECL(fc_vi_eg_solve);
+FC_FO_DECL(fc_hp_solve);
+FC_FO_DECL(fc_prox_solve);
+FC_FO_DECL(fc_tfp_solve);
+FC_FO_DECL(fc_dsfp_solve);
+FC_FO_DECL(fc_pfp_solve);
+FC_FO_DECL(fc_aclm_solve);
+FC_FO_DECL(fc_apgd_solve);
+FC_FO_DECL(fc_apgd_ccp_solve);
+FC_FO_DECL(fc_nsgs_v_solve);
+fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                 double *u, double *v, fc_info *info);
 
 #endif

@@ -13,40 +13,42 @@
 
 /* Projection onto {||x_T|| <= mu x_N} (d = 2, 3) or, for d = 5, onto
  * {||x_T|| <= mu x_N, ||x_R|| <= mu_r x_N} by minimising the convex
- * piecewise quadratic in x_N over a fine bracket (golden section). */
+ * piecewise quadratic in x_N (bisection on its slope). */
 static inline void check_project(int d, double mu, double mu_r, double *x)
 {
     if (d != 5) {
-        double nt = d == 3 ? sqrt(x[1] * x[1] + x[2] * x[2]) : fabs(x[1]);
+        double nt = d == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
         if (nt <= mu * x[0]) return;
         if (mu * nt <= -x[0]) { for (int k = 0; k < d; k++) x[k] = 0; return; }
         double a = (x[0] + mu * nt) / (1 + mu * mu);
         x[0] = a;
-        for (int k = 1; k < d; k++) x[k] = mu * a * x[k] / nt;
+        for (int k = 1; k < d; k++) x[k] = x[k] * (mu * a / nt);
         return;
     }
-    double t = sqrt(x[1] * x[1] + x[2] * x[2]), s = sqrt(x[3] * x[3] + x[4] * x[4]);
-    /* phi(n) = (n - x0)^2 + max(0, t - mu n)^2 + max(0, s - mu_r n)^2, n >= 0 */
+    double t = hypot(x[1], x[2]), s = hypot(x[3], x[4]);
+    /* phi(n) = (n - x0)^2 + max(0, t - mu n)^2 + max(0, s - mu_r n)^2 is
+     * convex in n >= 0: bisection on the sign of its (increasing) slope
+     * phi'(n)/2 = n - x0 - mu max(0, t - mu n) - mu_r max(0, s - mu_r n). */
     double lo = 0.0, hi = fabs(x[0]) + t + s + 1.0;
-    for (int it = 0; it < 200; it++) {
-        double m1 = lo + (hi - lo) * 0.381966011250105, m2 = lo + (hi - lo) * 0.618033988749895;
-        double a1 = fmax(0, t - mu * m1), b1 = fmax(0, s - mu_r * m1);
-        double a2 = fmax(0, t - mu * m2), b2 = fmax(0, s - mu_r * m2);
-        double f1 = (m1 - x[0]) * (m1 - x[0]) + a1 * a1 + b1 * b1;
-        double f2 = (m2 - x[0]) * (m2 - x[0]) + a2 * a2 + b2 * b2;
-        if (f1 <= f2) hi = m2; else lo = m1;
+    for (int it = 0; it < 200 && hi - lo > 0; it++) {
+        double mid = 0.5 * (lo + hi);
+        double slope = mid - x[0] - mu * fmax(0, t - mu * mid) - mu_r * fmax(0, s - mu_r * mid);
+        if (slope > 0) hi = mid; else lo = mid;
     }
     double n = 0.5 * (lo + hi);
     x[0] = n;
-    if (t > mu * n) { for (int k = 1; k < 3; k++) x[k] = t > 0 ? x[k] * mu * n / t : 0; }
-    if (s > mu_r * n) { for (int k = 3; k < 5; k++) x[k] = s > 0 ? x[k] * mu_r * n / s : 0; }
+    if (t > mu * n) { for (int k = 1; k < 3; k++) x[k] = t > 0 ? x[k] * (mu * n / t) : 0; }
+    if (s > mu_r * n) { for (int k = 3; k < 5; k++) x[k] = s > 0 ? x[k] * (mu_r * n / s) : 0; }
 }
 
+/* Euclidean norm, scaled by the largest entry (no overflow near DBL_MAX). */
 static inline double check_norm(int n, const double *x)
 {
-    double s = 0;
-    for (int i = 0; i < n; i++) s += x[i] * x[i];
-    return sqrt(s);
+    double big = 0, s = 0;
+    for (int i = 0; i < n; i++) big = fmax(big, fabs(x[i]));
+    if (big == 0 || !isfinite(big)) return big;
+    for (int i = 0; i < n; i++) s += (x[i] / big) * (x[i] / big);
+    return big * sqrt(s);
 }
 
 /* SPEC measure of a local problem at r, with u = W r + q computed here
@@ -56,7 +58,7 @@ static inline double check_error_with(const fc_problem *p, const fc_matrix *W, c
 {
     int d = p->d, m = d * p->nc;
     fc_matrix *C = fc_matrix_to_csr(W);
-    double *u = malloc((size_t)m * sizeof *u), e2 = 0;
+    double *u = malloc((size_t)m * sizeof *u), *e = malloc((size_t)m * sizeof *e);
     for (int i = 0; i < m; i++) {
         double s = q[i];
         for (int k = C->p[i]; k < C->p[i + 1]; k++) s += C->x[k] * r[C->j[k]];
@@ -65,19 +67,21 @@ static inline double check_error_with(const fc_problem *p, const fc_matrix *W, c
     for (int a = 0; a < p->nc; a++) {
         const double *ra = r + d * a, *ua = u + d * a;
         double x[5], mu = p->mu[a], mur = p->mu_r ? p->mu_r[a] : 0;
-        double uhat = ua[0] + mu * (d == 2 ? fabs(ua[1]) : sqrt(ua[1] * ua[1] + ua[2] * ua[2]));
-        if (d == 5) uhat += mur * sqrt(ua[3] * ua[3] + ua[4] * ua[4]);
+        double uhat = ua[0] + mu * (d == 2 ? fabs(ua[1]) : hypot(ua[1], ua[2]));
+        if (d == 5) uhat += mur * hypot(ua[3], ua[4]);
         x[0] = ra[0] - uhat;
         for (int k = 1; k < d; k++) x[k] = ra[k] - ua[k];
         check_project(d, mu, mur, x);
-        for (int k = 0; k < d; k++) e2 += (ra[k] - x[k]) * (ra[k] - x[k]);
+        for (int k = 0; k < d; k++) e[d * a + k] = ra[k] - x[k];
     }
     double s = fmax(check_norm(m, scale), fmax(check_norm(m, r), check_norm(m, u)));
     if (s < 1e-300) s = 1;
     if (u_out) memcpy(u_out, u, (size_t)m * sizeof *u);
+    double en = check_norm(m, e);
     free(u);
+    free(e);
     fc_matrix_free(C);
-    return sqrt(e2) / s;
+    return en / s;
 }
 
 /* The measure for a local problem, or for a global one through its

@@ -29,7 +29,7 @@ static fc_matrix *random_block_sparse(int nb, int d, unsigned long *seed)
 static void check_same(const fc_matrix *A, const fc_matrix *D, const char *what)
 {
     int n = D->rows, d = 3;
-    double x[64], y[64], yref[64], blk[9];
+    double x[64] = {0}, y[64] = {0}, yref[64] = {0}, blk[9] = {0};
     unsigned long seed = 7;
     for (int i = 0; i < n; i++) x[i] = next_rand(&seed);
     for (int i = 0; i < n; i++) {

@@ -113,6 +113,42 @@ int main(void)
           "singular M refused (got: %s)", err.msg);
     CHECK(strstr(err.msg, "not positive definite") != NULL, "message says why: %s", err.msg);
 
+    /* M stored as its upper triangle only (as LMGC90 dumps are): taken as
+     * stored, the non-symmetric U, through a sparse LU */
+    fc_matrix *U = fc_matrix_dense(n, n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i <= j; i++) U->x[(size_t)j * n + i] = Md->x[(size_t)j * n + i];
+    fc_matrix_free(g->M);
+    g->M = fc_matrix_to_csr(U);
+    fc_problem *up = NULL;
+    CHECK(fc_problem_reduce(g, &up, &err) == FC_OK, "triangular M: %s", err.msg);
+    for (int c = 0; c < m && up; c++) {
+        memcpy(X + (size_t)c * n, Hd->x + (size_t)c * n, (size_t)n * sizeof *X);
+        dense_solve(n, U->x, X + (size_t)c * n);
+        for (int i = 0; i < m; i++) {
+            double ref = 0.0;
+            for (int k = 0; k < n; k++) ref += Hd->x[(size_t)i * n + k] * X[(size_t)c * n + k];
+            CHECK_NEAR(fc_matrix_get(up->W, i, c), ref, 1e-12, "W entry (triangular M)");
+        }
+    }
+    CHECK(fc_problem_recover_v(g, r, v, &err) == FC_OK, "recover v (triangular M)");
+    for (int i = 0; i < n; i++) {
+        vref[i] = g->f[i];
+        for (int j = 0; j < m; j++) vref[i] += Hd->x[(size_t)j * n + i] * r[j];
+    }
+    dense_solve(n, U->x, vref);
+    for (int i = 0; i < n; i++) CHECK_NEAR(v[i], vref[i], 1e-12, "v entry (triangular M)");
+    fc_problem_free(up);
+    /* and singular: refused, nothing leaked (a fuzzing finding) */
+    U->x[(size_t)(n - 1) * n + n - 1] = 0.0;
+    fc_matrix_free(g->M);
+    g->M = fc_matrix_to_csr(U);
+    CHECK(fc_problem_recover_v(g, r, v, &err) == FC_ERR_NUMERIC, "singular triangular M refused");
+    bad = NULL;
+    CHECK(fc_problem_reduce(g, &bad, &err) == FC_ERR_NUMERIC && bad == NULL,
+          "singular triangular M refused by the reduction (got: %s)", err.msg);
+    fc_matrix_free(U);
+
     fc_matrix_free(S);
     fc_matrix_free(Md);
     fc_matrix_free(Hd);

@@ -39,3 +39,23 @@ fc_lu_kind fc_lu_backend(const fc_lu *F);
 void fc_lu_free(fc_lu *F);
 
 #endif
+
+/* ---- kkt.c: a symmetric matrix of fixed pattern, refactorised often ---- */
+typedef struct fc_kkt fc_kkt;
+/* Pattern and initial values from nz triplets (i, j, x) (either triangle;
+ * duplicates summed; tx may be NULL for zeros); the diagonal is always in
+ * the pattern.  quasidef = 0: positive definite (LL'), 1: quasi-definite
+ * (LDL').  Analysed (ordered) once here. */
+fc_kkt *fc_kkt_new(int n, long nz, const int *ti, const int *tj, const double *tx,
+                   int quasidef, fc_error *err);
+/* Position of entry (i, j) in the values array (-1: not in the pattern). */
+long fc_kkt_find(const fc_kkt *K, int i, int j);
+long fc_kkt_diag(const fc_kkt *K, int i);
+/* The values (upper triangle, exact matrix), to be updated in place. */
+double *fc_kkt_values(fc_kkt *K);
+/* Factorise with reg[i] added to the diagonal (reg may be NULL). */
+fc_err fc_kkt_factor(fc_kkt *K, const double *reg, fc_error *err);
+/* x = A^-1 b with `refine` steps of iterative refinement against the
+ * exact matrix (x and b must not alias). */
+fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error *err);
+void fc_kkt_free(fc_kkt *K);

@@ -100,3 +100,23 @@ fc_matrix *fc_matrix_to_dense(const fc_matrix *A)
     if (C != A) fc_matrix_free(C);
     return D;
 }
+
+/* Transpose of a CSR matrix, as CSR (column indices sorted per row). */
+fc_matrix *fc_csr_transpose(const fc_matrix *C)
+{
+    fc_matrix *T = fc_matrix_csr(C->cols, C->rows, C->nnz);
+    if (!T) return NULL;
+    for (long k = 0; k < C->nnz; k++) T->p[C->j[k] + 1]++;
+    for (int j = 0; j < C->cols; j++) T->p[j + 1] += T->p[j];
+    int *next = fc_calloc((size_t)C->cols + 1, sizeof *next);
+    if (!next) { fc_matrix_free(T); return NULL; }
+    memcpy(next, T->p, (size_t)C->cols * sizeof *next);
+    for (int i = 0; i < C->rows; i++)
+        for (int k = C->p[i]; k < C->p[i + 1]; k++) {
+            int t = next[C->j[k]]++;
+            T->j[t] = i;
+            T->x[t] = C->x[k];
+        }
+    free(next);
+    return T;
+}

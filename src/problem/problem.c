@@ -84,9 +84,11 @@ static fc_err check_vector(const double *x, int n, const char *name, fc_error *e
     return FC_OK;
 }
 
-/* Relative asymmetry above which a matrix is refused as non-symmetric:
- * well above the round-off of matrices assembled as H^T M^-1 H. */
-#define FC_SYMMETRY_TOL 1e-6
+/* Relative asymmetry above which a matrix is refused as non-symmetric.  Real
+ * problem files are assembled in single steps of a simulation and written
+ * with limited digits: the shared Capsules and Chute problems carry relative
+ * asymmetries up to 2e-3.  A matrix beyond 1e-2 is not a Delassus matrix. */
+#define FC_SYMMETRY_TOL 1e-2
 
 static fc_err check_symmetric(const fc_matrix *A, const char *name, fc_error *err)
 {

@@ -1,16 +1,106 @@
 /* The global problem's reduction to a local one, W = H^T M^-1 H and
- * q = H^T M^-1 f + w, and the recovery of v = M^-1 (H r + f). */
+ * q = H^T M^-1 f + w, and the recovery of v = M^-1 (H r + f).
+ *
+ * M is taken as stored.  When it is symmetric (up to round-off) CHOLMOD
+ * factorises it; some files store only one triangle of M (LMGC90 dumps),
+ * and SPEC's checker reads such an M as it stands, so a non-symmetric M
+ * is factorised by a sparse LU instead and W is formed column by column. */
 #include "internal.h"
 #include "problem/reduce.h"
 
 #include <stdio.h>
 
+/* Relative asymmetry of M below which M is symmetric up to round-off. */
+#define FC_M_SYMMETRIC 1e-14
+
+static fc_err lu_start(fc_reduction *red, fc_error *err)
+{
+    fc_matrix *C = fc_matrix_to_csr(red->global->M);
+    fc_matrix *T = C ? fc_csr_transpose(C) : NULL; /* CSR of M^T = CSC of M */
+    int n = red->global->n;
+    fc_err e = FC_OK;
+    if (!T) {
+        e = fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising M");
+    } else if (!(red->lu = fc_lu_new(n, T->p, T->j, FC_LU_UMFPACK, err))) {
+        e = err->code;
+    } else if (fc_lu_factor(red->lu, T->x, NULL, err)) {
+        e = fc_error_set(err, FC_ERR_NUMERIC, "M is singular (sparse LU failed)");
+    }
+    fc_matrix_free(C);
+    fc_matrix_free(T);
+    return e;
+}
+
 fc_err fc_reduction_start(const fc_problem *p, fc_reduction *red, fc_error *err)
 {
     memset(red, 0, sizeof *red);
     red->global = p;
+    if (fc_matrix_asymmetry(p->M) > FC_M_SYMMETRIC) {
+        fc_err e = lu_start(red, err);
+        if (e) fc_reduction_end(red);   /* nothing left to free on failure */
+        return e;
+    }
     red->chol = fc_chol_factor(p->M, "M", err);
     return red->chol ? FC_OK : err->code;
+}
+
+static fc_err solve_M(fc_reduction *red, const double *b, double *x, fc_error *err)
+{
+    return red->lu ? fc_lu_solve(red->lu, b, x, err) : fc_chol_solve(red->chol, b, x, err);
+}
+
+/* W = H^T M^-1 H with the LU of M: column j is H^T M^-1 h_j, one solve per
+ * column of H in an n-vector, the exact zeros dropped. */
+static fc_matrix *lu_congruence(fc_reduction *red, fc_error *err)
+{
+    const fc_problem *p = red->global;
+    int n = p->n, m = fc_problem_m(p);
+    fc_matrix *H = fc_matrix_to_csr(p->H);
+    fc_matrix *Ht = H ? fc_csr_transpose(H) : NULL;   /* m x n: row j is h_j */
+    fc_matrix *Wt = NULL, *W = NULL;                   /* Wt: CSR of W^T */
+    double *x = fc_calloc((size_t)n, sizeof *x);
+    long cap = 4L * m + 16, nnz = 0;
+    int *wp = fc_calloc((size_t)m + 1, sizeof *wp), *wj = fc_calloc((size_t)cap, sizeof *wj);
+    double *wx = fc_calloc((size_t)cap, sizeof *wx);
+    if (!Ht || !x || !wp || !wj || !wx) goto nomem;
+    for (int j = 0; j < m; j++) {
+        memset(x, 0, (size_t)n * sizeof *x);
+        for (int k = Ht->p[j]; k < Ht->p[j + 1]; k++) x[Ht->j[k]] = Ht->x[k];
+        if (solve_M(red, x, x, err)) goto fail;
+        if (nnz + m > cap) {   /* grow geometrically: at most m more entries */
+            long c2 = 2 * cap > nnz + m ? 2 * cap : nnz + m;
+            int *j2 = realloc(wj, (size_t)c2 * sizeof *wj);
+            if (j2) wj = j2;
+            double *x2 = j2 ? realloc(wx, (size_t)c2 * sizeof *wx) : NULL;
+            if (!x2) goto nomem;
+            wx = x2;
+            cap = c2;
+        }
+        for (int i = 0; i < m; i++) {
+            double v = fc_matrix_row_dot(Ht, i, x);
+            if (v != 0.0) { wj[nnz] = i; wx[nnz++] = v; }
+        }
+        wp[j + 1] = (int)nnz;
+    }
+    if (!(Wt = fc_matrix_csr(m, m, nnz))) goto nomem;
+    memcpy(Wt->p, wp, ((size_t)m + 1) * sizeof *wp);
+    memcpy(Wt->j, wj, (size_t)nnz * sizeof *wj);
+    memcpy(Wt->x, wx, (size_t)nnz * sizeof *wx);
+    if (!(W = fc_csr_transpose(Wt))) goto nomem;
+    goto done;
+nomem:
+    fc_error_set(err, FC_ERR_NOMEM, "out of memory forming H^T M^-1 H");
+fail:
+    W = NULL;
+done:
+    fc_matrix_free(H);
+    fc_matrix_free(Ht);
+    fc_matrix_free(Wt);
+    free(x);
+    free(wp);
+    free(wj);
+    free(wx);
+    return W;
 }
 
 /* Build the local problem from the factorised M. */
@@ -25,14 +115,17 @@ fc_err fc_reduction_local(fc_reduction *red, fc_problem **out, fc_error *err)
     memcpy(loc->mu, p->mu, (size_t)p->nc * sizeof *p->mu);
     if (p->mu_r) memcpy(loc->mu_r, p->mu_r, (size_t)p->nc * sizeof *p->mu_r);
     if (p->name && !(loc->name = fc_strdup(p->name))) goto nomem;
-    W = fc_chol_congruence(red->chol, p->H, err);
+    W = red->lu ? lu_congruence(red, err) : fc_chol_congruence(red->chol, p->H, err);
     if (!W) goto fail;
     loc->W = fc_matrix_to_bsr(W, p->d);
     fc_matrix_free(W);
     loc->q = fc_calloc((size_t)m, sizeof *loc->q);
     if (!loc->W || !loc->q) goto nomem;
-    if (fc_chol_solve(red->chol, p->f, y, err)) goto fail;
+    if (solve_M(red, p->f, y, err)) goto fail;
     memcpy(loc->q, p->w, (size_t)m * sizeof *loc->q);
+    /* Keep w: solvers scale their stopping test as SPEC measures the global
+     * problem, with ||w|| instead of ||q||. */
+    if (!(loc->w = fc_dup(p->w, (size_t)m))) goto nomem;
     fc_matrix_gemv_t(p->H, 1.0, y, 1.0, loc->q);
     free(y);
     *out = loc;
@@ -50,13 +143,15 @@ fc_err fc_reduction_recover_v(fc_reduction *red, const double *r, double *v, fc_
     const fc_problem *p = red->global;
     memcpy(v, p->f, (size_t)p->n * sizeof *v);
     fc_matrix_gemv(p->H, 1.0, r, 1.0, v);
-    return fc_chol_solve(red->chol, v, v, err);
+    return solve_M(red, v, v, err);
 }
 
 void fc_reduction_end(fc_reduction *red)
 {
     fc_chol_free(red->chol);
+    fc_lu_free(red->lu);
     red->chol = NULL;
+    red->lu = NULL;
 }
 
 fc_err fc_problem_reduce(const fc_problem *p, fc_problem **local, fc_error *err)

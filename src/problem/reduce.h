@@ -8,7 +8,8 @@
 
 typedef struct fc_reduction {
     const fc_problem *global;
-    fc_chol *chol;  /* Cholesky factor of M */
+    fc_chol *chol;  /* Cholesky factor of M when M is stored symmetric, */
+    fc_lu *lu;      /* else an LU factor of M as stored (e.g. one triangle) */
 } fc_reduction;
 
 fc_err fc_reduction_start(const fc_problem *p, fc_reduction *red, fc_error *err);

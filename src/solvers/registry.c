@@ -4,6 +4,9 @@
 #include "internal.h"
 
 static const fc_solver solvers[] = {
+    {"auto", "the default: accelerated NSGS, then nonsmooth Newton warm-started, then NSGS "
+             "again, sharing the time limit (docs/solvers.md)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, NULL},
     {"nsgs", "nonsmooth Gauss-Seidel over contacts, hybrid one-contact solver "
              "(Alart-Curnier Newton, projection, exact)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_solve, NULL},
@@ -19,6 +22,49 @@ static const fc_solver solvers[] = {
      FC_DIM(2) | FC_DIM(3), fc_nsn_nm_solve, NULL},
     {"nsn-hybrid", "Alart-Curnier Newton with fallback to NSGS sweeps when it fails or stalls",
      FC_DIM(2) | FC_DIM(3), fc_nsn_hybrid_solve, NULL},
+    {"ipm", "primal-dual interior point (NT scaling, Mehrotra) on the cone QP in r, "
+            "fixed point on the De Saxce shift",
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, NULL},
+    {"gipm", "interior point on the global problem's (M, H) directly (no W), "
+             "quasi-definite sparse KKT",
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, fc_gipm_solve},
+    {"admm", "ADMM on the cone QP in r, Nesterov acceleration with restart, "
+             "residual-balancing rho",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL},
+    {"gadmm", "ADMM on the global problem's (M, H) directly (no W)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve},
+    {"lemke", "2D: Lemke's pivoting method on the friction LCP (exact), sparse revised, lexicographic",
+     FC_DIM(2), fc_lemke_solve, NULL},
+    {"enum", "2D, small problems: enumeration of the friction LCP's complementary bases",
+     FC_DIM(2), fc_enum_solve, NULL},
+    {"cpg", "2D: conjugate projected gradient on the cone QP, fixed point on mu ||u_T||",
+     FC_DIM(2), fc_cpg_solve, NULL},
+    {"fpp", "fixed-point projection r = P_K(r - rho (u + g(u))), constant rho",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_fpp_solve, NULL},
+    {"eg", "extragradient on the natural map, constant rho",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_eg_solve, NULL},
+    {"vi-fpp", "fixed-point projection on the VI with the self-adaptive step rule",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_vi_fpp_solve, NULL},
+    {"vi-eg", "extragradient on the VI with the self-adaptive step rule",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_vi_eg_solve, NULL},
+    {"hp", "hyperplane projection (Solodov-Svaiter) on the VI",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_hp_solve, NULL},
+    {"prox", "proximal point: inner solves of FC(W + alpha I, q - alpha r_k) (prox.inner_solver)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_prox_solve, NULL},
+    {"tfp", "Tresca fixed point: Tresca problems with mu r_N frozen, Gauss-Seidel inner",
+     FC_DIM(2) | FC_DIM(3), fc_tfp_solve, NULL},
+    {"dsfp", "De Saxce fixed point: Jacobi projection with per-contact steps",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_dsfp_solve, NULL},
+    {"pfp", "Panagiotopoulos fixed point: normal LCP and tangential problem in turn",
+     FC_DIM(2) | FC_DIM(3), fc_pfp_solve, NULL},
+    {"aclm", "ACLM fixed point: convex problems with s = mu ||u_T|| frozen (aclm.inner_solver)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_aclm_solve, NULL},
+    {"apgd", "accelerated projected gradient, exact Coulomb problem through the ACLM fixed point",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_apgd_solve, NULL},
+    {"apgd-ccp", "accelerated projected gradient on the convex relaxation only (no g(u))",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_apgd_ccp_solve, NULL},
+    {"nsgs-v", "Gauss-Seidel on the velocity form v = M^-1 (H r + f) (global); nsgs on local",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_v_solve, fc_nsgs_v_solve_global},
 };
 
 int fc_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }
@@ -35,7 +81,7 @@ const fc_solver *fc_solver_find(const char *name)
     return NULL;
 }
 
-const char *fc_default_solver(void) { return "nsgs"; }
+const char *fc_default_solver(void) { return "auto"; }
 
 void fc_default_options(fc_options *opt)
 {
@@ -50,6 +96,9 @@ void fc_default_options(fc_options *opt)
     opt->nsgs.local = FC_LOCAL_HYBRID;
     opt->nsgs.local_tol = 1e-14;
     opt->nsgs.local_max_iter = 20;
+    opt->nsgs.anderson = 10;
+    opt->nsgs.anderson_start = 10;
+    opt->nsgs.anderson_growth = 2.0;
     opt->nsn.rho_strategy = FC_NSN_RHO_SPLIT_SPECTRAL;
     opt->nsn.rho = 1.0;
     opt->nsn.line_search = FC_NSN_LS_GOLDSTEIN;
@@ -65,4 +114,58 @@ void fc_default_options(fc_options *opt)
     opt->nsn.hybrid_max_sweeps = 2000;
     opt->nsn.hybrid_newton_iter = 50;
     opt->nsn.hybrid_stagnation = 10;
+    opt->ipm.formulation = FC_IPM_AUTO;
+    opt->ipm.step_fraction = 0.99;
+    opt->ipm.max_outer = 200;
+    opt->ipm.max_inner = 80;
+    opt->ipm.warm_start = 1;
+    opt->ipm.convex = 0;
+    opt->ipm.reg = 1e-11;
+    opt->ipm.refine = 3;
+    opt->ipm.anderson = 5;
+    opt->admm.rho = 1.0;
+    opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
+    opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
+    opt->admm.acceleration = FC_ADMM_ACCELERATION_AND_RESTART;
+    opt->admm.restart_eta = 0.999;
+    opt->admm.balancing_tau = 2.0;
+    opt->admm.balancing_phi = 10.0;
+    opt->admm.balancing_every = 10;
+    opt->admm.scaling = 1;
+    opt->lcp.refactor_every = 50;
+    opt->lcp.pivot_tol = 1e-11;
+    opt->lcp.tie_tol = 1e-12;
+    opt->lcp.restarts = 3;
+    opt->lcp.crash_sweeps = 100;
+    opt->lcp.enum_max_size = 24;
+    opt->lcp.regularisation = 1e-10;
+    opt->cpg.inner_max_iter = 200;
+    opt->cpg.inner_ratio = 0.1;
+    /* first-order and fixed-point solvers (docs/solvers-firstorder.md) */
+    opt->fp.rho = 0.0;
+    opt->fp.ls_tau = 2.0 / 3.0;
+    opt->fp.ls_tauinv = 1.5;
+    opt->fp.ls_L = 0.9;
+    opt->fp.ls_Lmin = 0.3;
+    opt->fp.ls_max_iter = 100;
+    opt->fp.hp_sigma = 0.5;
+    opt->fp.anderson = 10;
+    opt->fp.anderson_start = 10;
+    opt->fp.anderson_growth = 2.0;
+    opt->prox.inner_solver = "nsgs";
+    opt->prox.alpha = 0.0;
+    opt->prox.sigma = 5.0;
+    opt->prox.nu = 1.0;
+    opt->prox.alpha_min = 1e-8;
+    opt->prox.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 1000};
+    opt->tresca.inner_solver = 1;
+    opt->tresca.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 200};
+    opt->tresca.local_max_iter = 100;
+    opt->tresca.local_tol = 1e-14;
+    opt->aclm.inner_solver = FC_CCP_APGD;
+    opt->aclm.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 5000};
+    opt->apgd.L0 = 0.0;
+    opt->apgd.L_grow = 2.0;
+    opt->apgd.L_shrink = 0.9;
+    opt->apgd.restart = 1;
 }

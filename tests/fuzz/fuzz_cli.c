@@ -1,6 +1,8 @@
 /* libFuzzer target: the command line.  The input, split at NUL bytes and
  * newlines, is the argument list of `fricon ...`, run in a scratch folder;
- * arguments holding '/' are dropped so nothing outside it is touched. */
+ * arguments holding '/' are dropped so nothing outside it is touched.
+ * The command's own output goes to /dev/null during each call (a crash
+ * still leaves libFuzzer's artifact, which reproduces it with output). */
 #include "cli.h"
 
 #include <stdint.h>
@@ -8,19 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #define MAX_ARGS 12
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static int ready;
+    static int ready, devnull = -1;
     if (!ready) {
         char dir[64];
         snprintf(dir, sizeof dir, "/tmp/fricon-fuzz-cli-%d", (int)getpid());
         mkdir(dir, 0700);
         if (chdir(dir) != 0) abort();
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) abort();
+        devnull = open("/dev/null", O_WRONLY);
+        if (devnull < 0) abort();
         ready = 1;
     }
     char *buf = malloc(size + 1);
@@ -47,8 +51,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (argc > 1 && !strcmp(argv[1], "solve"))
         for (int i = 0; i < 4; i++) full[n++] = extra[i];
     full[n] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(1), err = dup(2);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
     fricon_main(n, full);
     fflush(stdout);
+    fflush(stderr);
+    dup2(out, 1);
+    dup2(err, 2);
+    close(out);
+    close(err);
     free(buf);
     return 0;
 }

@@ -12,10 +12,10 @@ command -v clang >/dev/null 2>&1 && [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/l
 sh scripts/install-deps.sh
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFRICON_FUZZ=ON \
   -DFRICON_TESTS=OFF -DFRICON_WERROR=OFF >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_dat fuzz_cli fuzz_validate >/dev/null
-out=build-fuzz/fuzz-out
+cmake --build build-fuzz -j2 --target fuzz_dat fuzz_cli fuzz_validate fuzz_fclib >/dev/null
+out="$(pwd)/build-fuzz/fuzz-out"   # absolute: fuzz_cli changes directory
 mkdir -p "$out"
-for t in fuzz_dat fuzz_cli fuzz_validate; do
+for t in ${FUZZ_TARGETS:-fuzz_dat fuzz_cli fuzz_validate fuzz_fclib}; do
   corpus="$out/corpus-$t"
   mkdir -p "$corpus"
   case $t in
@@ -24,10 +24,10 @@ for t in fuzz_dat fuzz_cli fuzz_validate; do
     fuzz_cli) printf 'info\nnothing.dat' >"$corpus/a"; printf 'solve\nx.dat\n--tol\n1e-3' >"$corpus/b"
               printf 'solvers' >"$corpus/c"; printf 'convert\na.dat\nb.hdf5' >"$corpus/d"
               printf 'solve\nx.dat\n--set\nnsgs.omega=1.2\n--json' >"$corpus/e" ;;
-    fuzz_validate) head -c 64 /dev/zero >"$corpus/zero" ;;
+    fuzz_validate|fuzz_fclib) head -c 64 /dev/zero >"$corpus/zero" ;;
   esac
   echo "== $t: ${secs}s"
-  ASAN_OPTIONS=detect_leaks=1 ./build-fuzz/tests/fuzz/$t "$corpus" -max_total_time="$secs" \
+  ASAN_OPTIONS=detect_leaks=1 "$(pwd)/build-fuzz/tests/fuzz/$t" "$corpus" -max_total_time="$secs" \
     -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/$t-" 2>"$out/$t.log" || { tail -40 "$out/$t.log"; exit 1; }
   grep -E 'stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb' "$out/$t.log"

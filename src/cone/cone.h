@@ -1,0 +1,58 @@
+/* Cone projections and one-contact (local) solvers, used by the
+ * Gauss-Seidel family of solvers.  Private to the library. */
+#ifndef FRICON_CONE_H
+#define FRICON_CONE_H
+
+#include "fricon.h"
+
+/* Projection of x (length n = 1 or 2) onto the disk of radius R >= 0
+ * centred at 0, in place (the Tresca friction set). */
+void fc_project_disk(int n, double R, double *x);
+
+/* One contact a of dimension d: its diagonal block W_aa and coefficients.
+ * rho_n, rho_t are the Alart-Curnier step sizes 1/W_NN and
+ * 1/lambda_max(W_TT) (rho_r: 1/lambda_max(W_RR), d = 5); rho is the scalar step 1/lambda_max(W_aa) (an upper
+ * bound) of the projection solver. */
+typedef struct fc_local {
+    int d;
+    double mu, mu_r;
+    double W[25];           /* d x d, column-major */
+    double rho_n, rho_t, rho_r, rho;
+} fc_local;
+
+/* Parameters of a one-contact solve. */
+typedef struct fc_local_params {
+    fc_local_solver kind;
+    double tol;             /* relative natural-map error to reach */
+    int max_iter;           /* Newton iterations (projection: 10 x this) */
+} fc_local_params;
+
+/* Fill c from the diagonal block W (d x d column-major) and mu, mu_r. */
+void fc_local_setup(fc_local *c, int d, const double *W, double mu, double mu_r);
+
+/* u = W r + q for one contact. */
+void fc_local_velocity(const fc_local *c, const double *q, const double *r, double *u);
+
+/* The one-contact SPEC error ||r - P_K(r - u_hat)|| / max(||q||, ||r||,
+ * ||u||) at r, with u = W r + q (the scale replaced by 1 below 1e-300). */
+double fc_local_error(const fc_local *c, const double *q, const double *r);
+
+/* Solve J x = b (d <= 3, row-major J, partial pivoting) in place in b;
+ * 0 on success, -1 when J is numerically singular.  J is overwritten. */
+int fc_small_solve(int d, double J[5][5], double *b);
+
+/* The one-contact solvers.  Each starts from r (warm start), leaves in r
+ * its best iterate and returns its local error. */
+double fc_local_projection(const fc_local *c, const double *q, double tol,
+                           int max_iter, double *r);
+double fc_local_newton_ac(const fc_local *c, const double *q, double tol,
+                          int max_iter, double *r);
+double fc_local_exact(const fc_local *c, const double *q, double *r);
+
+/* Solve one contact with the solver chosen in par (the hybrid: AC Newton,
+ * then projection, then the exact enumeration, keeping the best).
+ * Returns the local error of the r left in r. */
+double fc_local_solve(const fc_local *c, const double *q,
+                      const fc_local_params *par, double *r);
+
+#endif

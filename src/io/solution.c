@@ -1,0 +1,59 @@
+/* The solution text file of SPEC section 3, and fc_read / fc_write,
+ * which choose the format from the file name. */
+#include "io/io.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+
+/* Write `# fricon solution d=D nc=NC`, then per contact r_a and u_a,
+ * then (global, v given) `# v n=N` and v one value a line. */
+fc_err fc_write_solution(const char *path, const fc_problem *p, const double *r,
+                         const double *u, const double *v, fc_error *err)
+{
+    if (!p || !r || !u) return fc_error_set(err, FC_ERR_INVALID, "%s: no solution to write", path);
+    FILE *f = fopen(path, "w");
+    if (!f) return fc_error_set(err, FC_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
+    int d = p->d;
+    fprintf(f, "# fricon solution d=%d nc=%d\n", d, p->nc);
+    for (int a = 0; a < p->nc; a++) {
+        for (int k = 0; k < d; k++) fprintf(f, k ? " %.17g" : "%.17g", r[d * a + k]);
+        for (int k = 0; k < d; k++) fprintf(f, " %.17g", u[d * a + k]);
+        fputc('\n', f);
+    }
+    if (p->kind == FC_GLOBAL && v) {
+        fprintf(f, "# v n=%d\n", p->n);
+        for (int i = 0; i < p->n; i++) fprintf(f, "%.17g\n", v[i]);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return fc_error_set(err, FC_ERR_IO, "%s: write error: %s", path, strerror(errno));
+    return FC_OK;
+}
+
+/* Case-insensitive equality of two strings. */
+static int same_ci(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+    return *a == *b;
+}
+
+/* Does the path end in .hdf5 or .h5 (any case)? */
+static int is_hdf5_name(const char *path)
+{
+    const char *dot = strrchr(fc_io_basename(path), '.');
+    return dot && (same_ci(dot + 1, "hdf5") || same_ci(dot + 1, "h5"));
+}
+
+/* Read a problem, format by extension. */
+fc_err fc_read(const char *path, fc_problem **p, fc_error *err)
+{
+    return is_hdf5_name(path) ? fc_read_hdf5(path, p, err) : fc_read_dat(path, p, err);
+}
+
+/* Write a problem, format by extension. */
+fc_err fc_write(const char *path, const fc_problem *p, fc_error *err)
+{
+    return is_hdf5_name(path) ? fc_write_hdf5(path, p, err) : fc_write_dat(path, p, err);
+}

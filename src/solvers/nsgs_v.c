@@ -1,0 +1,235 @@
+/* nsgs-v: nonsmooth Gauss-Seidel on the velocity form of a global problem
+ * (M, H, f, w, mu), the way physics engines run it: W = H^T M^-1 H is
+ * never formed.  With G = M^-1 H (sparse when M is block diagonal, as for
+ * rigid bodies) and v = M^-1 (H r + f) carried along, contact a is solved
+ * as the one-contact problem FC(W_aa, H_a^T v + w_a - W_aa r_a, mu_a)
+ * (W_aa = H_a^T G_a, d x d) by the one-contact solver of nsgs.local, then
+ * v += G_a (r_a,new - r_a).  A sweep costs O(nnz(H) + nnz(G)).
+ * When G would be dense (more than 20 (nnz(H) + n) entries) the problem
+ * is reduced to W (fc_problem_reduce) and solved by nsgs.  On a local
+ * problem (W given) nsgs-v is nsgs. */
+#include "solvers/firstorder.h"
+#include "cone/cone.h"
+#include "linsys/linsys.h"
+
+#include <stdio.h>
+
+/* Relative asymmetry of M above which it is factorised by LU in the
+ * reduction (the value of problem/reduce.c) instead of Cholesky here. */
+#define NSGS_V_M_SYMMETRIC 1e-14
+
+/* CSR of A^T for a CSR A. */
+static fc_matrix *transpose_csr(const fc_matrix *A)
+{
+    fc_matrix *T = fc_matrix_csr(A->cols, A->rows, A->nnz);
+    if (!T) return NULL;
+    for (long k = 0; k < A->nnz; k++) T->p[A->j[k] + 1]++;
+    for (int i = 0; i < A->cols; i++) T->p[i + 1] += T->p[i];
+    int *next = fc_calloc((size_t)A->cols + 1, sizeof *next);
+    if (!next) { fc_matrix_free(T); return NULL; }
+    memcpy(next, T->p, (size_t)A->cols * sizeof *next);
+    for (int i = 0; i < A->rows; i++)
+        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
+            int c = A->j[k], pos = next[c]++;
+            T->j[pos] = i;
+            T->x[pos] = A->x[k];
+        }
+    free(next);
+    return T;
+}
+
+/* Rows of Gt = (M^-1 H)^T: row j = M^-1 H[:, j] without its zeros; NULL
+ * when M is not positive definite or G exceeds cap entries. */
+static fc_matrix *inverse_times(fc_chol *F, const fc_matrix *Ht, int n, long cap,
+                                double *b, double *x)
+{
+    int m = Ht->rows;
+    fc_matrix *G = fc_matrix_csr(m, n, cap);
+    if (!G) return NULL;
+    long nz = 0;
+    for (int j = 0; j < m; j++) {
+        memset(b, 0, (size_t)n * sizeof *b);
+        for (int k = Ht->p[j]; k < Ht->p[j + 1]; k++) b[Ht->j[k]] = Ht->x[k];
+        if (fc_chol_solve(F, b, x, NULL) != FC_OK) { fc_matrix_free(G); return NULL; }
+        for (int i = 0; i < n; i++) {
+            if (x[i] == 0.0) continue;
+            if (nz >= cap) { fc_matrix_free(G); return NULL; }
+            G->j[nz] = i;
+            G->x[nz++] = x[i];
+        }
+        G->p[j + 1] = (int)nz;
+    }
+    G->nnz = nz;
+    return G;
+}
+
+static double sparse_row_dot(const fc_matrix *A, int i, const double *x)
+{
+    double s = 0.0;
+    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
+    return s;
+}
+
+/* The fallback: reduce to W and run nsgs, then recover v. */
+static fc_status reduced_nsgs(const fc_problem *p, const fc_options *opt, double *r,
+                              double *u, double *v, fc_info *info)
+{
+    fc_problem *loc = NULL;
+    fc_error err;
+    if (fc_problem_reduce(p, &loc, &err) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", err.msg);
+        return FC_STATUS_ERROR;
+    }
+    fc_status st = fc_nsgs_solve(loc, opt, r, u, info);
+    fc_problem_free(loc);
+    if (fc_problem_recover_v(p, r, v, &err) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", err.msg);
+        return FC_STATUS_ERROR;
+    }
+    return st;
+}
+
+fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                 double *u, double *v, fc_info *info)
+{
+    int d = p->d, nc = p->nc, n = p->n, m = fc_problem_m(p);
+    fc_error err;
+    if (fc_matrix_asymmetry(p->M) > NSGS_V_M_SYMMETRIC) {
+        /* M stored non-symmetric (one triangle, or round-off above
+         * Cholesky's reach): the reduction factorises it by LU */
+        fc_log(opt, 1, "nsgs-v: M is not symmetric; reduced problem and nsgs instead");
+        return reduced_nsgs(p, opt, r, u, v, info);
+    }
+    fc_matrix *Hc = fc_matrix_to_csr(p->H);
+    fc_matrix *Ht = Hc ? transpose_csr(Hc) : NULL;
+    fc_matrix_free(Hc);
+    fc_chol *F = Ht ? fc_chol_factor(p->M, "M", &err) : NULL;
+    double *ws = fc_calloc((size_t)2 * (size_t)n + 1, sizeof *ws);
+    fc_local *loc = fc_calloc((size_t)nc + 1, sizeof *loc);
+    fc_matrix *Gt = NULL;
+    fc_anderson aa = {0};
+    double *rx = NULL;   /* the sweep's input and the plain output (2m) */
+    fc_status st = FC_STATUS_ERROR;
+    if (!Ht || !F || !ws || !loc) {
+        snprintf(info->message, sizeof info->message, "nsgs-v: %.200s",
+                 F || !Ht ? "out of memory" : err.msg);
+        goto done;
+    }
+    double *b = ws, *x = ws + n;
+    Gt = inverse_times(F, Ht, n, 20 * (Ht->nnz + n), b, x);
+    if (!Gt) {
+        fc_log(opt, 1, "nsgs-v: M^-1 H is not sparse; reduced problem and nsgs instead");
+        st = reduced_nsgs(p, opt, r, u, v, info);
+        goto done;
+    }
+    /* W_aa = H_a^T G_a through a dense scatter of the rows of Gt */
+    for (int a = 0; a < nc; a++) {
+        double blk[25];
+        for (int l = 0; l < d; l++) {
+            int jl = d * a + l;
+            for (int k = Gt->p[jl]; k < Gt->p[jl + 1]; k++) x[Gt->j[k]] = Gt->x[k];
+            for (int k2 = 0; k2 < d; k2++) blk[k2 + l * d] = sparse_row_dot(Ht, d * a + k2, x);
+            for (int k = Gt->p[jl]; k < Gt->p[jl + 1]; k++) x[Gt->j[k]] = 0.0;
+        }
+        for (int k = 0; k < d; k++)       /* symmetrise the round-off */
+            for (int l = 0; l < k; l++)
+                blk[k + l * d] = blk[l + k * d] = 0.5 * (blk[k + l * d] + blk[l + k * d]);
+        fc_local_setup(&loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
+    }
+    const fc_nsgs_options *o = &opt->nsgs;
+    fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
+                           o->local_max_iter > 0 ? o->local_max_iter : 20};
+    /* v = M^-1 (H r + f) */
+    memcpy(b, p->f, (size_t)n * sizeof *b);
+    fc_matrix_gemv(p->H, 1.0, r, 1.0, b);
+    if (fc_chol_solve(F, b, v, &err) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "nsgs-v: %.200s", err.msg);
+        goto done;
+    }
+    /* safeguarded Anderson acceleration of the sweeps, as in nsgs (options
+     * nsgs.anderson*): r extrapolated, projected, and v moved along by G */
+    int accel = o->anderson > 0, extrapolated = 0;
+    double fres_last = INFINITY;
+    if (accel) {
+        rx = fc_calloc((size_t)2 * (size_t)m, sizeof *rx);
+        if (!rx || fc_anderson_init(&aa, m, o->anderson)) {
+            snprintf(info->message, sizeof info->message, "out of memory");
+            goto done;
+        }
+    }
+    fo_run R;
+    if (fo_run_begin(&R, p, opt, 0, 1, opt->tolerance, opt->max_iter, NULL, r)) {
+        snprintf(info->message, sizeof info->message, "out of memory");
+        goto done;
+    }
+    int rs = -1;
+    for (int it = 0;; it++) {
+        for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
+        if ((rs = fo_run_check(&R, it, r, fc_error_local(p, r, u))) >= 0) break;
+        if (accel) memcpy(rx, r, (size_t)m * sizeof *r);
+        for (int a = 0; a < nc; a++) {
+            double qa[5], ra[5], *rp = r + d * a;
+            for (int k = 0; k < d; k++) {
+                qa[k] = sparse_row_dot(Ht, d * a + k, v) + p->w[d * a + k];
+                for (int l = 0; l < d; l++) qa[k] -= loc[a].W[k + l * d] * rp[l];
+                ra[k] = rp[k];
+            }
+            fc_local_solve(&loc[a], qa, &par, ra);
+            for (int k = 0; k < d; k++) {
+                double dr = ra[k] - rp[k];
+                if (dr == 0.0) continue;
+                int j = d * a + k;
+                for (int q = Gt->p[j]; q < Gt->p[j + 1]; q++) v[Gt->j[q]] += dr * Gt->x[q];
+                rp[k] = ra[k];
+            }
+        }
+        if (accel && it + 1 >= o->anderson_start) {
+            double fres = 0.0, *rplain = rx + m;
+            for (int i = 0; i < m; i++) fres += (r[i] - rx[i]) * (r[i] - rx[i]);
+            fres = sqrt(fres);
+            if (extrapolated && !(fres < o->anderson_growth * fres_last)) {
+                fc_anderson_reset(&aa);   /* rejected: keep the plain sweep */
+                extrapolated = 0;
+            } else {
+                memcpy(rplain, r, (size_t)m * sizeof *r);
+                extrapolated = fc_anderson_step(&aa, rx, r);
+                if (extrapolated) fo_project(p, r);
+                if (extrapolated && !fc_all_finite((size_t)m, r)) {
+                    memcpy(r, rplain, (size_t)m * sizeof *r);
+                    fc_anderson_reset(&aa);
+                    extrapolated = 0;
+                }
+                for (int j = 0; extrapolated && j < m; j++) {   /* v += G (r - rplain) */
+                    double dr = r[j] - rplain[j];
+                    if (dr == 0.0) continue;
+                    for (int q = Gt->p[j]; q < Gt->p[j + 1]; q++) v[Gt->j[q]] += dr * Gt->x[q];
+                }
+            }
+            fres_last = fres;
+        }
+    }
+    /* the best iterate and its v, recomputed exactly */
+    if (R.error > R.best_err || !fc_all_finite((size_t)m, r)) memcpy(r, R.best, (size_t)m * sizeof *r);
+    free(R.best);
+    memcpy(b, p->f, (size_t)n * sizeof *b);
+    fc_matrix_gemv(p->H, 1.0, r, 1.0, b);
+    fc_chol_solve(F, b, v, NULL);
+    for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
+    st = fo_run_report(&R, (fc_status)rs, info);
+done:
+    fc_anderson_free(&aa);
+    free(rx);
+    fc_matrix_free(Ht);
+    fc_matrix_free(Gt);
+    fc_chol_free(F);
+    free(ws);
+    free(loc);
+    return st;
+}
+
+fc_status fc_nsgs_v_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                          fc_info *info)
+{
+    fc_log(opt, 1, "nsgs-v on a local problem (no M, H): nsgs");
+    return fc_nsgs_solve(p, opt, r, u, info);
+}

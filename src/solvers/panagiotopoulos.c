@@ -1,0 +1,48 @@
+/* pfp: the Panagiotopoulos fixed point.  Alternate
+ *   the normal problem: the LCP 0 <= u_N ⟂ r_N >= 0 with r_T frozen
+ *     (projected Gauss-Seidel, exact per contact), and
+ *   the tangential problem: min over ||r_T,a|| <= mu_a r_N,a of
+ *     1/2 r^T W r + q^T r with r_N frozen (a convex problem; Gauss-Seidel
+ *     over contacts with local projected iterations on the disk),
+ * each solved to the inner tolerance of tresca.inner; the sweeps are
+ * those of the Tresca solver (tresca.c). */
+#include "solvers/firstorder.h"
+
+#include <stdio.h>
+
+static fc_status pfp_run(fo_run *R, int kind, double *r, double *u)
+{
+    (void)kind;
+    const fc_problem *p = R->p;
+    const fc_tresca_options *o = &R->opt->tresca;
+    int d = p->d;
+    fo_tresca *T = fo_tresca_new(p, R->opt);
+    double *s = fc_calloc((size_t)p->nc + 1, sizeof *s);
+    int st = -1;
+    if (!T || !s) {
+        snprintf(R->message, sizeof R->message, "out of memory");
+        st = FC_STATUS_ERROR;
+    }
+    fo_velocity(p, r, u);
+    for (int it = 0; st < 0; it++) {
+        double err = fo_error(p, 0, r, u);
+        if ((st = fo_run_check(R, it, r, err)) >= 0) break;
+        double tol = fo_inner_tol(&o->inner, err, p->nc, R->tol);
+        int sn = 0, stg = 0;
+        double en = fo_tresca_solve(T, FO_TRESCA_NORMAL, s, tol, &R->clock, r, &sn);
+        for (int a = 0; a < p->nc; a++) s[a] = p->mu[a] * r[d * a];
+        double et = fo_tresca_solve(T, FO_TRESCA_TANGENT, s, tol, &R->clock, r, &stg);
+        fc_log(R->opt, 2, "pfp %d: error %.3e, normal %.3e (%d), tangent %.3e (%d)", it, err,
+               en, sn, et, stg);
+        fo_velocity(p, r, u);
+    }
+    fo_tresca_free(T);
+    free(s);
+    return fo_run_end(R, st, r, u);
+}
+
+fc_status fc_pfp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                       fc_info *info)
+{
+    return fo_solve_outer(p, opt, pfp_run, 0, 0, r, u, info);
+}

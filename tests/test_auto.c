@@ -1,0 +1,99 @@
+#define _DEFAULT_SOURCE
+/* auto, the default solver: 1e-8 on every problem of shared/data (local,
+ * global, 2D, 3D, rolling), judged by the independent measure of check.h;
+ * its stages recorded; the time limit shared by the stages; the caller's
+ * progress callback stops it. */
+#include "test.h"
+#include "check.h"
+
+#include <dirent.h>
+
+static int calls;
+static int stop_after_3(void *user, int it, double err)
+{
+    (void)user, (void)it, (void)err;
+    return ++calls >= 3;
+}
+
+static void solve_file(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s", FRICON_SHARED_DATA, dir, name);
+    fc_problem *p = NULL;
+    fc_error err;
+    if (fc_read(path, &p, &err) != FC_OK) { CHECK(0, "cannot read %s: %s", path, err.msg); return; }
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.time_limit = 60;
+    fc_info info;
+    CHECK(fc_solve(p, NULL, &opt, r, u, v, &info, &err) == FC_OK, "%s: %s", name, err.msg);
+    double chk = check_error(p, r);
+    printf("%-46s nc=%4d %-10s it=%6d error=%.2e %.3f s, %d stages:", name, p->nc,
+           fc_status_name(info.status), info.iterations, chk, info.seconds, info.nstages);
+    for (int k = 0; k < info.nstages; k++) printf(" %s", info.stages[k].solver);
+    printf("\n");
+    CHECK(info.status == FC_CONVERGED && chk <= 1e-8, "%s: auto %s, independent error %.3e",
+          name, fc_status_name(info.status), chk);
+    CHECK(info.nstages >= 1, "%s: stages recorded", name);
+    free(r); free(u); free(v);
+    fc_problem_free(p);
+}
+
+static void limits(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fc3d/KaplasTower-i1061-4.hdf5.dat", FRICON_SHARED_DATA);
+    fc_problem *p = NULL;
+    fc_error err;
+    if (fc_read(path, &p, &err) != FC_OK) { CHECK(0, "cannot read %s", path); return; }
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.tolerance = 1e-15;      /* out of reach: every stage runs */
+    opt.time_limit = 0.3;
+    fc_info info;
+    fc_solve(p, "auto", &opt, r, u, NULL, &info, &err);
+    CHECK(info.status == FC_TIME_LIMIT, "time limit: %s", fc_status_name(info.status));
+    /* generous margin: shared machines; the point is that the stages share
+     * the limit instead of each taking it whole */
+    CHECK(info.seconds < opt.time_limit + 2.0, "time limit 0.3 s: %.2f s", info.seconds);
+    fc_default_options(&opt);
+    opt.tolerance = 1e-15;
+    opt.progress = stop_after_3;
+    calls = 0;
+    fc_solve(p, "auto", &opt, r, u, NULL, &info, &err);
+    CHECK(calls == 3 && info.status != FC_CONVERGED, "progress stop: %d calls, %s", calls,
+          fc_status_name(info.status));
+    fc_default_options(&opt);
+    opt.tolerance = 1e-15;
+    opt.max_iter = 60;
+    fc_solve(p, "auto", &opt, r, u, NULL, &info, &err);
+    CHECK(info.status == FC_MAX_ITER && info.iterations <= 60, "max_iter 60: %s after %d",
+          fc_status_name(info.status), info.iterations);
+    free(r); free(u);
+    fc_problem_free(p);
+}
+
+int main(void)
+{
+    CHECK(strcmp(fc_default_solver(), "auto") == 0, "auto is the default");
+    const char *dirs[] = {"fc3d", "fc2d", "global", "rolling"};
+    for (int k = 0; k < 4; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", FRICON_SHARED_DATA, dirs[k]);
+        struct dirent **names;
+        int n = scandir(path, &names, NULL, alphasort);
+        CHECK(n > 2, "%s has problems", path);
+        for (int i = 0; i < n; i++) {
+            if (names[i]->d_name[0] != '.') solve_file(dirs[k], names[i]->d_name);
+            free(names[i]);
+        }
+        if (n > 0) free(names);
+    }
+    limits();
+    TEST_DONE();
+}
