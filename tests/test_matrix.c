@@ -104,5 +104,19 @@ int main(void)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) fc_matrix_free(all[i]);
     CHECK(fc_matrix_dense(-1, 3) == NULL, "negative size refused");
     CHECK(fc_matrix_dense(1 << 20, 1 << 20) == NULL, "absurd size refused without allocating");
+
+    /* validation of a sparse structure whose middle pointer runs past the
+     * entries (p = 0 5 1 with one block): refused without reading past
+     * them (a fuzz_validate finding) */
+    fc_problem *p = fc_problem_new(FC_LOCAL, 3, 2);
+    p->W = fc_matrix_bsr(6, 6, 3, 1);
+    p->W->p[1] = 5;
+    p->W->p[2] = 1;
+    p->W->x[0] = 1.0;
+    p->q = calloc(6, sizeof *p->q);
+    fc_error err;
+    CHECK(fc_problem_validate(p, &err) == FC_ERR_INVALID && strstr(err.msg, "structure"),
+          "pointer past the entries refused: %s", err.msg);
+    fc_problem_free(p);
     TEST_DONE();
 }

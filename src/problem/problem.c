@@ -50,8 +50,9 @@ static int structure_ok(const fc_matrix *A)
     int nc = A->kind == FC_MAT_BSR ? A->cols / A->bs : A->cols;
     long len = A->kind == FC_MAT_BSR ? A->nnz / ((long)A->bs * A->bs) : A->nnz;
     if (!A->p || A->p[0] != 0 || A->p[nr] != len) return 0;
-    for (int i = 0; i < nr; i++) {
+    for (int i = 0; i < nr; i++)   /* all pointers first: a row may not reach past len */
         if (A->p[i + 1] < A->p[i]) return 0;
+    for (int i = 0; i < nr; i++) {
         for (int k = A->p[i]; k < A->p[i + 1]; k++)
             if (A->j[k] < 0 || A->j[k] >= nc || (k > A->p[i] && A->j[k] <= A->j[k - 1]))
                 return 0;
