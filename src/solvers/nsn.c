@@ -815,6 +815,8 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         double t0 = fc_now(), err;
         int it0 = w.iter;
         w.msg[0] = 0;
+        compute_u(&w, r, w.u);
+        double start_err = strict_error(&w, r, w.u);
         run_result res = newton_run(&w, r, newton_iter, &err);
         fc_info_add_stage(info, names[form], run_status(res), w.iter - it0, err, fc_now() - t0);
         if (res == RUN_CONVERGED || res == RUN_TIME || res == RUN_STOPPED) {
@@ -858,9 +860,15 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
          * if NSGS even lost ground on a Newton run that was only slow
          * (not failed), Newton resumes from its own best iterate */
         if (!(gerr < 0.5 * best)) w.stagnation = 2 * w.stagnation < newton_iter ? 2 * w.stagnation : newton_iter;
-        if (gerr > newton_best && (res == RUN_STAGNATION || res == RUN_MAX_ITER)) {
+        /* (only if that attempt at least halved its starting error: resuming
+         * from a point where Newton made no progress would repeat the same
+         * attempt forever).  An attempt cut by its iteration cap while
+         * progressing gets a doubled cap next time. */
+        int progressing = newton_best < 0.5 * start_err;
+        if (gerr > newton_best && progressing && (res == RUN_STAGNATION || res == RUN_MAX_ITER)) {
             memcpy(r, w.keep_r, (size_t)w.m * sizeof *r);
             gerr = newton_best;
+            if (res == RUN_MAX_ITER && newton_iter < opt->max_iter / 2) newton_iter *= 2;
         }
         if (gerr < best) best = gerr;
         if (gerr <= opt->tolerance) {
