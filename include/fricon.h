@@ -293,7 +293,7 @@ typedef struct fc_nsn_options {
     int hybrid_max_sweeps; /* cap of the doubling fallback length; default 2000 */
     int hybrid_newton_iter;/* Newton iterations per attempt in nsn-hybrid; default 50 */
     int hybrid_stagnation; /* nsn-hybrid leaves Newton after this many iterations
-                              without halving the error; default 5            */
+                              without halving the error; default 10           */
 } fc_nsn_options;
 /* Interior point (ipm, gipm): see docs/solvers-ipm.md. */
 typedef enum fc_ipm_formulation {

@@ -271,6 +271,7 @@ typedef struct nsn_ws {
     double *Ab, *Bb;        /* nc*d*d */
     /* vectors */
     double *u, *F, *dir, *Wd, *Jd, *rt, *ut, *Ft, *best_r;
+    double *keep_r;         /* nsn-hybrid: Newton's best iterate across attempts */
     double *hist;           /* merit history for the non-monotone search */
     int nhist;
     double delta;           /* current (absolute) regularisation */
@@ -290,7 +291,7 @@ static void ws_free(nsn_ws *w)
     free(w->rho_n); free(w->rho_t); free(w->rho_base_n); free(w->rho_base_t);
     free(w->Ab); free(w->Bb);
     free(w->u); free(w->F); free(w->dir); free(w->Wd); free(w->Jd);
-    free(w->rt); free(w->ut); free(w->Ft); free(w->best_r); free(w->hist);
+    free(w->rt); free(w->ut); free(w->Ft); free(w->best_r); free(w->hist); free(w->keep_r);
 }
 
 /* Largest eigenvalue of the symmetric part of an n x n block (n <= 3). */
@@ -440,10 +441,11 @@ static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int
     w->ut = fc_calloc(m, sizeof(double));
     w->Ft = fc_calloc(m, sizeof(double));
     w->best_r = fc_calloc(m, sizeof(double));
+    w->keep_r = fc_calloc(m, sizeof(double));
     w->hist = fc_calloc((size_t)M, sizeof(double));
     if (!w->rho_n || !w->rho_t || !w->rho_base_n || !w->rho_base_t || !w->Ab || !w->Bb ||
         !w->u || !w->F || !w->dir || !w->Wd || !w->Jd || !w->rt || !w->ut || !w->Ft ||
-        !w->best_r || !w->hist)
+        !w->best_r || !w->keep_r || !w->hist)
         return fc_error_set(err, FC_ERR_NOMEM, "nsn: out of memory");
     fc_err e = ws_pattern(w, err);
     if (e) return e;
@@ -813,6 +815,8 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         double t0 = fc_now(), err;
         int it0 = w.iter;
         w.msg[0] = 0;
+        compute_u(&w, r, w.u);
+        double start_err = strict_error(&w, r, w.u);
         run_result res = newton_run(&w, r, newton_iter, &err);
         fc_info_add_stage(info, names[form], run_status(res), w.iter - it0, err, fc_now() - t0);
         if (res == RUN_CONVERGED || res == RUN_TIME || res == RUN_STOPPED) {
@@ -821,10 +825,12 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         }
         if (w.iter >= opt->max_iter) { st = FC_MAX_ITER; break; }
         if (!(err < 0.1 * best)) sweeps = sweeps * 2 < cap ? sweeps * 2 : cap;
+        double newton_best = err;
         if (err < best) best = err;
         fc_log(opt, 1, "nsn-hybrid: Newton stopped (%s), %d NSGS sweeps from error %.3e",
                w.msg, sweeps, err);
         /* NSGS sweeps from the best Newton iterate */
+        memcpy(w.keep_r, r, (size_t)w.m * sizeof *r);
         fc_options o = *opt;
         compute_u(&w, r, w.u);
         o.tolerance = opt->tolerance * strict_ratio(&w, r, w.u);
@@ -850,8 +856,20 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
             st = FC_DIVERGED;
             break;
         }
-        /* NSGS did not halve the best error: Newton gets a longer leash */
+        /* NSGS did not halve the best error: Newton gets a longer leash;
+         * if NSGS even lost ground on a Newton run that was only slow
+         * (not failed), Newton resumes from its own best iterate */
         if (!(gerr < 0.5 * best)) w.stagnation = 2 * w.stagnation < newton_iter ? 2 * w.stagnation : newton_iter;
+        /* (only if that attempt at least halved its starting error: resuming
+         * from a point where Newton made no progress would repeat the same
+         * attempt forever).  An attempt cut by its iteration cap while
+         * progressing gets a doubled cap next time. */
+        int progressing = newton_best < 0.5 * start_err;
+        if (gerr > newton_best && progressing && (res == RUN_STAGNATION || res == RUN_MAX_ITER)) {
+            memcpy(r, w.keep_r, (size_t)w.m * sizeof *r);
+            gerr = newton_best;
+            if (res == RUN_MAX_ITER && newton_iter < opt->max_iter / 2) newton_iter *= 2;
+        }
         if (gerr < best) best = gerr;
         if (gerr <= opt->tolerance) {
             /* a few Newton iterations from the NSGS solution for a margin

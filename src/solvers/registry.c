@@ -113,7 +113,7 @@ void fc_default_options(fc_options *opt)
     opt->nsn.hybrid_sweeps = 10;
     opt->nsn.hybrid_max_sweeps = 2000;
     opt->nsn.hybrid_newton_iter = 50;
-    opt->nsn.hybrid_stagnation = 5;
+    opt->nsn.hybrid_stagnation = 10;
     opt->ipm.formulation = FC_IPM_AUTO;
     opt->ipm.step_fraction = 0.99;
     opt->ipm.max_outer = 200;
