@@ -332,7 +332,9 @@ static void test_limits(void)
     opt.tolerance = 1e-14;   /* out of reach in 0.1 s */
     for (size_t s = 0; s < sizeof all_solvers / sizeof all_solvers[0]; s++) {
         run(p, all_solvers[s], &opt, r, &info);
-        CHECK(info.status != FC_CONVERGED && info.seconds < opt.time_limit + 0.5,
+        /* margin: one Newton iteration on a shared (and, in CI, sanitized)
+         * machine; the limit is checked between iterations */
+        CHECK(info.status != FC_CONVERGED && info.seconds < opt.time_limit + 2.0,
               "%s time limit 0.1 s: %s after %.2f s", all_solvers[s], fc_status_name(info.status),
               info.seconds);
     }
