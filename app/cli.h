@@ -7,6 +7,9 @@
 /* Exit statuses of SPEC section 4. */
 enum { EXIT_DONE = 0, EXIT_NOT_CONVERGED = 1, EXIT_BAD_INPUT = 2 };
 
+/* The whole command: argv[0] is the program name. */
+int fricon_main(int argc, char **argv);
+
 int cmd_info(int argc, char **argv);
 int cmd_solvers(int argc, char **argv);
 int cmd_solve(int argc, char **argv);

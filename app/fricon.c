@@ -32,7 +32,7 @@ int cli_fail(const char *fmt, ...)
     return EXIT_BAD_INPUT;
 }
 
-int main(int argc, char **argv)
+int fricon_main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
