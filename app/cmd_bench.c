@@ -3,9 +3,10 @@
  *
  * Every solver on every problem, each run isolated in a child process:
  * the child reads the problem, solves it and sends one result line back
- * through a pipe; the parent enforces a wall-clock limit (the solver's own
- * time limit plus a margin, then SIGKILL) while the child runs under
- * RLIMIT_AS (--mem-limit).  A crash, an out-of-memory or a hang is one
+ * through a pipe; the parent enforces a wall-clock limit on the solve
+ * (from the child's "start" line, sent once the problem is read: the
+ * solver's own time limit plus a margin, then SIGKILL; reading gets 120 s)
+ * while the child runs under RLIMIT_AS (--mem-limit).  A crash, an out-of-memory or a hang is one
  * failed row of results.csv; the campaign goes on.  At the end the
  * performance profiles and summary.md are written (app/cmd_profile.c).
  *
@@ -18,6 +19,7 @@
 #include "cli.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -54,6 +56,7 @@ typedef struct {
     long nnz;
     char kind[16];
     char status[24];  /* when !ok: read-error, crash, oom, timeout */
+    char msg[512];    /* when !ok: why */
 } bench_problem;
 
 static double now(void)
@@ -133,7 +136,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
                         "[--mem-limit MB] [--out DIR] FILE|DIR...");
     if (!a->nsolvers)
         for (int i = 0; i < fc_solver_count(); i++) a->solvers[a->nsolvers++] = fc_solver_at(i)->name;
-    if (a->margin < 0) a->margin = 2.0 + 0.25 * a->time_limit;
+    if (a->margin < 0) a->margin = 1.0 + 0.1 * a->time_limit;
     return 0;
 }
 
@@ -219,7 +222,7 @@ typedef struct {
     int timed_out;    /* killed by us at the deadline */
     int signo;        /* the signal that ended it, else 0 */
     int exit_code;
-    double wall;
+    double wall;      /* seconds since the solve started (or the fork) */
     double rss_mb;    /* from wait4, for runs that sent nothing */
 } child_out;
 
@@ -236,9 +239,15 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
+/* The line a run's child sends when the problem is read and the solve
+ * starts: from then on the solve deadline applies. */
+#define START_LINE "start\n"
+#define READ_DEADLINE 120.0
+
 /* Run body(fd, arg) in a child under RLIMIT_AS = mem_mb (0: none), kill
- * it after deadline seconds (0: never), collect its line and its fate. */
-static void isolate(child_body body, void *arg, double mem_mb, double deadline, child_out *out)
+ * it READ_DEADLINE seconds after its start or solve_deadline seconds
+ * (0: never) after it sent START_LINE; collect its line and its fate. */
+static void isolate(child_body body, void *arg, double mem_mb, double solve_deadline, child_out *out)
 {
     memset(out, 0, sizeof *out);
     int pfd[2];
@@ -276,10 +285,11 @@ static void isolate(child_body body, void *arg, double mem_mb, double deadline, 
     }
     close(pfd[1]);
     size_t len = 0;
+    double tstart = t0, deadline = READ_DEADLINE;
     for (;;) {
         int ms = 1000;
         if (deadline > 0) {
-            double left = deadline - (now() - t0);
+            double left = deadline - (now() - tstart);
             if (left <= 0) {
                 kill(pid, SIGKILL);
                 out->timed_out = 1;
@@ -295,6 +305,12 @@ static void isolate(child_body body, void *arg, double mem_mb, double deadline, 
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) break; /* end of file: the child has exited */
         len += (size_t)got;
+        if (len >= strlen(START_LINE) && !memcmp(out->line, START_LINE, strlen(START_LINE))) {
+            len -= strlen(START_LINE);
+            memmove(out->line, out->line + strlen(START_LINE), len);
+            tstart = now();
+            deadline = solve_deadline;
+        }
         if (len >= sizeof out->line - 1 || memchr(out->line, '\n', len)) break;
     }
     out->line[len] = 0;
@@ -309,7 +325,7 @@ static void isolate(child_body body, void *arg, double mem_mb, double deadline, 
             struct timespec ts = {0, 2000000};
             nanosleep(&ts, NULL);
         }
-        out->wall = now() - t0;
+        out->wall = now() - tstart;
         if (reaped) {
             if (WIFSIGNALED(st)) out->signo = WTERMSIG(st);
             else out->exit_code = WEXITSTATUS(st);
@@ -320,7 +336,7 @@ static void isolate(child_body body, void *arg, double mem_mb, double deadline, 
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR) {}
-    out->wall = now() - t0;
+    out->wall = now() - tstart;
     out->rss_mb = (double)ru.ru_maxrss / 1024.0;
     if (WIFSIGNALED(st)) out->signo = WTERMSIG(st);
     else if (WIFEXITED(st)) out->exit_code = WEXITSTATUS(st);
@@ -345,10 +361,11 @@ static void probe_body(int fd, void *arg)
     const bench_problem *bp = arg;
     fc_problem *p;
     fc_error err;
-    char buf[256];
+    char buf[1024];
     int n;
     if (fc_read(bp->path, &p, &err)) {
-        n = snprintf(buf, sizeof buf, "%s\n", mentions_memory(err.code, err.msg) ? "oom" : "read-error");
+        n = snprintf(buf, sizeof buf, "%s %s\n", mentions_memory(err.code, err.msg) ? "oom" : "read-error",
+                     err.msg);
     } else {
         long nnz = p->kind == FC_LOCAL ? fc_matrix_count_nonzeros(p->W)
                                        : fc_matrix_count_nonzeros(p->M) + fc_matrix_count_nonzeros(p->H);
@@ -410,6 +427,7 @@ static void run_body(int fd, void *arg)
         send_result(fd, mentions_memory(err.code, err.msg) ? "oom" : "read-error", 0, NAN, 0.0);
         return;
     }
+    write_all(fd, START_LINE, strlen(START_LINE));
     const char *fault = test_fault(c->solver);
     if (fault && !strcmp(fault, "crash")) raise(SIGSEGV);
     if (fault && !strcmp(fault, "hang"))
@@ -508,10 +526,10 @@ static void row_init(bench_row *row, const bench_problem *bp, const char *solver
 /* Fill row from what the run's child sent, or from its fate. */
 static void row_result(bench_row *row, const child_out *o)
 {
-    char status[32];
+    char status[24];
     int it;
     double res, sec, rss;
-    if (o->complete && sscanf(o->line, "%31s %d %lg %lg %lg", status, &it, &res, &sec, &rss) == 5) {
+    if (o->complete && sscanf(o->line, "%23s %d %lg %lg %lg", status, &it, &res, &sec, &rss) == 5) {
         snprintf(row->status, sizeof row->status, "%s", status);
         row->iterations = it;
         row->residual = res;
@@ -529,14 +547,19 @@ static void probe(const bench_args *a, bench_problem *bp)
 {
     child_out o;
     isolate(probe_body, bp, a->mem_mb, 120.0, &o);
-    char status[32];
+    char status[24];
     if (o.complete && sscanf(o.line, "ok %d %15s %d %ld", &bp->d, bp->kind, &bp->nc, &bp->nnz) == 4) {
         bp->ok = 1;
-    } else if (o.complete && sscanf(o.line, "%31s", status) == 1) {
+    } else if (o.complete && sscanf(o.line, "%23s", status) == 1) {
         snprintf(bp->status, sizeof bp->status, "%s", status);
+        const char *m = o.line + strlen(status);
+        snprintf(bp->msg, sizeof bp->msg, "%s", *m == ' ' ? m + 1 : m);
+        bp->msg[strcspn(bp->msg, "\n")] = 0;
     } else {
         snprintf(bp->status, sizeof bp->status, "%s", failure_status(&o));
+        snprintf(bp->msg, sizeof bp->msg, "%s: reading it ended in a %s", bp->path, bp->status);
     }
+    if (!bp->ok) fprintf(stderr, "fricon bench: %s (%s for every solver)\n", bp->msg, bp->status);
 }
 
 static int solver_applies(const char *name, const bench_problem *bp)
@@ -545,27 +568,27 @@ static int solver_applies(const char *name, const bench_problem *bp)
     return s && (s->dims & FC_DIM(bp->d));
 }
 
-/* Re-run with single-threaded BLAS (comparable timings, no thread pools
- * competing with the run); returns only if exec fails. */
-static void reexec_single_threaded(int argc, char **argv)
+/* Single-threaded BLAS in the runs: comparable timings, no thread pool
+ * competing with the run on a shared machine (the Siconos side gets
+ * OPENBLAS_NUM_THREADS=1 too).  OpenBLAS read its environment when it
+ * was loaded, so it is also told directly when it is there. */
+static void single_threaded_blas(void)
 {
-    if (getenv("OPENBLAS_NUM_THREADS")) return;
     setenv("OPENBLAS_NUM_THREADS", "1", 1);
-    setenv("OMP_NUM_THREADS", "1", 0);
-    char **av = calloc((size_t)argc + 3, sizeof *av);
-    if (!av) return;
-    av[0] = "fricon";
-    av[1] = "bench";
-    for (int i = 0; i < argc; i++) av[i + 2] = argv[i];
-    execv("/proc/self/exe", av);
-    free(av);
+    setenv("OMP_NUM_THREADS", "1", 1);
+    void *sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    if (sym) {
+        void (*set_threads)(int);
+        memcpy(&set_threads, &sym, sizeof set_threads);
+        set_threads(1);
+    }
 }
 
 int cmd_bench(int argc, char **argv)
 {
     bench_args a;
     if (parse_args(argc, argv, &a)) return EXIT_BAD_INPUT;
-    reexec_single_threaded(argc, argv);
+    single_threaded_blas();
 
     bench_problem *probs = NULL;
     int np = 0, capp = 0;

@@ -275,7 +275,11 @@ static int cmp_double(const void *x, const void *y)
 
 static FILE *open_in(const char *dir, const char *name, char *path, size_t len)
 {
-    snprintf(path, len, "%s/%s", dir, name);
+    int n = snprintf(path, len, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= len) {
+        cli_fail("%s/%s: path too long", dir, name);
+        return NULL;
+    }
     FILE *f = fopen(path, "w");
     if (!f) cli_fail("%s: %s", path, strerror(errno));
     return f;
