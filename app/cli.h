@@ -15,6 +15,9 @@ int cmd_solvers(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_bench(int argc, char **argv);   /* app/cmd_bench.c */
+int cmd_profile(int argc, char **argv); /* app/cmd_profile.c */
+int cmd_check(int argc, char **argv);   /* app/cmd_check.c */
 
 /* Print "fricon: message" on stderr; returns EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

@@ -17,6 +17,9 @@ static void usage(FILE *out)
             "  options                    the solver options settable with --set\n"
             "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
             "             [--every K] [--vtk DIR]  rigid bodies (incline slide stack pile column)\n"
+            "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--out DIR] FILE|DIR...\n"
+            "  profile [--tol T] [--out DIR] RESULTS.csv...   performance profiles of bench results\n"
+            "  check PROBLEM SOLUTION [--tol T]   the SPEC measure of a solution file\n"
             "exit status: 0 converged/done, 1 not converged, 2 bad input or usage\n");
 }
 
@@ -52,6 +55,9 @@ int fricon_main(int argc, char **argv)
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 2, argv + 2);
     if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
     if (!strcmp(cmd, "options")) { cli_list_options(); return EXIT_DONE; }
+    if (!strcmp(cmd, "bench")) return cmd_bench(argc - 2, argv + 2);
+    if (!strcmp(cmd, "profile")) return cmd_profile(argc - 2, argv + 2);
+    if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
     usage(stderr);
     return cli_fail("unknown command '%s'", cmd);
 }

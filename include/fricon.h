@@ -172,6 +172,11 @@ fc_err fc_write_hdf5(const char *path, const fc_problem *p, fc_error *err);
 fc_err fc_write_solution(const char *path, const fc_problem *p,
                          const double *r, const double *u, const double *v,
                          fc_error *err);
+/* Read a solution file of SPEC section 3 for problem p: r (m values) is
+ * required; u (m, may be NULL) is filled from the file's u columns; v
+ * (n, may be NULL; global problems) from its "# v" section. */
+fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
+                        double *u, double *v, fc_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Error measure (SPEC section 2)                                      */
