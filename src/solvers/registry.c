@@ -4,8 +4,8 @@
 #include "internal.h"
 
 static const fc_solver solvers[] = {
-    {"auto", "the default: accelerated NSGS, then nonsmooth Newton warm-started, then NSGS "
-             "again, sharing the time limit (docs/solvers.md)",
+    {"auto", "the default: accelerated NSGS, then ipm (3D) / lemke (2D) / admm (rolling), "
+             "then nonsmooth Newton, then NSGS, sharing the time limit (docs/solvers.md)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, NULL},
     {"nsgs", "nonsmooth Gauss-Seidel over contacts, hybrid one-contact solver "
              "(Alart-Curnier Newton, projection, exact)",
