@@ -33,6 +33,10 @@ int cli_parse_int(const char *s, int *out);
 /* Set a named solver option ("nsgs.omega=1.3"); 0 on success, else an
  * error message is printed and EXIT_BAD_INPUT returned. */
 int cli_set_option(fc_options *opt, const char *assignment);
+/* The solver options common to solve and simulate (--tol, --max-iter,
+ * --time-limit, --set) into opt: 1 when name is not one of them, 0 when
+ * it was applied, EXIT_BAD_INPUT (message printed) when val is bad. */
+int cli_solver_option(fc_options *opt, const char *name, const char *val);
 /* List the settable options with their defaults. */
 void cli_list_options(void);
 

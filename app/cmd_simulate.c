@@ -33,6 +33,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
     a->solver = fc_default_solver();
     a->steps = 100;
     a->every = 1;
+    int rc;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = s[0] == '-' && strcmp(s, "--quiet") != 0 && strcmp(s, "--local") != 0;
@@ -64,17 +65,8 @@ static int parse_args(int argc, char **argv, sim_args *a)
         } else if (!strcmp(s, "--mu")) {
             if (cli_parse_double(val, &a->par.mu) || a->par.mu < 0)
                 return cli_fail("--mu: '%s' is not a number >= 0", val);
-        } else if (!strcmp(s, "--tol")) {
-            if (cli_parse_double(val, &a->opt.tolerance) || a->opt.tolerance <= 0)
-                return cli_fail("--tol: '%s' is not a positive number", val);
-        } else if (!strcmp(s, "--max-iter")) {
-            if (cli_parse_int(val, &a->opt.max_iter) || a->opt.max_iter <= 0)
-                return cli_fail("--max-iter: '%s' is not a positive integer", val);
-        } else if (!strcmp(s, "--time-limit")) {
-            if (cli_parse_double(val, &a->opt.time_limit) || a->opt.time_limit < 0)
-                return cli_fail("--time-limit: '%s' is not a number of seconds >= 0", val);
-        } else if (!strcmp(s, "--set")) {
-            if (cli_set_option(&a->opt, val)) return EXIT_BAD_INPUT;
+        } else if ((rc = cli_solver_option(&a->opt, s, val)) != 1) {
+            if (rc) return rc;
         } else if (s[0] == '-' && s[1]) {
             return cli_fail("unknown option '%s'", s);
         } else if (!a->scene) {

@@ -25,6 +25,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     memset(a, 0, sizeof *a);
     fc_default_options(&a->opt);
     a->solver = fc_default_solver();
+    int rc;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -35,17 +36,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         else if (!strcmp(s, "--verbose")) a->verbose = 1;
         else if (!strcmp(s, "--solver")) a->solver = val;
         else if (!strcmp(s, "--output")) a->output = val;
-        else if (!strcmp(s, "--tol")) {
-            if (cli_parse_double(val, &a->opt.tolerance) || a->opt.tolerance <= 0)
-                return cli_fail("--tol: '%s' is not a positive number", val);
-        } else if (!strcmp(s, "--max-iter")) {
-            if (cli_parse_int(val, &a->opt.max_iter) || a->opt.max_iter <= 0)
-                return cli_fail("--max-iter: '%s' is not a positive integer", val);
-        } else if (!strcmp(s, "--time-limit")) {
-            if (cli_parse_double(val, &a->opt.time_limit) || a->opt.time_limit < 0)
-                return cli_fail("--time-limit: '%s' is not a number of seconds >= 0", val);
-        } else if (!strcmp(s, "--set")) {
-            if (cli_set_option(&a->opt, val)) return EXIT_BAD_INPUT;
+        else if ((rc = cli_solver_option(&a->opt, s, val)) != 1) {
+            if (rc) return rc;
         } else if (s[0] == '-' && s[1]) {
             return cli_fail("unknown option '%s'", s);
         } else if (!a->file) {

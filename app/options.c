@@ -139,3 +139,22 @@ void cli_list_options(void)
             printf("%-22s %-10d %s\n", e->name, *(const int *)(const void *)field, e->help);
     }
 }
+
+int cli_solver_option(fc_options *opt, const char *name, const char *val)
+{
+    if (!strcmp(name, "--tol")) {
+        if (cli_parse_double(val, &opt->tolerance) || opt->tolerance <= 0)
+            return cli_fail("--tol: '%s' is not a positive number", val);
+    } else if (!strcmp(name, "--max-iter")) {
+        if (cli_parse_int(val, &opt->max_iter) || opt->max_iter <= 0)
+            return cli_fail("--max-iter: '%s' is not a positive integer", val);
+    } else if (!strcmp(name, "--time-limit")) {
+        if (cli_parse_double(val, &opt->time_limit) || opt->time_limit < 0)
+            return cli_fail("--time-limit: '%s' is not a number of seconds >= 0", val);
+    } else if (!strcmp(name, "--set")) {
+        if (cli_set_option(opt, val)) return EXIT_BAD_INPUT;
+    } else {
+        return 1;
+    }
+    return 0;
+}
