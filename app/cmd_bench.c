@@ -32,7 +32,6 @@
 #ifndef FRICON_ASAN
 #define FRICON_ASAN 0
 #endif
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -582,22 +581,6 @@ static int solver_applies(const char *name, const bench_problem *bp)
     return s && (s->dims & FC_DIM(bp->d));
 }
 
-/* Single-threaded BLAS in the runs: comparable timings, no thread pool
- * competing with the run on a shared machine (the Siconos side gets
- * OPENBLAS_NUM_THREADS=1 too).  OpenBLAS read its environment when it
- * was loaded, so it is also told directly when it is there. */
-static void single_threaded_blas(void)
-{
-    setenv("OPENBLAS_NUM_THREADS", "1", 1);
-    setenv("OMP_NUM_THREADS", "1", 1);
-    void *sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (sym) {
-        void (*set_threads)(int);
-        memcpy(&set_threads, &sym, sizeof set_threads);
-        set_threads(1);
-    }
-}
-
 /* The campaign over the parsed arguments; probs and the arrays of a are
  * freed by the caller whatever happens here. */
 static int bench_campaign(bench_args *a, bench_problem **probsp, int *npp)
@@ -673,7 +656,6 @@ int cmd_bench(int argc, char **argv)
     int np = 0;
     int rc = parse_args(argc, argv, &a);
     if (!rc) {
-        single_threaded_blas();
         rc = bench_campaign(&a, &probs, &np);
     }
     for (int i = 0; i < np; i++) free(probs[i].path);

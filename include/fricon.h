@@ -290,7 +290,7 @@ typedef struct fc_nsn_options {
                               Marquardt-like shift J + delta I; default 1     */
     double reg_delta;      /* first delta, relative to max_a ||W_aa||; default 1e-10 */
     double reg_max;        /* largest relative delta tried; default 1e-2       */
-    int linear_solver;     /* 0 UMFPACK, 1 KLU (dense LU below 64 rows); default 0 */
+    int linear_solver;     /* 0 UMFPACK, 1 KLU (dense LU below 64 rows); default 1 */
     int stagnation;        /* Newton iterations without a 2x better error
                               before declaring stagnation; default 20         */
     int formulation;       /* an fc_nsn_formulation, used by nsn-hybrid; default FC_NSN_AC */

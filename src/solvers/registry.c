@@ -107,7 +107,7 @@ void fc_default_options(fc_options *opt)
     opt->nsn.regularisation = 1;
     opt->nsn.reg_delta = 1e-10;
     opt->nsn.reg_max = 1e-2;
-    opt->nsn.linear_solver = 0;
+    opt->nsn.linear_solver = 1;
     opt->nsn.stagnation = 20;
     opt->nsn.formulation = FC_NSN_AC;
     opt->nsn.hybrid_sweeps = 10;
