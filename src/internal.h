@@ -8,6 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* sqrt(x^2 + y^2): the plain formula when its square neither overflows
+ * nor underflows (the usual case, several times faster than libm's
+ * hypot, which the profiles of the contact loops showed at 11%), else
+ * hypot's careful one. */
+static inline double fc_hypot(double x, double y)
+{
+    double s = x * x + y * y;
+    if (s < 1e300 && (s > 1e-300 || s == 0.0)) return sqrt(s);
+    return hypot(x, y);
+}
+
 /* Largest vector or matrix the library allocates without question:
  * guards against absurd declared sizes in files. */
 #define FC_MAX_ENTRIES (1L << 31)

@@ -48,6 +48,9 @@ double fc_local_projection(const fc_local *c, const double *q, double tol,
 double fc_local_newton_ac(const fc_local *c, const double *q, double tol,
                           int max_iter, double *r);
 double fc_local_exact(const fc_local *c, const double *q, double *r);
+/* fc_local_newton_ac from r whose local error e0 is already known. */
+double fc_local_newton_ac_from(const fc_local *c, const double *q, double tol,
+                               int max_iter, double *r, double e0);
 
 /* Solve one contact with the solver chosen in par (the hybrid: AC Newton,
  * then projection, then the exact enumeration, keeping the best).

@@ -6,7 +6,7 @@
 /* Largest eigenvalue of a symmetric 2 x 2 matrix [a b; b c]. */
 static double eig_max2(double a, double b, double c)
 {
-    return 0.5 * (a + c) + hypot(0.5 * (a - c), b);
+    return 0.5 * (a + c) + fc_hypot(0.5 * (a - c), b);
 }
 
 /* Copy the block and derive the step sizes rho from it. */
@@ -49,8 +49,8 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
     int d = c->d;
     double u[5] = {0}, x[5];
     fc_local_velocity(c, q, r, u);
-    double un = u[0] + c->mu * hypot(u[1], d > 2 ? u[2] : 0.0);
-    if (d == 5) un += c->mu_r * hypot(u[3], u[4]);
+    double un = u[0] + c->mu * fc_hypot(u[1], d > 2 ? u[2] : 0.0);
+    if (d == 5) un += c->mu_r * fc_hypot(u[3], u[4]);
     x[0] = r[0] - un;
     for (int k = 1; k < d; k++) x[k] = r[k] - u[k];
     fc_project_cone(d, c->mu, c->mu_r, x);
@@ -125,7 +125,7 @@ double fc_local_solve(const fc_local *c, const double *q, const fc_local_params 
     double eb = fc_local_error(c, q, best);
     if (eb <= tol) return eb;
     memcpy(t, r, (size_t)d * sizeof *r);
-    eb = keep_best(d, best, eb, t, fc_local_newton_ac(c, q, tol, it, t));
+    eb = keep_best(d, best, eb, t, fc_local_newton_ac_from(c, q, tol, it, t, eb));
     if (eb > tol) {
         memcpy(t, best, (size_t)d * sizeof *t);
         double e = fc_local_projection(c, q, tol, 10 * it, t);

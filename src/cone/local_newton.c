@@ -33,7 +33,7 @@ static void ac_function(const fc_local *c, const double *q, const double *r,
         double R = mu * fmax(an, 0.0);
         double v[2] = {0.0, 0.0};
         for (int k = 0; k < nt; k++) v[k] = r[o + k] - rt * u[o + k];
-        double nv = hypot(v[0], v[1]);
+        double nv = fc_hypot(v[0], v[1]);
         if (R <= 0.0) {                       /* take-off or mu = 0: Phi_T = r_T */
             for (int k = 0; k < nt; k++) {
                 phi[o + k] = r[o + k];
@@ -78,11 +78,17 @@ static double sq3(int d, const double *x)
 double fc_local_newton_ac(const fc_local *c, const double *q, double tol,
                           int max_iter, double *r)
 {
+    return fc_local_newton_ac_from(c, q, tol, max_iter, r, fc_local_error(c, q, r));
+}
+
+double fc_local_newton_ac_from(const fc_local *c, const double *q, double tol,
+                               int max_iter, double *r, double e0)
+{
     int d = c->d;
     double best[5], x[5], phi[5], J[5][5], dx[5], xt[5], pt[5];
     memcpy(x, r, (size_t)d * sizeof *x);
     memcpy(best, r, (size_t)d * sizeof *x);
-    double eb = fc_local_error(c, q, x);
+    double eb = e0;
     for (int it = 0; it < max_iter && eb > tol; it++) {
         ac_function(c, q, x, phi, J);
         double th = 0.5 * sq3(d, phi);

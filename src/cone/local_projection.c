@@ -10,8 +10,8 @@ static void uhat_of(const fc_local *c, const double *q, const double *r, double 
 {
     int d = c->d;
     fc_local_velocity(c, q, r, uh);
-    double g = c->mu * hypot(uh[1], d > 2 ? uh[2] : 0.0);
-    if (d == 5) g += c->mu_r * hypot(uh[3], uh[4]);
+    double g = c->mu * fc_hypot(uh[1], d > 2 ? uh[2] : 0.0);
+    if (d == 5) g += c->mu_r * fc_hypot(uh[3], uh[4]);
     uh[0] += g;
 }
 

@@ -8,7 +8,7 @@
 static void project_coulomb(int nt, double mu, double *x)
 {
     double xn = x[0];
-    double t = nt == 2 ? hypot(x[1], x[2]) : fabs(x[1]);
+    double t = nt == 2 ? fc_hypot(x[1], x[2]) : fabs(x[1]);
     if (t <= mu * xn) return;                 /* inside K */
     if (mu * t <= -xn) {                      /* inside the polar cone */
         for (int k = 0; k <= nt; k++) x[k] = 0.0;
@@ -32,7 +32,7 @@ static double dphi(double n, double xn, double a, double mu, double b, double mr
  * convex piecewise quadratic phi(n) minimised over n >= 0 piece by piece. */
 static void project_rolling(double mu, double mr, double *x)
 {
-    double xn = x[0], a = hypot(x[1], x[2]), b = hypot(x[3], x[4]);
+    double xn = x[0], a = fc_hypot(x[1], x[2]), b = fc_hypot(x[3], x[4]);
     if (a <= mu * xn && b <= mr * xn) return;   /* inside */
     double n = 0.0;
     if (dphi(0.0, xn, a, mu, b, mr) < 0.0) {
@@ -71,7 +71,7 @@ void fc_project_cone(int d, double mu, double mu_r, double *x)
 /* Projection onto the disk of radius R in dimension n (1 or 2). */
 void fc_project_disk(int n, double R, double *x)
 {
-    double t = n == 2 ? hypot(x[0], x[1]) : fabs(x[0]);
+    double t = n == 2 ? fc_hypot(x[0], x[1]) : fabs(x[0]);
     if (t <= R) return;
     double s = t > 0.0 ? R / t : 0.0;
     for (int k = 0; k < n; k++) x[k] *= s;

@@ -9,8 +9,8 @@ void fc_contact_residual(int d, double mu, double mu_r, const double *r,
                          const double *u, double *e)
 {
     double x[5];
-    double uhat_n = u[0] + mu * hypot(u[1], d > 2 ? u[2] : 0.0);
-    if (d == 5) uhat_n += mu_r * hypot(u[3], u[4]);
+    double uhat_n = u[0] + mu * fc_hypot(u[1], d > 2 ? u[2] : 0.0);
+    if (d == 5) uhat_n += mu_r * fc_hypot(u[3], u[4]);
     x[0] = r[0] - uhat_n;
     for (int k = 1; k < d; k++) x[k] = r[k] - u[k];
     fc_project_cone(d, mu, mu_r, x);
@@ -20,8 +20,8 @@ void fc_contact_residual(int d, double mu, double mu_r, const double *r,
 /* The law a contact is in, judged with a tolerance relative to s. */
 static fc_law contact_law(int d, double mu, const double *r, const double *u, double s)
 {
-    double rt = hypot(r[1], d > 2 ? r[2] : 0.0);
-    double ut = hypot(u[1], d > 2 ? u[2] : 0.0);
+    double rt = fc_hypot(r[1], d > 2 ? r[2] : 0.0);
+    double ut = fc_hypot(u[1], d > 2 ? u[2] : 0.0);
     if (r[0] <= 1e-12 * s) return FC_LAW_SEPARATED;
     if (ut <= 1e-9 * s || rt < mu * r[0] * (1 - 1e-9)) return FC_LAW_STICKING;
     return FC_LAW_SLIDING;

@@ -13,6 +13,8 @@ typedef struct fc_anderson {
     double *dF, *dG;        /* m x mem column-major rings             */
     double *fprev, *gprev;  /* m: last residual and image             */
     double *A, *b;          /* m x mem, m: least-squares copies       */
+    double *work;           /* lwork: dgels' workspace                */
+    int lwork;
 } fc_anderson;
 
 /* 0 on success, -1 when out of memory. */

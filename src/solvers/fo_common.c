@@ -19,8 +19,8 @@ void fo_uhat(const fc_problem *p, int ccp, const double *u, double *F)
     if (ccp) return;
     for (int a = 0; a < p->nc; a++) {
         const double *ua = u + d * a;
-        double g = p->mu[a] * (d == 2 ? fabs(ua[1]) : hypot(ua[1], ua[2]));
-        if (d == 5) g += p->mu_r[a] * hypot(ua[3], ua[4]);
+        double g = p->mu[a] * (d == 2 ? fabs(ua[1]) : fc_hypot(ua[1], ua[2]));
+        if (d == 5) g += p->mu_r[a] * fc_hypot(ua[3], ua[4]);
         F[d * a] += g;
     }
 }
