@@ -87,6 +87,56 @@ fc_matrix *fc_matrix_copy(const fc_matrix *A)
     return B;
 }
 
+/* Blocks up to this size are accumulated in registers. */
+#define FC_BSR_SMALL 5
+
+/* y += alpha * A x for block-CSR A with blocks bs x bs (column-major);
+ * inlined with a constant bs for the contact dimensions 2 and 3, so that
+ * the block loops unroll (the products dominate the Gauss-Seidel sweeps
+ * and the error measure). */
+static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const double *x,
+                            double *y)
+{
+    int nb = A->rows / bs;
+    if (bs > FC_BSR_SMALL) {   /* large blocks (global M): straight into y */
+        for (int a = 0; a < nb; a++)
+            for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+                const double *B = A->x + (size_t)k * bs * bs;
+                const double *xb = x + (size_t)A->j[k] * bs;
+                for (int c = 0; c < bs; c++)
+                    for (int r = 0; r < bs; r++)
+                        y[(size_t)a * bs + r] += alpha * B[c * bs + r] * xb[c];
+            }
+        return;
+    }
+    for (int a = 0; a < nb; a++) {
+        double acc[FC_BSR_SMALL] = {0};
+        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+            const double *B = A->x + (size_t)k * bs * bs;
+            const double *xb = x + (size_t)A->j[k] * bs;
+            for (int c = 0; c < bs; c++)
+                for (int r = 0; r < bs; r++) acc[r] += B[c * bs + r] * xb[c];
+        }
+        for (int r = 0; r < bs; r++) y[(size_t)a * bs + r] += alpha * acc[r];
+    }
+}
+
+/* out = sum over the blocks k of block row a (the diagonal one skipped
+ * when skip_diag) of A_ak x_k, for block-CSR A with bs x bs blocks. */
+static inline void bsr_row_dot(const fc_matrix *A, int bs, int a, const double *x,
+                               int skip_diag, double *out)
+{
+    double acc[FC_BSR_SMALL] = {0};
+    for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+        if (skip_diag && A->j[k] == a) continue;
+        const double *B = A->x + (size_t)k * bs * bs;
+        const double *xb = x + (size_t)A->j[k] * bs;
+        for (int c = 0; c < bs; c++)
+            for (int r = 0; r < bs; r++) acc[r] += B[c * bs + r] * xb[c];
+    }
+    for (int r = 0; r < bs; r++) out[r] = acc[r];
+}
+
 /* y = alpha*A*x + beta*y. */
 void fc_matrix_gemv(const fc_matrix *A, double alpha, const double *x,
                     double beta, double *y)
@@ -105,19 +155,12 @@ void fc_matrix_gemv(const fc_matrix *A, double alpha, const double *x,
             for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
             y[i] += alpha * s;
         }
+    } else if (A->bs == 3) {
+        bsr_gemv(A, 3, alpha, x, y);
+    } else if (A->bs == 2) {
+        bsr_gemv(A, 2, alpha, x, y);
     } else {
-        int bs = A->bs, nb = A->rows / bs;
-        for (int a = 0; a < nb; a++) {
-            double *ya = y + (size_t)a * bs;
-            for (int k = A->p[a]; k < A->p[a + 1]; k++) {
-                const double *B = A->x + (size_t)k * bs * bs;
-                const double *xb = x + (size_t)A->j[k] * bs;
-                for (int c = 0; c < bs; c++) {
-                    double xc = alpha * xb[c];
-                    for (int r = 0; r < bs; r++) ya[r] += B[c * bs + r] * xc;
-                }
-            }
-        }
+        bsr_gemv(A, A->bs, alpha, x, y);
     }
 }
 
@@ -223,13 +266,17 @@ void fc_matrix_block_row_dot(const fc_matrix *A, int a, int d,
     int o = a * d;
     for (int r = 0; r < d; r++) out[r] = 0.0;
     if (A->kind == FC_MAT_BSR && A->bs == d) {
-        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
-            if (skip_diag && A->j[k] == a) continue;
-            const double *B = A->x + (size_t)k * d * d;
-            const double *xb = x + (size_t)A->j[k] * d;
-            for (int c = 0; c < d; c++)
-                for (int r = 0; r < d; r++) out[r] += B[c * d + r] * xb[c];
-        }
+        if (d == 3) bsr_row_dot(A, 3, a, x, skip_diag, out);
+        else if (d == 2) bsr_row_dot(A, 2, a, x, skip_diag, out);
+        else if (d <= FC_BSR_SMALL) bsr_row_dot(A, d, a, x, skip_diag, out);
+        else
+            for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+                if (skip_diag && A->j[k] == a) continue;
+                const double *B = A->x + (size_t)k * d * d;
+                const double *xb = x + (size_t)A->j[k] * d;
+                for (int c = 0; c < d; c++)
+                    for (int r = 0; r < d; r++) out[r] += B[c * d + r] * xb[c];
+            }
         return;
     }
     if (A->kind == FC_MAT_CSR) {
