@@ -24,7 +24,7 @@ static const opt_entry entries[] = {
     D(time_limit, "seconds, 0 for none"),
     D(nsgs.omega, "relaxation factor of nsgs (psor when != 1)"),
     I(nsgs.shuffle, "1: shuffle the contact order each sweep"),
-    I(nsgs.error_every, "sweeps between two evaluations of the full error"),
+    I(nsgs.error_every, "sweeps between two evaluations of the full error (0: predicted)"),
     I(nsgs.local, "one-contact solver: 0 hybrid, 1 projection, 2 AC Newton, 3 exact"),
     D(nsgs.local_tol, "one-contact solver tolerance"),
     I(nsgs.local_max_iter, "one-contact Newton iterations"),

@@ -243,7 +243,9 @@ typedef struct fc_nsgs_options {
     double omega;          /* relaxation (PSOR when != 1); default 1.0      */
     int shuffle;           /* 0: fixed order; 1: shuffle each sweep; default 0 */
     unsigned seed;         /* seed of the shuffle; default 1               */
-    int error_every;       /* full error measured every k sweeps; default 1 */
+    int error_every;       /* full error measured every k sweeps; 0: when the
+                              sweep's change predicts the tolerance (at least
+                              every 8 sweeps); default 0                     */
     int local;             /* an fc_local_solver; default FC_LOCAL_HYBRID  */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */

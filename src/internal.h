@@ -19,6 +19,18 @@ static inline double fc_hypot(double x, double y)
     return hypot(x, y);
 }
 
+/* Euclidean norm of a short vector (a contact's d <= 5 components),
+ * inlined for the contact loops; fc_norm2's careful way when the plain
+ * square overflows or underflows. */
+double fc_norm2(int n, const double *x);
+static inline double fc_norm_small(int n, const double *x)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += x[i] * x[i];
+    if (s < 1e300 && (s > 1e-300 || s == 0.0)) return sqrt(s);
+    return fc_norm2(n, x);
+}
+
 /* Largest vector or matrix the library allocates without question:
  * guards against absurd declared sizes in files. */
 #define FC_MAX_ENTRIES (1L << 31)

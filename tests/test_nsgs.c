@@ -113,6 +113,7 @@ static void test_stopping(void)
     CHECK(info.message[0] != 0, "a message says why it stopped");
     int last = 0;
     opt.max_iter = 1000;
+    opt.nsgs.error_every = 1;   /* the callback at every sweep */
     opt.progress = stop_at_3;
     opt.progress_user = &last;
     solve(p, "nsgs", &opt, &info, "progress");

@@ -56,9 +56,9 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
     fc_project_cone(d, c->mu, c->mu_r, x);
     double e[5];
     for (int k = 0; k < d; k++) e[k] = r[k] - x[k];
-    double s = fmax(fc_norm2(d, q), fmax(fc_norm2(d, r), fc_norm2(d, u)));
+    double s = fmax(fc_norm_small(d, q), fmax(fc_norm_small(d, r), fc_norm_small(d, u)));
     if (s < 1e-300) s = 1.0;
-    double err = fc_norm2(d, e) / s;
+    double err = fc_norm_small(d, e) / s;
     return isfinite(err) ? err : INFINITY;
 }
 

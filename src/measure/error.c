@@ -39,7 +39,7 @@ double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
     for (int a = 0; a < nc; a++) {
         double e[5];
         fc_contact_residual(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, e);
-        double ea = fc_norm2(d, e);
+        double ea = fc_norm_small(d, e);
         if (diag) {
             diag[a].contact = a;
             diag[a].error = ea / s;

@@ -503,7 +503,11 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
             /* the sweeps count as iterations and see the progress callback */
             fc_options o = *opt;
             progress_relay relay = {opt->progress, opt->progress_user, 0};
-            if (opt->progress) { o.progress = relay_progress; o.progress_user = &relay; }
+            if (opt->progress) {   /* every sweep reported, as the pivots are */
+                o.progress = relay_progress;
+                o.progress_user = &relay;
+                o.nsgs.error_every = 1;
+            }
             o.verbose = 0;
             o.r0 = NULL;
             o.tolerance = 1e-6;

@@ -2,9 +2,17 @@
  * variant PSOR.  For each contact a in turn:
  *   q'_a = q_a + sum_{b != a} W_ab r_b,
  *   r_a  <- omega * solve_one_contact(W_aa, q'_a) + (1 - omega) * r_a.
- * The SPEC error is measured every opt->nsgs.error_every sweeps, with
- * s = max(||w||, ||r||, ||u||) when the local problem carries the w of
- * the global problem it was reduced from (p->w != NULL), else ||q||.
+ * The SPEC error (with s = max(||w||, ||r||, ||u||) when the local
+ * problem carries the w of the global problem it was reduced from,
+ * p->w != NULL, else ||q||) costs a product with W, as much as the sweep's
+ * own products: it is measured every opt->nsgs.error_every sweeps when
+ * that is > 0, else (the default, 0) when it is predicted to have reached
+ * the tolerance and at least every FC_NSGS_MEASURE_GAP sweeps.  The
+ * prediction is free: the error over the relative change of r in a sweep
+ * at the last measurement, times that change now (a sweep's change and
+ * its error shrink together; a wrong prediction only costs one measure
+ * too many, or a few sweeps too many).  The progress callback is called
+ * at each measurement.
  *
  * Safeguarded Anderson acceleration (opt->nsgs.anderson > 0): after
  * anderson_start plain sweeps, each sweep's output is extrapolated from
@@ -25,6 +33,10 @@
 #include <stdio.h>
 
 /* PSOR's relaxation when opt->nsgs.omega is left at its default 1.0. */
+/* Most sweeps between two measurements of the error (adaptive mode). */
+#define FC_NSGS_MEASURE_GAP 8
+/* Measure when the predicted error is below this many times the tolerance. */
+#define FC_NSGS_PREDICT_MARGIN 2.0
 #define FC_PSOR_DEFAULT_OMEGA 1.5
 
 /* The solver's workspace. */
@@ -130,7 +142,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     }
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
-    int every = o->error_every > 0 ? o->error_every : 1;
+    int every = o->error_every;   /* 0: adaptive */
     unsigned long long seed = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)o->seed;
     if (!seed) seed = 1;
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
@@ -138,8 +150,9 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
 
     fc_status st = FC_MAX_ITER;
     double err = INFINITY;
-    int it = 0, missed = 0, extrapolated = 0, accepted = 0;
+    int it = 0, missed = 0, extrapolated = 0, accepted = 0, measured_at = 0;
     double fres_last = INFINITY;   /* ||G(x) - x|| of the last sweep */
+    double ratio = 0.0;            /* error / relative change, at the last measure */
     while (1) {
         if (it >= opt->max_iter) {
             snprintf(info->message, sizeof info->message,
@@ -153,7 +166,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             break;
         }
         if (o->shuffle) shuffle(nc, w.order, &seed);
-        if (accel) memcpy(w.x, r, (size_t)m * sizeof *r);
+        memcpy(w.x, r, (size_t)m * sizeof *r);
         missed = sweep(p, W, &w, &par, omega, r);
         it++;
         if (!fc_all_finite((size_t)m, r)) {
@@ -164,10 +177,22 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             break;
         }
         memcpy(w.rlast, r, (size_t)m * sizeof *r);
-        if (it % every == 0 || it >= opt->max_iter) {
+        double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
+        for (int i = 0; i < m; i++) {
+            fres += (r[i] - w.x[i]) * (r[i] - w.x[i]);
+            rn += r[i] * r[i];
+        }
+        fres = sqrt(fres);
+        double change = fres / fmax(sqrt(rn), 1e-300);
+        int due = every > 0 ? it % every == 0
+                            : it == 1 || it - measured_at >= FC_NSGS_MEASURE_GAP ||
+                              !(ratio * change > FC_NSGS_PREDICT_MARGIN * opt->tolerance);
+        if (due || it >= opt->max_iter) {
             memcpy(u, p->q, (size_t)m * sizeof *u);
             fc_matrix_gemv(W, 1.0, r, 1.0, u);
             err = measure(p, r, u);
+            measured_at = it;
+            ratio = change > 0.0 ? err / change : 0.0;
             fc_log(opt, 1, "nsgs sweep %d error %.3e (%d local misses)", it, err, missed);
             if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
             if (opt->progress && opt->progress(opt->progress_user, it, err)) {
@@ -177,9 +202,6 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             }
         }
         if (accel && it >= o->anderson_start) {
-            double fres = 0.0;
-            for (int i = 0; i < m; i++) fres += (r[i] - w.x[i]) * (r[i] - w.x[i]);
-            fres = sqrt(fres);
             if (extrapolated && !(fres < o->anderson_growth * fres_last)) {
                 fc_anderson_reset(&w.aa);   /* rejected: keep the plain sweep */
                 extrapolated = 0;

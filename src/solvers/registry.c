@@ -92,7 +92,7 @@ void fc_default_options(fc_options *opt)
     opt->nsgs.omega = 1.0;
     opt->nsgs.shuffle = 0;
     opt->nsgs.seed = 1;
-    opt->nsgs.error_every = 1;
+    opt->nsgs.error_every = 0;
     opt->nsgs.local = FC_LOCAL_HYBRID;
     opt->nsgs.local_tol = 1e-14;
     opt->nsgs.local_max_iter = 20;
