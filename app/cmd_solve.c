@@ -33,7 +33,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
                     !strcmp(s, "--time-limit") || !strcmp(s, "--output") || !strcmp(s, "--set");
         if (takes && !val) return cli_fail("option %s needs a value", s);
         if (!strcmp(s, "--json")) a->json = 1;
-        else if (!strcmp(s, "--verbose")) a->verbose = 1;
+        else if (!strcmp(s, "--verbose")) a->verbose++;   /* twice: per-iteration detail */
         else if (!strcmp(s, "--solver")) a->solver = val;
         else if (!strcmp(s, "--output")) a->output = val;
         else if ((rc = cli_solver_option(&a->opt, s, val)) != 1) {
@@ -51,7 +51,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     if (!fc_solver_find(a->solver))
         return cli_fail("unknown solver '%s' (see 'fricon solvers')", a->solver);
     if (a->verbose) {
-        a->opt.verbose = 1;
+        a->opt.verbose = a->verbose;
         a->opt.log = log_stderr;
     }
     return EXIT_DONE;

@@ -1,16 +1,25 @@
 /* auto: the default solver, a strategy over the others.
  *
  *  1. A cheap analysis of the problem (logged at verbose >= 1): size,
- *     coupling (blocks per block row of W), mu range.
- *  2. Accelerated NSGS for 50 sweeps: it alone solves the easy problems
- *     at once (measured on shared/data: every fc2d problem, Box_Stacks,
- *     PerioBox, Spheres in 15-40 sweeps); beyond, it goes on only while its
- *     measured rate promises the tolerance within 3 times the sweeps done.
- *  3. Then, from the best iterate, the method the bench shows fastest and
- *     most reliable for the dimension: the interior point method (ipm) for
- *     d = 3 (1e-8 on every shared fc3d and global problem, 0.5 s at most),
- *     Lemke's exact pivoting for d = 2, ADMM for rolling friction (d = 5).
- *  4. If that fails: nonsmooth Newton (nsn-hybrid) warm-started for d <= 3.
+ *     coupling b (blocks per block row of W), mu range.
+ *  2. Accelerated NSGS: it alone solves the easy problems at once
+ *     (measured on shared/data: every fc2d problem, Box_Stacks, PerioBox,
+ *     OneObject, Spheres in 15-60 sweeps).  From FC_AUTO_NSGS_SWEEPS sweeps
+ *     on, its measured rate is extrapolated to the tolerance, and NSGS goes
+ *     on while that is cheaper than the next stage:
+ *     - d = 3: than nonsmooth Newton, costed as FC_AUTO_NEWTON_ITERS
+ *       iterations of FC_AUTO_LU_COST b^2 sweeps each (a sparse LU of the
+ *       Jacobian, whose fill grows with the coupling; measured, one Newton
+ *       iteration with KLU costs 2.7 sweeps on Capsules, b = 4.6, and 75 on
+ *       KaplasTower, b = 22.8);
+ *     - d = 2, 5: while the extrapolation stays within 3 times the sweeps
+ *       done (the next stages, Lemke and ADMM, are cheap).
+ *  3. Then, from the best iterate, the method the bench shows fastest:
+ *     d = 3: Alart-Curnier Newton (nsn-ac, KLU), 4-6x faster than ipm on
+ *     the Capsules, given up when it stagnates (nsn.stagnation); then the
+ *     interior point method (ipm) from r = 0, which solved every shared
+ *     fc3d and global problem; d = 2: Lemke's exact pivoting; d = 5: ADMM.
+ *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
  *  5. Whatever is left of the time and iteration budget goes to NSGS
  *     again from the best iterate so far (robust where the others stall).
  * The time limit is shared among the stages, every stage starts from the
@@ -22,11 +31,24 @@
 #include <stdio.h>
 
 /* Sweeps of the first NSGS stage before its rate is judged, and at most. */
-#define FC_AUTO_NSGS_SWEEPS 50
+#define FC_AUTO_NSGS_SWEEPS 16
 #define FC_AUTO_NSGS_MAX_SWEEPS 5000
-/* NSGS goes on while the tolerance is predicted within this many times
- * the sweeps done so far. */
+/* d = 2, 5: NSGS goes on while the tolerance is predicted within this
+ * many times the sweeps done so far (judged from 50 sweeps on). */
 #define FC_AUTO_NSGS_PATIENCE 3
+#define FC_AUTO_NSGS_SWEEPS_LOW_D 50
+/* d = 3: Newton's expected cost in sweeps, FC_AUTO_NEWTON_ITERS
+ * iterations of max(1, FC_AUTO_LU_COST b^2) sweeps (see above; 30 is the
+ * Newton iterations on the Capsules, the slowest shared problems that
+ * Newton solves). */
+#define FC_AUTO_NEWTON_ITERS 30
+#define FC_AUTO_LU_COST 0.13
+/* d = 3: NSGS must be predicted this many times cheaper than Newton. */
+#define FC_AUTO_NEWTON_MARGIN 4.0
+/* Measurements of the first NSGS stage kept for its rate. */
+#define FC_AUTO_HISTORY 256
+/* At most this many iterations of the Newton stage. */
+#define FC_AUTO_NEWTON_MAX_ITER 100
 
 typedef struct auto_run {
     const fc_problem *p;
@@ -36,23 +58,39 @@ typedef struct auto_run {
     int iterations;
     int stopped;            /* the caller's progress callback said stop */
     int watch;              /* watching NSGS's rate (the first stage)     */
-    int it_ref;             /* the sweep and error the rate is taken from */
-    double err_ref;
+    double newton_sweeps;   /* d = 3: Newton's cost in sweeps; 0: d != 3  */
+    int nhist;              /* the first NSGS stage's measurements         */
+    int hist_it[FC_AUTO_HISTORY];
+    double hist_err[FC_AUTO_HISTORY];
 } auto_run;
 
-/* Should the first NSGS stage go on?  From FC_AUTO_NSGS_SWEEPS sweeps on,
- * its error's log-linear rate since half-way is extrapolated to the
- * tolerance: NSGS goes on while that takes fewer than 3 times the sweeps
- * done so far (measured: KaplasTower, 154 sweeps, keeps NSGS; Capsules-i122,
- * 952 sweeps, switches to ipm at 50). */
+static int p_is_3d(const auto_run *a) { return a->p->d == 3; }
+
+/* Should the first NSGS stage go on?  Its error's log-linear rate over
+ * the last half of the sweeps (a recent rate: NSGS slows down, and a rate
+ * taken from the start is too hopeful) is extrapolated to the tolerance:
+ * d = 2, 5: NSGS goes on while that takes fewer than 3 times the sweeps
+ * done; d = 3, fewer than Newton's cost in sweeps over FC_AUTO_NEWTON_MARGIN
+ * (the extrapolation is hopeful still; measured: KaplasTower, b = 22.8,
+ * stays on NSGS, 153 sweeps; BoxesStack1, b = 11.4, and the Capsules,
+ * b = 4.6, go on to Newton / ipm after 16-24 sweeps). */
 static int nsgs_worth_going_on(auto_run *a, int it, double err)
 {
-    if (a->it_ref == 0 && it >= FC_AUTO_NSGS_SWEEPS / 2) { a->it_ref = it; a->err_ref = err; }
-    if (it < FC_AUTO_NSGS_SWEEPS || a->it_ref == 0) return 1;
-    if (!(err > 0) || !(a->err_ref > 0)) return 0;
-    double rate = log(err / a->err_ref) / (it - a->it_ref);   /* < 0 when decreasing */
+    if (a->nhist < FC_AUTO_HISTORY) {
+        a->hist_it[a->nhist] = it;
+        a->hist_err[a->nhist++] = err;
+    }
+    int judge = p_is_3d(a) ? FC_AUTO_NSGS_SWEEPS : FC_AUTO_NSGS_SWEEPS_LOW_D;
+    if (it < judge) return 1;
+    int ref = 0;   /* the measurement nearest to half-way */
+    for (int k = 1; k < a->nhist; k++)
+        if (abs(2 * a->hist_it[k] - it) < abs(2 * a->hist_it[ref] - it)) ref = k;
+    if (a->hist_it[ref] >= it) return 1;
+    if (!(err > 0) || !(a->hist_err[ref] > 0)) return 0;
+    double rate = log(err / a->hist_err[ref]) / (it - a->hist_it[ref]);   /* < 0: decreasing */
     if (!(rate < 0)) return 0;
     double needed = log(a->opt->tolerance / err) / rate;
+    if (a->newton_sweeps > 0) return needed < a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
     return needed < FC_AUTO_NSGS_PATIENCE * it;
 }
 
@@ -149,18 +187,24 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
         fc_log(opt, 1, "auto: d = %d, nc = %d, %.1f blocks per block row, mu in [%g, %g]",
                p->d, p->nc, coupling(p), mulo, muhi);
     }
-    const char *main_solver = p->d == 3 ? "ipm" : p->d == 2 ? "lemke" : "admm";
-    int left = opt->max_iter;
+    double b = coupling(p);
+    if (p->d == 3) a.newton_sweeps = FC_AUTO_NEWTON_ITERS * fmax(1.0, FC_AUTO_LU_COST * b * b);
+    int left = opt->max_iter;   /* the first stage's share */
     a.watch = 1;
     int done = stage(&a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
                      r, u, info);
     a.watch = 0;
+    if (!done && p->d == 3) {
+        int cap = opt->max_iter - a.iterations;
+        done = stage(&a, "nsn-ac", 1, cap < FC_AUTO_NEWTON_MAX_ITER ? cap : FC_AUTO_NEWTON_MAX_ITER,
+                     r, u, info);
+    }
     if (!done)
-        done = stage(&a, main_solver, p->d == 3, opt->max_iter - a.iterations, r, u, info);
+        done = stage(&a, p->d == 3 ? "ipm" : p->d == 2 ? "lemke" : "admm", p->d == 3,
+                     opt->max_iter - a.iterations, r, u, info);
     if (!done && p->d <= 3)
         done = stage(&a, "nsn-hybrid", 0, opt->max_iter - a.iterations, r, u, info);
     if (!done) done = stage(&a, "nsgs", 0, opt->max_iter - a.iterations, r, u, info);
-    (void)left;
     memcpy(r, a.best, (size_t)m * sizeof *r);
     a.best_err = measure(p, r, u);
     free(a.best);
