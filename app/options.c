@@ -64,6 +64,7 @@ static const opt_entry entries[] = {
     D(admm.balancing_phi, "admm: when one residual exceeds phi times the other"),
     I(admm.balancing_every, "admm: iterations between two rho updates"),
     I(admm.scaling, "admm: 1 scales W per contact group to a unit diagonal, 0 none"),
+    I(admm.probe, "admm: iterations of the unscaled sticking probe run first, 0 none"),
     I(lcp.refactor_every, "lemke: pivots between two KLU factorisations of the basis"),
     D(lcp.pivot_tol, "lemke: relative size of the smallest accepted pivot"),
     D(lcp.tie_tol, "lemke: relative gap under which ratios tie (lexicographic rule)"),

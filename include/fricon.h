@@ -359,6 +359,9 @@ typedef struct fc_admm_options {
     int scaling;           /* admm (local): 1 scales each contact's normal,
                               tangential (and rolling) rows and columns of W
                               to a unit diagonal, mu adjusted; 0 none; 1   */
+    int probe;             /* admm (local): at most this many iterations of
+                              an unscaled sticking probe first (rho cut 10x
+                              while the projection is inactive), 0 none; 50 */
 } fc_admm_options;
 /* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
 

@@ -190,9 +190,11 @@ static double initial_rho(admm *w)
     return o->rho;
 }
 
+/* probe > 0: the sticking probe (local, unscaled), at most probe
+ * iterations, see fc_admm_solve; *best_out receives the best error. */
 static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global,
-                          const fc_problem *orig, const double *D,
-                          double *r, double *u, double *v, fc_info *info)
+                          const fc_problem *orig, const double *D, int probe,
+                          double *r, double *u, double *v, fc_info *info, double *best_out)
 {
     admm w;
     memset(&w, 0, sizeof w);
@@ -245,10 +247,13 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
      * the iteration restarts from its best iterate with rho kept above
      * 0.5 mu_max lambda_max(W) */
     double rho_floor = 0.0, safe_floor = 0.0;
-    int restarted = global, it_mark = 0;
+    int restarted = global || probe > 0, it_mark = 0;
+    int max_iter = probe > 0 ? (opt->max_iter < probe ? opt->max_iter : probe) : opt->max_iter;
+    int cuts = 0;                 /* probe: rho cuts made                  */
+    const double rho0 = w.rho;
     const int stall_window = 3000;
     double mark = INFINITY;
-    if (!global) {
+    if (!global && !probe) {
         double mumax = 0;
         for (int a = 0; a < w.nc; a++) mumax = fmax(mumax, p->mu[a] + (p->mu_r ? p->mu_r[a] : 0.0));
         safe_floor = 0.5 * mumax * lambda_max(&w, NULL);
@@ -273,7 +278,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     double alpha = 1.0, cprev = INFINITY, best = INFINITY;
     double *best_r = fc_calloc(m, 8), *best_v = fc_calloc(global ? (size_t)n : 1, 8);
     if (!best_r || !best_v) { free(best_r); free(best_v); admm_free(&w); return FC_STATUS_ERROR; }
-    for (it = 0; it < opt->max_iter; it++) {
+    for (it = 0; it < max_iter; it++) {
         memcpy(w.a0, w.a, m * sizeof *w.a);
         memcpy(w.b0, w.b, m * sizeof *w.b);
         double pr, dr, pscale, dscale;
@@ -380,6 +385,12 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             it_mark = it;
             continue;
         }
+        if (probe > 0 && (!finite || e > 10.0 * best || (it >= 10 && cuts == 0))) {
+            /* the probe ends: diverging, or not a sticking problem */
+            if (!finite) st = FC_DIVERGED;
+            why = "probe ended";
+            break;
+        }
         if (e < best) {
             best = e;
             memcpy(best_r, r, m * sizeof *r);
@@ -406,6 +417,20 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             memcpy(w.ah, w.a, m * sizeof *w.a);
             memcpy(w.bh, w.b, m * sizeof *w.b);
             cprev = accel ? cprev / o->restart_eta : cres;
+        }
+        /* probe: the projection inactive (the iteration is the proximal
+         * point on W r = -(q + s), contracting as rho / (lambda + rho) on
+         * W's nonzero eigenvalues lambda): rho cut 10x, down to 1e-10
+         * times its start (W + rho I stays factorisable) */
+        if (probe > 0 && pr <= 1e-4 * pscale && w.rho > 1e-10 * rho0) {
+            double old = w.rho;
+            w.rho = fmax(0.1 * w.rho, 1e-10 * rho0);
+            for (int i = 0; i < w.m; i++) { w.b[i] *= old / w.rho; w.bh[i] *= old / w.rho; }
+            alpha = 1.0;
+            cprev = INFINITY;
+            cuts++;
+            if (!admm_factor(&w)) { st = FC_STATUS_ERROR; why = w.err.msg; it++; break; }
+            continue;
         }
         /* penalty update */
         if (o->rho_strategy != FC_ADMM_RHO_CONSTANT && o->balancing_every > 0 &&
@@ -445,6 +470,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
     }
     info->iterations = it;
+    if (best_out) *best_out = best;
     if (why) snprintf(info->message, sizeof info->message, "admm: %.200s (best error %.3e)", why, best);
     free(best_r); free(best_v);
     admm_free(&w);
@@ -494,11 +520,59 @@ static fc_problem *scaled_problem(const fc_problem *p, double *D)
     return sp;
 }
 
+/* admm (local).  First the sticking probe: at most admm.probe iterations
+ * on the problem as given (no scaling), from rho = lambda_max(W), rho cut
+ * 10x (and W + rho I refactorised) each iteration the projection is
+ * inactive (primal residual ||r - z|| <= 1e-4 ||r||).  On a problem whose
+ * contacts stick (KaplasTower: W of rank 504 / 1710, every iterate inside
+ * the cones) the iteration is
+ * then a proximal point on a consistent linear system, its null-space part
+ * left at the warm start's (the minimum-norm reactions from r = 0, which lie
+ * inside the cones), and a small rho makes it converge in a few steps as in
+ * Siconos' fc3d_admm with its rho = 1 on such a W.  Scaling per contact
+ * changes that metric (the D^-2 minimum-norm reactions leave the cones and
+ * a small rho diverges), hence the unscaled probe.  The probe stops when it
+ * converges, makes no cut in 10 iterations (not a sticking problem), or its
+ * error grows 10x; the scaled run below then starts from the better of the
+ * initial guess and the probe's best iterate. */
 fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                         fc_info *info)
 {
-    if (!opt->admm.scaling) return admm_run(p, opt, 0, NULL, NULL, r, u, NULL, info);
     int m = fc_problem_m(p);
+    int probe_it = 0;
+    fc_options o2 = *opt;
+    if (opt->admm.probe > 0) {
+        double *r0 = fc_dup(r, (size_t)m), best = INFINITY;
+        if (!r0) {
+            snprintf(info->message, sizeof info->message, "admm: out of memory");
+            return FC_STATUS_ERROR;
+        }
+        fc_clock clk;
+        fc_clock_start(&clk, opt);
+        fc_status st = admm_run(p, opt, 0, NULL, NULL, opt->admm.probe, r, u, NULL, info, &best);
+        probe_it = info->iterations;
+        if (st == FC_CONVERGED || st == FC_STATUS_ERROR || st == FC_TIME_LIMIT ||
+            probe_it >= opt->max_iter || strstr(info->message, "progress callback")) {
+            free(r0);
+            return st;
+        }
+        fc_log(opt, 1, "admm: sticking probe ended after %d iterations (best error %.3e)", probe_it, best);
+        /* the scaled run from the better start, with what is left of the limits */
+        memcpy(u, p->q, (size_t)m * sizeof *u);
+        fc_matrix_gemv(p->W, 1.0, r0, 1.0, u);
+        double e0 = fc_error_measure(p->d, p->nc, p->mu, p->mu_r, p->q, r0, u, NULL);
+        if (!(best < e0)) memcpy(r, r0, (size_t)m * sizeof *r);
+        free(r0);
+        info->message[0] = '\0';
+        o2.max_iter = opt->max_iter - probe_it;
+        if (opt->time_limit > 0) o2.time_limit = fmax(opt->time_limit - fc_clock_elapsed(&clk), 1e-9);
+    }
+    fc_status st;
+    if (!opt->admm.scaling) {
+        st = admm_run(p, &o2, 0, NULL, NULL, 0, r, u, NULL, info, NULL);
+        info->iterations += probe_it;
+        return st;
+    }
     double *D = fc_calloc((size_t)m, sizeof *D);
     fc_problem *sp = D ? scaled_problem(p, D) : NULL;
     if (!sp) {
@@ -507,7 +581,8 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
         return FC_STATUS_ERROR;
     }
     for (int i = 0; i < m; i++) r[i] /= D[i];
-    fc_status st = admm_run(sp, opt, 0, p, D, r, u, NULL, info);
+    st = admm_run(sp, &o2, 0, p, D, 0, r, u, NULL, info, NULL);
+    info->iterations += probe_it;
     for (int i = 0; i < m; i++) r[i] *= D[i];
     memcpy(u, p->q, (size_t)m * sizeof *u);
     fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
@@ -519,5 +594,5 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
 fc_status fc_gadmm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                          double *v, fc_info *info)
 {
-    return admm_run(p, opt, 1, NULL, NULL, r, u, v, info);
+    return admm_run(p, opt, 1, NULL, NULL, 0, r, u, v, info, NULL);
 }

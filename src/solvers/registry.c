@@ -132,6 +132,7 @@ void fc_default_options(fc_options *opt)
     opt->admm.balancing_phi = 10.0;
     opt->admm.balancing_every = 10;
     opt->admm.scaling = 1;
+    opt->admm.probe = 50;
     opt->lcp.refactor_every = 50;
     opt->lcp.pivot_tol = 1e-11;
     opt->lcp.tie_tol = 1e-12;
