@@ -161,3 +161,40 @@ double fc_local_exact(const fc_local *c, const double *q, double *r)
     memcpy(r, best, (size_t)d * sizeof *r);
     return eb;
 }
+
+/* The 2D contact law in closed form: the first case of Coulomb's law
+ * whose conditions hold (take-off, sticking, sliding either way), with no
+ * error evaluated on the way (a few dozen flops, against a Newton
+ * iteration's hundreds).  0 with r set, -1 when no case holds to
+ * rounding (a degenerate block: the caller falls back on Newton). */
+int fc_local_law_2d(const fc_local *c, const double *q, double *r)
+{
+    const double *W = c->W;   /* column-major: W[0] NN, W[1] TN, W[2] NT, W[3] TT */
+    double mu = c->mu;
+    if (q[0] >= 0.0) {        /* take-off: u = q, u_N >= 0 */
+        r[0] = r[1] = 0.0;
+        return 0;
+    }
+    double det = W[0] * W[3] - W[2] * W[1];
+    if (det > 0.0) {          /* sticking: W r = -q inside the cone */
+        double rn = -(W[3] * q[0] - W[2] * q[1]) / det;
+        double rt = -(W[0] * q[1] - W[1] * q[0]) / det;
+        if (rn >= 0.0 && fabs(rt) <= mu * rn) {
+            r[0] = rn;
+            r[1] = rt;
+            return 0;
+        }
+    }
+    for (int s = 1; s >= -1; s -= 2) {   /* sliding with sign(u_T) = s, r_T = -s mu r_N */
+        double den = W[0] - s * mu * W[2];
+        if (!(den > 0.0)) continue;
+        double rn = -q[0] / den;
+        double ut = (W[1] - s * mu * W[3]) * rn + q[1];
+        if (rn >= 0.0 && s * ut >= 0.0) {
+            r[0] = rn;
+            r[1] = -s * mu * rn;
+            return 0;
+        }
+    }
+    return -1;
+}
