@@ -51,6 +51,8 @@ double fc_local_exact(const fc_local *c, const double *q, double *r);
 /* d = 2: the contact law in closed form (take-off, sticking, sliding);
  * 0 with r set, -1 when no case holds (then use a solver above). */
 int fc_local_law_2d(const fc_local *c, const double *q, double *r);
+/* d = 3: take-off or sticking when one holds (0, r set), else -1. */
+int fc_local_law_3d(const fc_local *c, const double *q, double *r);
 /* fc_local_newton_ac from r whose local error e0 is already known. */
 double fc_local_newton_ac_from(const fc_local *c, const double *q, double tol,
                                int max_iter, double *r, double e0);

@@ -103,7 +103,8 @@ static double keep_best(int d, double *best, double ebest, const double *cand, d
     return ebest;
 }
 
-/* Hybrid (d = 2: the closed-form law, when one of its cases holds): AC
+/* Hybrid (d = 2: the closed-form law, when one of its cases holds; d = 3:
+ * take-off or sticking, when one holds): AC
  * Newton from the warm start; if it misses tol, projection from
  * the best point so far, then the exact enumeration (d = 2, 3), each
  * result polished by Newton; the best iterate wins.  For d = 5 (no
@@ -124,6 +125,7 @@ double fc_local_solve(const fc_local *c, const double *q, const fc_local_params 
     double best[5], t[5];
     if (d == 2 && fc_local_law_2d(c, q, r) == 0)
         return 0.0;   /* the case's conditions are the law: exact to rounding */
+    if (d == 3 && fc_local_law_3d(c, q, r) == 0) return 0.0;   /* likewise */
     memcpy(best, r, (size_t)d * sizeof *r);
     double eb = fc_local_error(c, q, best);
     if (eb <= tol) return eb;
