@@ -169,7 +169,13 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         memcpy(w.x, r, (size_t)m * sizeof *r);
         missed = sweep(p, W, &w, &par, omega, r);
         it++;
-        if (!fc_all_finite((size_t)m, r)) {
+        double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
+        for (int i = 0; i < m; i++) {
+            fres += (r[i] - w.x[i]) * (r[i] - w.x[i]);
+            rn += r[i] * r[i];
+        }
+        /* finite sums: a finite r (the full scan only when they overflow) */
+        if (!(isfinite(fres) && isfinite(rn)) && !fc_all_finite((size_t)m, r)) {
             memcpy(r, w.rlast, (size_t)m * sizeof *r);
             st = FC_DIVERGED;
             snprintf(info->message, sizeof info->message,
@@ -177,11 +183,6 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             break;
         }
         memcpy(w.rlast, r, (size_t)m * sizeof *r);
-        double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
-        for (int i = 0; i < m; i++) {
-            fres += (r[i] - w.x[i]) * (r[i] - w.x[i]);
-            rn += r[i] * r[i];
-        }
         fres = sqrt(fres);
         double change = fres / fmax(sqrt(rn), 1e-300);
         int due = every > 0 ? it % every == 0
