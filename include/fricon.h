@@ -187,7 +187,9 @@ fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
 void fc_project_cone(int d, double mu, double mu_r, double *x);
 
 /* The error measure of SPEC section 2 for a local problem, with u given
- * (u = W r + q is not recomputed here). */
+ * (u = W r + q is not recomputed here); scaled by ||w|| when the problem
+ * carries the w of the global problem it was reduced from (as SPEC
+ * measures that global problem), else by ||q||. */
 double fc_error_local(const fc_problem *p, const double *r, const double *u);
 
 /* The SPEC measure for any problem from r alone: u is recomputed (W r + q,

@@ -54,17 +54,24 @@ double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
     return isfinite(s) ? err : NAN;
 }
 
+/* The vector whose norm scales the measure: w for a global problem and
+ * for a local one reduced from it (which keeps w: its q is W-shifted, and
+ * SPEC scales by the global problem's ||w||), else q. */
+static const double *measure_scale(const fc_problem *p)
+{
+    return p->w ? p->w : p->q;
+}
+
 double fc_error_local(const fc_problem *p, const double *r, const double *u)
 {
-    const double *scale = p->kind == FC_LOCAL ? p->q : p->w;
+    const double *scale = measure_scale(p);
     return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, scale, r, u, NULL);
 }
 
 double fc_diagnose(const fc_problem *p, const double *r, const double *u,
                    fc_contact_diag *diag)
 {
-    const double *scale = p->kind == FC_LOCAL ? p->q : p->w;
-    return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, scale, r, u, diag);
+    return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, measure_scale(p), r, u, diag);
 }
 
 const char *fc_law_name(fc_law law)

@@ -111,7 +111,7 @@ static double measure(const fc_problem *p, const double *r, double *u)
     int m = fc_problem_m(p);
     memcpy(u, p->q, (size_t)m * sizeof *u);
     fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
-    return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, p->w ? p->w : p->q, r, u, NULL);
+    return fc_error_local(p, r, u);
 }
 
 /* One stage: solver name from the best iterate (from r = 0 when cold:

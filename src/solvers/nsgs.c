@@ -102,13 +102,6 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
     return missed;
 }
 
-/* The SPEC measure at (r, u); a reduced problem keeping w is scaled by it. */
-static double measure(const fc_problem *p, const double *r, const double *u)
-{
-    const double *scale = p->w ? p->w : p->q;
-    return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, scale, r, u, NULL);
-}
-
 /* The common driver of nsgs and psor with relaxation omega. */
 static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double omega,
                           double *r, double *u, fc_info *info)
@@ -191,7 +184,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         if (due || it >= opt->max_iter) {
             memcpy(u, p->q, (size_t)m * sizeof *u);
             fc_matrix_gemv(W, 1.0, r, 1.0, u);
-            err = measure(p, r, u);
+            err = fc_error_local(p, r, u);
             measured_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
             fc_log(opt, 1, "nsgs sweep %d error %.3e (%d local misses)", it, err, missed);
@@ -222,7 +215,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     memcpy(u, p->q, (size_t)m * sizeof *u);
     fc_matrix_gemv(W, 1.0, r, 1.0, u);
     info->iterations = it;
-    info->residual = measure(p, r, u);
+    info->residual = fc_error_local(p, r, u);
     fc_log(opt, 0, "%s: %s after %d sweeps, error %.3e, %.3f s",
            omega == 1.0 ? "nsgs" : "psor", fc_status_name(st), it, info->residual,
            fc_clock_elapsed(&clk));

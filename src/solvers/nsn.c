@@ -591,12 +591,13 @@ static void adapt_rho(nsn_ws *w, const double *r)
 }
 
 /* The measure Newton steers by: the SPEC measure with s = max(|r|, |u|)
- * instead of max(|q|, |r|, |u|).  It is never smaller than the SPEC
- * measure, nor than the measure fc_solve applies to a reduced global
- * problem (s = max(|w|, |r|, |u|)) however |q| and |w| compare. */
+ * instead of max(|v|, |r|, |u|), v the vector fc_error_local scales by
+ * (w for a reduced global problem, else q).  It is never smaller than the
+ * SPEC measure. */
 static double strict_ratio(nsn_ws *w, const double *r, const double *u)
 {
-    double nq = fc_norm2(w->m, w->p->q), nr = fc_norm2(w->m, r), nu = fc_norm2(w->m, u);
+    const double *v = w->p->w ? w->p->w : w->p->q;
+    double nq = fc_norm2(w->m, v), nr = fc_norm2(w->m, r), nu = fc_norm2(w->m, u);
     double s = fmax(nq, fmax(nr, nu)), s2 = fmax(nr, nu);
     if (s < 1e-300) s = 1.0;
     return s2 > 1e-300 ? s2 / s : 1.0;
