@@ -48,11 +48,18 @@ static void single_threaded_blas(void)
 {
     setenv("OPENBLAS_NUM_THREADS", "1", 1);
     setenv("OMP_NUM_THREADS", "1", 1);
-    void *sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (sym) {
-        void (*set_threads)(int);
-        memcpy(&set_threads, &sym, sizeof set_threads);
-        set_threads(1);
+    /* OpenMP (SuiteSparse's CHOLMOD uses it): the environment is read when
+     * libgomp is loaded, before main, so it is told directly as well
+     * (measured: its idle threads spin-waiting topped the profile of admm
+     * on KaplasTower) */
+    static const char *const setters[] = {"openblas_set_num_threads", "omp_set_num_threads"};
+    for (int k = 0; k < 2; k++) {
+        void *sym = dlsym(RTLD_DEFAULT, setters[k]);
+        if (sym) {
+            void (*set_threads)(int);
+            memcpy(&set_threads, &sym, sizeof set_threads);
+            set_threads(1);
+        }
     }
 }
 

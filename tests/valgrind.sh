@@ -8,6 +8,9 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 command -v valgrind >/dev/null || { echo "valgrind not installed: skipped"; exit 0; }
 fail=0
+# set, so that fricon does not restart itself single-threaded (app/main.c):
+# valgrind would not follow that exec and would check nothing
+export OMP_THREAD_LIMIT=1
 while IFS= read -r args; do
   eval "set -- $args"
   valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \

@@ -33,10 +33,14 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
+# one thread, set before numpy and Siconos load OpenBLAS and libgomp
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as fricon bench: one thread
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# as fricon does (app/main.c): no OpenMP thread team in SuiteSparse either.
+# Set before the Siconos modules (and their libraries) are loaded.
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+import numpy as np
 
 try:
     import siconos.numerics as sn
