@@ -21,8 +21,9 @@ void fc_chol_free(fc_chol *F);
 /* Sparse LU of a square nonsymmetric matrix with a fixed pattern, for
  * Newton methods: the pattern (CSC: Ap[n+1], Ai[nnz], row indices sorted
  * per column) is analysed once, then each fc_lu_factor reuses that
- * symbolic analysis with new values.  Backends: UMFPACK (default), KLU,
- * or a dense LAPACK LU that fc_lu_new picks by itself when n <= 64. */
+ * symbolic analysis with new values.  Backends: UMFPACK (default), KLU
+ * (replaced by UMFPACK when its analysis predicts heavy fill), or a dense
+ * LAPACK LU that fc_lu_new picks by itself when n <= 64. */
 typedef struct fc_lu fc_lu;
 typedef enum fc_lu_kind { FC_LU_UMFPACK = 0, FC_LU_KLU = 1, FC_LU_DENSE = 2 } fc_lu_kind;
 

@@ -626,11 +626,19 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
     if (!isfinite(err) || !isfinite(psi)) { res = RUN_DIVERGED; goto done; }
     /* Newton aims at a tenth of the tolerance on the strict measure (one
      * more iteration near a solution costs little and gives a margin). */
-    double target = 0.1 * opt->tolerance;
+    double target = 0.1 * opt->tolerance, t_iter = 0.0;
     for (int k = 0;; k++) {
         if (err <= target) { res = RUN_CONVERGED; break; }
         if (k >= max_newton || w->iter >= opt->max_iter) { res = RUN_MAX_ITER; break; }
-        if (fc_clock_expired(&w->clock)) { res = RUN_TIME; break; }
+        /* one iteration is one sparse LU, seconds at 10^4 contacts: none
+         * is started that the time left cannot hold (predicted by the
+         * last one), so the limit is not overshot by a whole iteration */
+        if (fc_clock_expired(&w->clock) ||
+            (w->clock.limit > 0 && fc_clock_elapsed(&w->clock) + t_iter > w->clock.limit)) {
+            res = RUN_TIME;
+            break;
+        }
+        double t0 = fc_now();
         if (k - best_it >= w->stagnation) {
             if (w->o->rho_strategy == FC_NSN_RHO_ADAPTIVE && w->rho_adapted < 5) {
                 adapt_rho(w, r);
@@ -676,6 +684,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
             if (!raise_delta(w)) break;
         }
         w->iter++;
+        t_iter = fc_now() - t0;
         if (!ok) {
             res = lin_fail ? RUN_LINSYS_FAILED : RUN_LS_FAILED;
             snprintf(w->msg, sizeof w->msg, "%s failed at error %.3e (delta %.1e)",
