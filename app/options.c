@@ -99,6 +99,8 @@ static const opt_entry entries[] = {
     I(tresca.inner.max_iter, "tfp/pfp: Gauss-Seidel sweeps of one inner solve"),
     I(tresca.local_max_iter, "tfp/pfp: projected iterations of one contact"),
     D(tresca.local_tol, "tfp/pfp: one-contact tolerance"),
+    D(stick.shift, "stick: eps of W + eps I, relative to max W_ii"),
+    I(stick.refine, "stick: proximal refinement steps at most"),
     I(aclm.inner_solver, "aclm convex solver: 0 apgd, 1 vi-eg, 2 vi-fpp"),
     I(aclm.inner.strategy, "aclm inner tolerance: 0 given, 1 adaptive, 2 adaptive / nc"),
     D(aclm.inner.tol, "aclm inner tolerance (given)"),

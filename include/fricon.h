@@ -477,6 +477,14 @@ typedef struct fc_cpg_options {
                               current Coulomb error; default 0.1             */
 } fc_cpg_options;
 
+/* stick, the all-sticking solution (least-norm W r = -q, accepted when
+ * inside the cones); see docs/solvers.md. */
+typedef struct fc_stick_options {
+    double shift;          /* eps of the factorised W + eps I, relative to the
+                              largest diagonal entry of W; default 1e-10      */
+    int refine;            /* proximal (refinement) steps at most; default 10 */
+} fc_stick_options;
+
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; default 100000             */
@@ -498,6 +506,7 @@ typedef struct fc_options {
     fc_tresca_options tresca; /* tfp, pfp                                    */
     fc_aclm_options aclm;   /* aclm, apgd                                     */
     fc_apgd_options apgd;   /* apgd, apgd-ccp (and aclm's inner apgd)          */
+    fc_stick_options stick;
 } fc_options;
 
 void fc_default_options(fc_options *opt);

@@ -76,6 +76,8 @@ void fc_info_add_stage(fc_info *info, const char *solver, fc_status status,
                        int iterations, double residual, double seconds);
 
 /* Solver entry points, one per file under src/solvers/. */
+fc_status fc_stick_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                         fc_info *info);
 fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt,

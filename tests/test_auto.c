@@ -45,7 +45,7 @@ static void solve_file(const char *dir, const char *name)
 static void limits(void)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/fc3d/KaplasTower-i1061-4.hdf5.dat", FRICON_SHARED_DATA);
+    snprintf(path, sizeof path, "%s/fc3d/Capsules-i122-1617.dat", FRICON_SHARED_DATA);
     fc_problem *p = NULL;
     fc_error err;
     if (fc_read(path, &p, &err) != FC_OK) { CHECK(0, "cannot read %s", path); return; }
@@ -53,7 +53,7 @@ static void limits(void)
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     fc_options opt;
     fc_default_options(&opt);
-    opt.tolerance = 1e-15;      /* out of reach: every stage runs */
+    opt.tolerance = 1e-300;     /* out of reach: every stage runs */
     opt.time_limit = 0.3;
     fc_info info;
     fc_solve(p, "auto", &opt, r, u, NULL, &info, &err);
@@ -62,14 +62,14 @@ static void limits(void)
      * the limit instead of each taking it whole */
     CHECK(info.seconds < opt.time_limit + 2.0, "time limit 0.3 s: %.2f s", info.seconds);
     fc_default_options(&opt);
-    opt.tolerance = 1e-15;
+    opt.tolerance = 1e-300;
     opt.progress = stop_after_3;
     calls = 0;
     fc_solve(p, "auto", &opt, r, u, NULL, &info, &err);
     CHECK(calls == 3 && info.status != FC_CONVERGED, "progress stop: %d calls, %s", calls,
           fc_status_name(info.status));
     fc_default_options(&opt);
-    opt.tolerance = 1e-15;
+    opt.tolerance = 1e-300;
     opt.max_iter = 60;
     fc_solve(p, "auto", &opt, r, u, NULL, &info, &err);
     CHECK(info.status == FC_MAX_ITER && info.iterations <= 60, "max_iter 60: %s after %d",

@@ -1,24 +1,23 @@
-/* auto: the default solver, a strategy over the others.
+/* auto: the default solver, a strategy over the others (docs/solvers.md).
  *
  *  1. A cheap analysis of the problem (logged at verbose >= 1): size,
  *     coupling b (blocks per block row of W), mu range.
  *  2. Accelerated NSGS: it alone solves the easy problems at once
  *     (measured on shared/data: every fc2d problem, Box_Stacks, PerioBox,
- *     OneObject, Spheres in 15-60 sweeps).  From FC_AUTO_NSGS_SWEEPS sweeps
- *     on, its measured rate is extrapolated to the tolerance, and NSGS goes
- *     on while that is cheaper than the next stage:
- *     - d = 3: than nonsmooth Newton, costed as FC_AUTO_NEWTON_ITERS
- *       iterations of FC_AUTO_LU_COST b^2 sweeps each (a sparse LU of the
- *       Jacobian, whose fill grows with the coupling; measured, one Newton
- *       iteration with KLU costs 2.7 sweeps on Capsules, b = 4.6, and 75 on
- *       KaplasTower, b = 22.8);
- *     - d = 2, 5: while the extrapolation stays within 3 times the sweeps
- *       done (the next stages, Lemke and ADMM, are cheap).
- *  3. Then, from the best iterate, the method the bench shows fastest:
- *     d = 3: Alart-Curnier Newton (nsn-ac, KLU), 4-6x faster than ipm on
- *     the Capsules, given up when it stagnates (nsn.stagnation); then the
- *     interior point method (ipm) from r = 0, which solved every shared
- *     fc3d and global problem; d = 2: Lemke's exact pivoting; d = 5: ADMM.
+ *     Spheres in 15-40 sweeps).  From FC_AUTO_NSGS_SWEEPS sweeps on, its
+ *     recent rate is extrapolated to the tolerance, and NSGS goes on while
+ *     that is cheaper than the next stages (nsgs_worth_going_on): d = 3,
+ *     costed in sweeps from b (one sparse factorisation ~ FC_AUTO_LU_COST
+ *     b^2 sweeps; measured, one Newton iteration with KLU costs 2.7 sweeps
+ *     on the Capsules, b = 4.6, and 75 on KaplasTower, b = 22.8); d = 2, 5,
+ *     while within 3 times the sweeps done.
+ *  3. d = 3: stick, the all-sticking solution (one factorisation: a
+ *     structure at rest is solved at once), then NSGS again if it is still
+ *     predicted cheaper than Newton; then Alart-Curnier Newton (nsn-ac,
+ *     KLU) from r = 0, 4-6x faster than ipm on the Capsules, given up when
+ *     it stagnates; then the interior point method (ipm) from r = 0, which
+ *     solved every shared fc3d and global problem.  d = 2: Lemke's exact
+ *     pivoting; d = 5: ADMM.
  *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
  *  5. Whatever is left of the time and iteration budget goes to NSGS
  *     again from the best iterate so far (robust where the others stall).
@@ -45,6 +44,11 @@
 #define FC_AUTO_LU_COST 0.13
 /* d = 3: NSGS must be predicted this many times cheaper than Newton. */
 #define FC_AUTO_NEWTON_MARGIN 4.0
+/* d = 3: the stick stage (one factorisation, FC_AUTO_LU_COST b^2 sweeps)
+ * is tried when NSGS is predicted to need more than that over this margin
+ * (hopeful still: on KaplasTower, 43 sweeps to go predicted at sweep 17,
+ * 136 needed). */
+#define FC_AUTO_STICK_MARGIN 2.0
 /* Measurements of the first NSGS stage kept for its rate. */
 #define FC_AUTO_HISTORY 256
 /* At most this many iterations of the Newton stage. */
@@ -59,6 +63,9 @@ typedef struct auto_run {
     int stopped;            /* the caller's progress callback said stop */
     int watch;              /* watching NSGS's rate (the first stage)     */
     double newton_sweeps;   /* d = 3: Newton's cost in sweeps; 0: d != 3  */
+    double stick_sweeps;    /* d = 3: the stick stage's cost in sweeps
+                               while it is on offer, else 0              */
+    double needed;          /* NSGS's last extrapolated sweeps to go      */
     int nhist;              /* the first NSGS stage's measurements         */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -90,7 +97,13 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     double rate = log(err / a->hist_err[ref]) / (it - a->hist_it[ref]);   /* < 0: decreasing */
     if (!(rate < 0)) return 0;
     double needed = log(a->opt->tolerance / err) / rate;
-    if (a->newton_sweeps > 0) return needed < a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
+    a->needed = needed;
+    fc_log(a->opt, 1, "auto: nsgs sweep %d, error %.3e, %.0f sweeps to go", it, err, needed);
+    if (a->newton_sweeps > 0) {
+        double next = a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
+        if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps / FC_AUTO_STICK_MARGIN);
+        return needed < next;
+    }
     return needed < FC_AUTO_NSGS_PATIENCE * it;
 }
 
@@ -188,12 +201,29 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
                p->d, p->nc, coupling(p), mulo, muhi);
     }
     double b = coupling(p);
-    if (p->d == 3) a.newton_sweeps = FC_AUTO_NEWTON_ITERS * fmax(1.0, FC_AUTO_LU_COST * b * b);
+    if (p->d == 3) {
+        a.stick_sweeps = fmax(1.0, FC_AUTO_LU_COST * b * b);   /* one factorisation */
+        a.newton_sweeps = FC_AUTO_NEWTON_ITERS * a.stick_sweeps;
+    }
     int left = opt->max_iter;   /* the first stage's share */
     a.watch = 1;
     int done = stage(&a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
                      r, u, info);
     a.watch = 0;
+    if (!done && p->d == 3 && a.needed > a.stick_sweeps / FC_AUTO_STICK_MARGIN) {
+        /* NSGS has far to go: one factorisation tells whether all contacts
+         * can stick (then that is the solution) */
+        done = stage(&a, "stick", 1, opt->max_iter - a.iterations, r, u, info);
+        a.stick_sweeps = 0;
+        if (!done && a.needed < a.newton_sweeps / FC_AUTO_NEWTON_MARGIN) {
+            a.watch = 1;   /* NSGS is still cheaper than Newton: on with it */
+            a.nhist = 0;
+            left = opt->max_iter - a.iterations;
+            done = stage(&a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
+                         r, u, info);
+            a.watch = 0;
+        }
+    }
     if (!done && p->d == 3) {
         int cap = opt->max_iter - a.iterations;
         done = stage(&a, "nsn-ac", 1, cap < FC_AUTO_NEWTON_MAX_ITER ? cap : FC_AUTO_NEWTON_MAX_ITER,

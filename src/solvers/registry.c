@@ -65,6 +65,8 @@ static const fc_solver solvers[] = {
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_apgd_ccp_solve, NULL},
     {"nsgs-v", "Gauss-Seidel on the velocity form v = M^-1 (H r + f) (global); nsgs on local",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_v_solve, fc_nsgs_v_solve_global},
+    {"stick", "the all-sticking solution: least-norm W r = -q (one Cholesky), if inside the cones",
+     FC_DIM(2) | FC_DIM(3), fc_stick_solve, NULL},
 };
 
 int fc_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }
@@ -163,6 +165,8 @@ void fc_default_options(fc_options *opt)
     opt->tresca.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 200};
     opt->tresca.local_max_iter = 100;
     opt->tresca.local_tol = 1e-14;
+    opt->stick.shift = 1e-10;
+    opt->stick.refine = 10;
     opt->aclm.inner_solver = FC_CCP_APGD;
     opt->aclm.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 5000};
     opt->apgd.L0 = 0.0;
