@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "linsys/linsys.h"
 
+#include <amd.h>
 #include <cholmod.h>
 
 struct fc_chol {
@@ -61,6 +62,98 @@ fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err)
             fc_error_set(err, FC_ERR_NUMERIC,
                          "%s is not positive definite (Cholesky failed at column %ld)",
                          name, F->L ? (long)F->L->minor : 0L);
+        fc_chol_free(F);
+        return NULL;
+    }
+    return F;
+}
+
+/* The upper triangle of A + shift I, A block-CSR with bs x bs blocks,
+ * as a CHOLMOD CSC matrix (stype +1, rows sorted in each column).  The
+ * blocks (a, b), b >= a, are read; for a symmetric A they hold the upper
+ * triangle. */
+static cholmod_sparse *bsr_upper_shifted(const fc_matrix *A, double shift, cholmod_common *c)
+{
+    int bs = A->bs, n = A->rows, nb = n / bs;
+    size_t nz = 0;
+    for (int a = 0; a < nb; a++)
+        for (int k = A->p[a]; k < A->p[a + 1]; k++)
+            if (A->j[k] > a) nz += (size_t)bs * bs;
+            else if (A->j[k] == a) nz += (size_t)bs * (bs + 1) / 2;
+    cholmod_sparse *S = cholmod_allocate_sparse((size_t)n, (size_t)n, nz + 1, 1, 1, 1,
+                                                CHOLMOD_REAL, c);
+    if (!S) return NULL;
+    int *cp = S->p, *ri = S->i;
+    double *x = S->x;
+    memset(cp, 0, ((size_t)n + 1) * sizeof *cp);
+    for (int a = 0; a < nb; a++)            /* counts per column */
+        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+            int b = A->j[k];
+            if (b < a) continue;
+            for (int cc = 0; cc < bs; cc++)
+                cp[b * bs + cc + 1] += b > a ? bs : cc + 1;
+        }
+    for (int j = 0; j < n; j++) cp[j + 1] += cp[j];
+    int *next = malloc((size_t)n * sizeof *next);
+    if (!next) { cholmod_free_sparse(&S, c); return NULL; }
+    memcpy(next, cp, (size_t)n * sizeof *next);
+    for (int a = 0; a < nb; a++)            /* block rows in order: rows sorted */
+        for (int r = 0; r < bs; r++)
+            for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+                int b = A->j[k];
+                if (b < a) continue;
+                const double *B = A->x + (size_t)k * bs * bs;
+                for (int cc = b > a ? 0 : r; cc < bs; cc++) {
+                    int j = b * bs + cc, at = next[j]++;
+                    ri[at] = a * bs + r;
+                    x[at] = B[cc * bs + r] + (j == a * bs + r ? shift : 0.0);
+                }
+            }
+    free(next);
+    return S;
+}
+
+fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, const char *name,
+                                  fc_error *err)
+{
+    if (A->kind != FC_MAT_BSR || A->rows != A->cols) {
+        fc_error_set(err, FC_ERR_INVALID, "%s: a square block-CSR matrix is expected", name);
+        return NULL;
+    }
+    int bs = A->bs, n = A->rows, nb = n / bs;
+    fc_chol *F = calloc(1, sizeof *F);
+    int *pb = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *pb);
+    int *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
+    if (!F || !pb || !perm) {
+        free(F); free(pb); free(perm);
+        fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
+        return NULL;
+    }
+    cholmod_start(&F->c);
+    F->c.print = 0;
+    F->c.error_handler = NULL;
+    F->n = n;
+    /* AMD on the graph of the blocks, expanded block by block */
+    int ok = amd_order(nb, A->p, A->j, pb, NULL, NULL) >= AMD_OK;
+    if (ok) {
+        for (int k = 0; k < nb; k++)
+            for (int r = 0; r < bs; r++) perm[k * bs + r] = pb[k] * bs + r;
+        F->c.nmethods = 1;
+        F->c.method[0].ordering = CHOLMOD_GIVEN;
+    }
+    cholmod_sparse *S = bsr_upper_shifted(A, shift, &F->c);
+    F->L = S ? cholmod_analyze_p(S, ok ? perm : NULL, NULL, 0, &F->c) : NULL;
+    int done = F->L && cholmod_factorize(S, F->L, &F->c) && F->c.status == CHOLMOD_OK &&
+               F->L->minor == (size_t)n;
+    int nomem = F->c.status == CHOLMOD_OUT_OF_MEMORY || !S;
+    long minor = F->L ? (long)F->L->minor : 0L;
+    cholmod_free_sparse(&S, &F->c);
+    free(pb);
+    free(perm);
+    if (!done) {
+        if (nomem) fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
+        else fc_error_set(err, FC_ERR_NUMERIC,
+                          "%s is not positive definite (Cholesky failed at column %ld)", name, minor);
         fc_chol_free(F);
         return NULL;
     }

@@ -12,6 +12,12 @@ typedef struct fc_chol fc_chol;
  * triangle is read).  NULL with FC_ERR_NUMERIC when A is not positive
  * definite; name is used in the message. */
 fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err);
+/* Cholesky of A + shift I for a symmetric block-CSR A (its blocks on and
+ * above the diagonal are read), ordered by AMD on the graph of the blocks
+ * (the matrix's own structure: a cheaper analysis than AMD on every
+ * entry).  NULL with FC_ERR_NUMERIC when not positive definite. */
+fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, const char *name,
+                                  fc_error *err);
 /* x = A^-1 b (x and b may alias). */
 fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 /* H^T A^-1 H as a symmetrised CSR matrix (H: n x m, any storage). */

@@ -29,8 +29,9 @@
 
 #include <stdio.h>
 
-/* Sweeps of the first NSGS stage before its rate is judged, and at most. */
-#define FC_AUTO_NSGS_SWEEPS 16
+/* Sweeps of the first NSGS stage before its rate is judged (d = 3: the
+ * second measurement, at sweep 9), and at most. */
+#define FC_AUTO_NSGS_SWEEPS 8
 #define FC_AUTO_NSGS_MAX_SWEEPS 5000
 /* d = 2, 5: NSGS goes on while the tolerance is predicted within this
  * many times the sweeps done so far (judged from 50 sweeps on). */
@@ -44,6 +45,10 @@
 #define FC_AUTO_LU_COST 0.13
 /* d = 3: NSGS must be predicted this many times cheaper than Newton. */
 #define FC_AUTO_NEWTON_MARGIN 4.0
+/* The fixed cost of a factorisation, in block products (a sweep makes
+ * nc b of them): measured, a failed stick stage on NESpheres (9 contacts)
+ * cost 14 sweeps. */
+#define FC_AUTO_FACTOR_FIXED 400.0
 /* d = 3: the stick stage (one factorisation, FC_AUTO_LU_COST b^2 sweeps)
  * is tried when NSGS is predicted to need more than that over this margin
  * (hopeful still: on KaplasTower, 43 sweeps to go predicted at sweep 17,
@@ -202,7 +207,8 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
     }
     double b = coupling(p);
     if (p->d == 3) {
-        a.stick_sweeps = fmax(1.0, FC_AUTO_LU_COST * b * b);   /* one factorisation */
+        /* one factorisation, and its fixed cost on small problems */
+        a.stick_sweeps = fmax(1.0, FC_AUTO_LU_COST * b * b) + FC_AUTO_FACTOR_FIXED / (p->nc * b);
         a.newton_sweeps = FC_AUTO_NEWTON_ITERS * a.stick_sweeps;
     }
     int left = opt->max_iter;   /* the first stage's share */
