@@ -1,6 +1,7 @@
 /* The matrix type: dense (column-major), CSR, and block-CSR with square
  * blocks; allocation and the products the solvers need. */
 #include "internal.h"
+#include "matrix/bsr.h"
 
 static fc_matrix *matrix_alloc(fc_mat_kind kind, int rows, int cols)
 {
@@ -87,8 +88,6 @@ fc_matrix *fc_matrix_copy(const fc_matrix *A)
     return B;
 }
 
-/* Blocks up to this size are accumulated in registers. */
-#define FC_BSR_SMALL 5
 
 /* y += alpha * A x for block-CSR A with blocks bs x bs (column-major);
  * inlined with a constant bs for the contact dimensions 2 and 3, so that
@@ -119,22 +118,6 @@ static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const doub
         }
         for (int r = 0; r < bs; r++) y[(size_t)a * bs + r] += alpha * acc[r];
     }
-}
-
-/* out = sum over the blocks k of block row a (the diagonal one skipped
- * when skip_diag) of A_ak x_k, for block-CSR A with bs x bs blocks. */
-static inline void bsr_row_dot(const fc_matrix *A, int bs, int a, const double *x,
-                               int skip_diag, double *out)
-{
-    double acc[FC_BSR_SMALL] = {0};
-    for (int k = A->p[a]; k < A->p[a + 1]; k++) {
-        if (skip_diag && A->j[k] == a) continue;
-        const double *B = A->x + (size_t)k * bs * bs;
-        const double *xb = x + (size_t)A->j[k] * bs;
-        for (int c = 0; c < bs; c++)
-            for (int r = 0; r < bs; r++) acc[r] += B[c * bs + r] * xb[c];
-    }
-    for (int r = 0; r < bs; r++) out[r] = acc[r];
 }
 
 /* y = alpha*A*x + beta*y. */

@@ -27,6 +27,7 @@
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
+#include "matrix/bsr.h"
 #include "measure/measure.h"
 #include "solvers/anderson.h"
 
@@ -77,16 +78,19 @@ static void shuffle(int n, int *order, unsigned long long *s)
     }
 }
 
-/* One Gauss-Seidel sweep; returns the number of contacts whose local
- * solve missed the local tolerance. */
-static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
-                 const fc_local_params *par, double omega, double *r)
+/* One Gauss-Seidel sweep over contacts of dimension d (a constant in the
+ * inlined copies below, for block-CSR W with d x d blocks when bsr);
+ * returns the number of contacts whose local solve missed the local
+ * tolerance. */
+static inline int sweep_d(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
+                          const fc_local_params *par, double omega, double *r, int d, int bsr)
 {
-    int d = p->d, missed = 0;
+    int missed = 0;
     for (int i = 0; i < p->nc; i++) {
         int a = w->order[i];
         double qa[5], ra[5], *rp = r + (size_t)d * a;
-        fc_matrix_block_row_dot(W, a, d, r, 1, qa);
+        if (bsr) bsr_row_dot(W, d, a, r, 1, qa);
+        else fc_matrix_block_row_dot(W, a, d, r, 1, qa);
         for (int k = 0; k < d; k++) {
             qa[k] += p->q[(size_t)d * a + k];
             ra[k] = rp[k];
@@ -100,6 +104,15 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         }
     }
     return missed;
+}
+
+static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
+                 const fc_local_params *par, double omega, double *r)
+{
+    int bsr = W->kind == FC_MAT_BSR && W->bs == p->d;
+    if (bsr && p->d == 3) return sweep_d(p, W, w, par, omega, r, 3, 1);
+    if (bsr && p->d == 2) return sweep_d(p, W, w, par, omega, r, 2, 1);
+    return sweep_d(p, W, w, par, omega, r, p->d, 0);
 }
 
 /* The common driver of nsgs and psor with relaxation omega. */
