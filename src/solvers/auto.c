@@ -1,7 +1,8 @@
 /* auto: the default solver, a strategy over the others (docs/solvers.md).
  *
- *  1. A cheap analysis of the problem (logged at verbose >= 1): size,
- *     coupling b (blocks per block row of W), mu range.
+ *  1. A cheap analysis of the problem: the coupling b (blocks per block
+ *     row of W) for the costs below; logged with --verbose: size, mu
+ *     range, asymmetry, conditioning of the diagonal blocks.
  *  2. Accelerated NSGS: it alone solves the easy problems at once
  *     (measured on shared/data: every fc2d problem, Box_Stacks, PerioBox,
  *     Spheres in 15-40 sweeps).  From FC_AUTO_NSGS_SWEEPS sweeps on, its
@@ -27,6 +28,7 @@
 #include "internal.h"
 #include "measure/measure.h"
 
+#include <lapacke.h>
 #include <stdio.h>
 
 /* Sweeps of the first NSGS stage before its rate is judged (d = 3: the
@@ -183,6 +185,34 @@ static double coupling(const fc_problem *p)
     return (double)p->nc;
 }
 
+/* The analysis, logged with --verbose (computed only then): size,
+ * coupling, mu range, the asymmetry of W and the conditioning of its
+ * diagonal blocks (each contact's own stiffness: a singular block is a
+ * contact whose local problem NSGS cannot solve well). */
+static void log_analysis(const fc_problem *p, const fc_options *opt, double b)
+{
+    int d = p->d, bad = 0;
+    double mulo = INFINITY, muhi = 0.0, worst = 1.0;
+    for (int c = 0; c < p->nc; c++) {
+        mulo = fmin(mulo, p->mu[c]);
+        muhi = fmax(muhi, p->mu[c]);
+        double blk[25], ev[5], work[64];
+        fc_matrix_diag_block(p->W, c, d, blk);
+        for (int i = 0; i < d; i++)      /* symmetrised */
+            for (int j = 0; j < i; j++)
+                blk[j * d + i] = blk[i * d + j] = 0.5 * (blk[j * d + i] + blk[i * d + j]);
+        double cond = INFINITY;
+        if (LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'N', 'U', d, blk, d, ev, work, 64) == 0 &&
+            ev[0] > 0.0)
+            cond = ev[d - 1] / ev[0];
+        worst = fmax(worst, cond);
+        bad += !(cond <= 1e8);
+    }
+    fc_log(opt, 0, "auto: d = %d, nc = %d, %.1f blocks per block row, mu in [%g, %g], "
+           "asymmetry of W %.1e, diagonal blocks: worst condition %.1e (%d above 1e8)",
+           d, p->nc, b, mulo, muhi, fc_matrix_asymmetry(p->W), worst, bad);
+}
+
 fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
                         double *u, fc_info *info)
 {
@@ -199,13 +229,8 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
         return FC_STATUS_ERROR;
     }
     if (!fc_all_finite((size_t)m, a.best)) memset(a.best, 0, (size_t)m * sizeof *a.best);
-    if (opt->verbose >= 1) {
-        double mulo = INFINITY, muhi = 0;
-        for (int c = 0; c < p->nc; c++) mulo = fmin(mulo, p->mu[c]), muhi = fmax(muhi, p->mu[c]);
-        fc_log(opt, 1, "auto: d = %d, nc = %d, %.1f blocks per block row, mu in [%g, %g]",
-               p->d, p->nc, coupling(p), mulo, muhi);
-    }
     double b = coupling(p);
+    if (opt->verbose >= 1 && opt->log) log_analysis(p, opt, b);
     if (p->d == 3) {
         /* one factorisation, and its fixed cost on small problems */
         a.stick_sweeps = fmax(1.0, FC_AUTO_LU_COST * b * b) + FC_AUTO_FACTOR_FIXED / (p->nc * b);
