@@ -252,7 +252,7 @@ typedef struct fc_nsgs_options {
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
     int anderson;          /* Anderson acceleration memory (0: off); default 10 */
-    int anderson_start;    /* plain sweeps before acceleration; default 5   */
+    int anderson_start;    /* plain sweeps before acceleration; default 10  */
     double anderson_growth;/* an accelerated sweep is rejected when it grows
                               the fixed-point residual by more; default 2.0 */
 } fc_nsgs_options;

@@ -4,6 +4,7 @@
 
 #include <amd.h>
 #include <cholmod.h>
+#include <cs.h>
 
 struct fc_chol {
     cholmod_common c;
@@ -173,43 +174,124 @@ fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err)
     return FC_OK;
 }
 
-/* Our CSR copy of a CHOLMOD CSC matrix read as CSR of its transpose. */
-static fc_matrix *csc_to_csr_transpose(const cholmod_sparse *S)
+/* A CXSparse view (no copy) of a CHOLMOD sparse matrix. */
+static cs_di cs_view(const cholmod_sparse *S)
 {
-    const int *sp = S->p, *si = S->i;
-    const double *sx = S->x;
-    long nnz = sp[S->ncol];
-    fc_matrix *R = fc_matrix_csr((int)S->ncol, (int)S->nrow, nnz);
+    cs_di v;
+    v.nzmax = (int)S->nzmax;
+    v.m = (int)S->nrow;
+    v.n = (int)S->ncol;
+    v.p = S->p;
+    v.i = S->i;
+    v.x = S->x;
+    v.nz = -1;   /* compressed columns */
+    return v;
+}
+
+/* Our CSR matrix from a CXSparse CSC matrix that is symmetric (its CSC
+ * is its CSR). */
+static fc_matrix *cs_symmetric_to_csr(const cs_di *S)
+{
+    int n = S->n;
+    long nnz = S->p[n];
+    fc_matrix *R = fc_matrix_csr(n, n, nnz);
     if (!R) return NULL;
-    memcpy(R->p, sp, (S->ncol + 1) * sizeof *sp);
-    memcpy(R->j, si, (size_t)nnz * sizeof *si);
-    memcpy(R->x, sx, (size_t)nnz * sizeof *sx);
+    memcpy(R->p, S->p, ((size_t)n + 1) * sizeof *R->p);
+    memcpy(R->j, S->i, (size_t)nnz * sizeof *R->j);
+    memcpy(R->x, S->x, (size_t)nnz * sizeof *R->x);
     return R;
 }
 
+/* W = H^T M^-1 H = G^T G with G = L^-1 P H (P M P^T = L L^T): each column
+ * of G by a sparse triangular solve whose cost is the flops it does
+ * (CXSparse's reach-based cs_spsolve on the factor made simplicial), then
+ * one sparse product, symmetrised.  CHOLMOD's cholmod_spsolve works on
+ * dense blocks of n rows instead: 93% of the solve of Spheres-i099
+ * (n = 12000, m = 1068, M diagonal), measured. */
 fc_matrix *fc_chol_congruence(fc_chol *F, const fc_matrix *H, fc_error *err)
 {
     cholmod_common *c = &F->c;
+    int n = F->n;
     fc_matrix *C = csr_or_convert(H), *W = NULL;
-    if (!C) { fc_error_set(err, FC_ERR_NOMEM, "out of memory forming H^T M^-1 H"); return NULL; }
-    cholmod_sparse ht = csr_as_csc_transpose(C, 0);          /* H^T, m x n */
-    cholmod_sparse *Hs = cholmod_transpose(&ht, 1, c);        /* H, n x m   */
-    cholmod_sparse *X = Hs ? cholmod_spsolve(CHOLMOD_A, F->L, Hs, c) : NULL;
-    cholmod_sparse *P = X ? cholmod_ssmult(&ht, X, 0, 1, 1, c) : NULL;   /* H^T X */
-    cholmod_sparse *Pt = P ? cholmod_transpose(P, 1, c) : NULL;
-    double half[2] = {0.5, 0.0};
-    cholmod_sparse *S = Pt ? cholmod_add(P, Pt, half, half, 1, 1, c) : NULL;
-    if (S) {
-        cholmod_sort(S, c);
-        W = csc_to_csr_transpose(S); /* S symmetric: its CSC is its CSR */
+    int m = C ? C->cols : 0;
+    cs_di *PH = NULL, *G = NULL, *Gt = NULL, *A = NULL, *At = NULL, *S = NULL;
+    int *xi = NULL, *inv = NULL;
+    double *x = NULL;
+    cholmod_sparse *Ls = NULL;
+    if (!C) goto fail;
+    /* the factor as a simplicial LL' with the diagonal first in each column */
+    if (!cholmod_change_factor(CHOLMOD_REAL, 1, 0, 1, 1, F->L, c)) goto fail;
+    cholmod_factor *Lc = cholmod_copy_factor(F->L, c);
+    Ls = Lc ? cholmod_factor_to_sparse(Lc, c) : NULL;
+    cholmod_free_factor(&Lc, c);
+    if (!Ls) goto fail;
+    cs_di L = cs_view(Ls);
+    /* P H as CSC (m columns): row i of H goes to row inv[i] */
+    inv = malloc((size_t)(n > 0 ? n : 1) * sizeof *inv);
+    PH = cs_di_spalloc(n, m, (int)(C->nnz > 0 ? C->nnz : 1), 1, 0);
+    xi = malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *xi);
+    x = calloc((size_t)(n > 0 ? n : 1), sizeof *x);
+    if (!inv || !PH || !xi || !x) goto fail;
+    const int *perm = F->L->Perm;
+    for (int k = 0; k < n; k++) inv[perm ? perm[k] : k] = k;
+    memset(PH->p, 0, ((size_t)m + 1) * sizeof *PH->p);
+    for (long k = 0; k < C->nnz; k++) PH->p[C->j[k] + 1]++;
+    for (int j = 0; j < m; j++) PH->p[j + 1] += PH->p[j];
+    int *fill = calloc((size_t)(m > 0 ? m : 1), sizeof *fill);
+    if (!fill) goto fail;
+    for (int i = 0; i < C->rows; i++)
+        for (int k = C->p[i]; k < C->p[i + 1]; k++) {
+            int j = C->j[k], at = PH->p[j] + fill[j]++;
+            PH->i[at] = inv[i];
+            PH->x[at] = C->x[k];
+        }
+    free(fill);
+    /* G = L^-1 P H, column by column */
+    int cap = PH->p[m] > 0 ? 2 * PH->p[m] : 1;
+    G = cs_di_spalloc(n, m, cap, 1, 0);
+    if (!G) goto fail;
+    int nz = 0;
+    for (int j = 0; j < m; j++) {
+        G->p[j] = nz;
+        int top = cs_di_spsolve(&L, PH, j, xi, x, NULL, 1);
+        if (top < 0) goto fail;
+        if (nz + (n - top) > G->nzmax && !cs_di_sprealloc(G, 2 * (nz + (n - top)))) goto fail;
+        for (int t = top; t < n; t++) {
+            int r = xi[t];
+            if (x[r] != 0.0) {
+                G->i[nz] = r;
+                G->x[nz++] = x[r];
+            }
+            x[r] = 0.0;
+        }
     }
-    cholmod_free_sparse(&Hs, c);
-    cholmod_free_sparse(&X, c);
-    cholmod_free_sparse(&P, c);
-    cholmod_free_sparse(&Pt, c);
-    cholmod_free_sparse(&S, c);
-    if (C != H) fc_matrix_free(C);
+    G->p[m] = nz;
+    /* W = G^T G, symmetrised */
+    Gt = cs_di_transpose(G, 1);
+    A = Gt ? cs_di_multiply(Gt, G) : NULL;
+    At = A ? cs_di_transpose(A, 1) : NULL;
+    S = At ? cs_di_add(A, At, 0.5, 0.5) : NULL;
+    if (!S) goto fail;
+    /* sorted columns (a double transpose), the exact zeros dropped */
+    cs_di_dropzeros(S);
+    cs_di *St = cs_di_transpose(S, 1);
+    cs_di_spfree(S);
+    S = St ? cs_di_transpose(St, 1) : NULL;
+    cs_di_spfree(St);
+    if (S) W = cs_symmetric_to_csr(S);
+fail:
     if (!W) fc_error_set(err, FC_ERR_NOMEM, "out of memory forming H^T M^-1 H");
+    cs_di_spfree(PH);
+    cs_di_spfree(G);
+    cs_di_spfree(Gt);
+    cs_di_spfree(A);
+    cs_di_spfree(At);
+    cs_di_spfree(S);
+    cholmod_free_sparse(&Ls, c);
+    free(xi);
+    free(x);
+    free(inv);
+    if (C && C != H) fc_matrix_free(C);
     return W;
 }
 

@@ -99,7 +99,7 @@ void fc_default_options(fc_options *opt)
     opt->nsgs.local_tol = 1e-14;
     opt->nsgs.local_max_iter = 20;
     opt->nsgs.anderson = 10;
-    opt->nsgs.anderson_start = 5;
+    opt->nsgs.anderson_start = 10;
     opt->nsgs.anderson_growth = 2.0;
     opt->nsn.rho_strategy = FC_NSN_RHO_SPLIT_SPECTRAL;
     opt->nsn.rho = 1.0;
