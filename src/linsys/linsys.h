@@ -55,6 +55,16 @@ typedef struct fc_kkt fc_kkt;
  * (LDL').  Analysed (ordered) once here. */
 fc_kkt *fc_kkt_new(int n, long nz, const int *ti, const int *tj, const double *tx,
                    int quasidef, fc_error *err);
+/* The same for a quasi-definite [A11 B; B' -C] (n1 = size of A11) whose
+ * C is block diagonal with blocks of bs (<= 8) and whose A11 + B C^-1 B'
+ * is positive definite: factorised through that Schur complement
+ * (n1 x n1, supernodal LL'; C^-1 block by block), solves refined against
+ * the whole matrix.  Far smaller factors when n1 is small against the
+ * whole or C's coupling is local (the global problem's M + H D H' has
+ * the pattern of the bodies' contact graph; the KKT's LDL' fills like
+ * H' M^-1 H).  Falls back to the whole LDL' when C is not block diagonal. */
+fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const double *tx,
+                         int n1, int bs, fc_error *err);
 /* Position of entry (i, j) in the values array (-1: not in the pattern). */
 long fc_kkt_find(const fc_kkt *K, int i, int j);
 long fc_kkt_diag(const fc_kkt *K, int i);

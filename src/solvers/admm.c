@@ -94,7 +94,8 @@ static int admm_build(admm *w)
                 for (int q = H->p[i]; q < H->p[i + 1]; q++) {
                     ti[k] = i; tj[k] = n + H->j[q]; tx[k] = H->x[q]; k++;
                 }
-        w->K = fc_kkt_new(w->N, k, ti, tj, tx, w->global, &w->err);
+        w->K = w->global ? fc_kkt_new_schur(w->N, k, ti, tj, tx, n, w->d, &w->err)
+                         : fc_kkt_new(w->N, k, ti, tj, tx, 0, &w->err);
         ok = w->K != NULL;
     }
     free(ti); free(tj); free(tx);

@@ -103,7 +103,8 @@ static int ipm_build(ipm *w)
                 for (int ii = 0; ii <= jj; ii++) {
                     ti[k] = off + d * a + ii; tj[k] = off + d * a + jj; tx[k] = 0; k++;
                 }
-        w->K = fc_kkt_new(w->N, k, ti, tj, tx, w->global, &w->err);
+        w->K = w->global ? fc_kkt_new_schur(w->N, k, ti, tj, tx, n, d, &w->err)
+                         : fc_kkt_new(w->N, k, ti, tj, tx, 0, &w->err);
         ok = w->K != NULL;
     }
     free(ti); free(tj); free(tx);
