@@ -7,7 +7,7 @@
  * matrix dF^T dF is kept up to date, one new column of inner products
  * per step (2 m mem flops in all, against a QR of m x mem each step:
  * measured, the QR took 2/3 of an accelerated NSGS sweep on an 89-contact
- * problem), and the mem x mem system is solved by LAPACK's Cholesky.
+ * problem), and the mem x mem system by a Cholesky factorisation.
  * Workspace allocated once. */
 #ifndef FRICON_ANDERSON_H
 #define FRICON_ANDERSON_H
