@@ -20,18 +20,28 @@ static fc_problem *load(const char *rel)
     return p;
 }
 
+/* stick on p with the default options; r, u (allocated) and info filled,
+ * the independent measure returned. */
+static double run_stick(const fc_problem *p, double **r, double **u, fc_info *info)
+{
+    int m = fc_problem_m(p);
+    *r = calloc((size_t)m, sizeof **r);
+    *u = calloc((size_t)m, sizeof **u);
+    fc_options opt;
+    fc_default_options(&opt);
+    fc_error err;
+    CHECK(fc_solve(p, "stick", &opt, *r, *u, NULL, info, &err) == FC_OK, "%s", err.msg);
+    return check_error(p, *r);
+}
+
 static void solves_tower(void)
 {
     fc_problem *p = load("fc3d/KaplasTower-i1061-4.hdf5.dat");
     if (!p) return;
     int m = fc_problem_m(p);
-    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
-    fc_options opt;
-    fc_default_options(&opt);
+    double *r, *u;
     fc_info info;
-    fc_error err;
-    CHECK(fc_solve(p, "stick", &opt, r, u, NULL, &info, &err) == FC_OK, "%s", err.msg);
-    double chk = check_error(p, r);
+    double chk = run_stick(p, &r, &u, &info);
     printf("KaplasTower: stick %s after %d steps, independent error %.2e, %.4f s\n",
            fc_status_name(info.status), info.iterations, chk, info.seconds);
     CHECK(info.status == FC_CONVERGED && chk <= 1e-8, "stick on KaplasTower: %s, error %.3e",
@@ -61,14 +71,11 @@ static void says_when_not_sticking(const char *rel)
 {
     fc_problem *p = load(rel);
     if (!p) return;
-    int m = fc_problem_m(p);
-    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *r, *u;
+    fc_info info;
+    double chk = run_stick(p, &r, &u, &info);
     fc_options opt;
     fc_default_options(&opt);
-    fc_info info;
-    fc_error err;
-    CHECK(fc_solve(p, "stick", &opt, r, u, NULL, &info, &err) == FC_OK, "%s", err.msg);
-    double chk = check_error(p, r);
     CHECK(info.status != FC_CONVERGED && chk > opt.tolerance, "%s: %s with error %.3e", rel,
           fc_status_name(info.status), chk);
     CHECK(strstr(info.message, "outside their cones") != NULL, "%s: message '%s'", rel,

@@ -12,19 +12,23 @@
 
 /* out = sum over the blocks k of block row a (the diagonal one skipped
  * when skip_diag) of A_ak x_k, for block-CSR A with bs x bs blocks
- * (column-major), bs <= FC_BSR_SMALL. */
+ * (column-major); accumulated in registers up to FC_BSR_SMALL. */
 static inline void bsr_row_dot(const fc_matrix *A, int bs, int a, const double *x,
                                int skip_diag, double *out)
 {
     double acc[FC_BSR_SMALL] = {0};
+    double *sum = bs <= FC_BSR_SMALL ? acc : out;
+    if (sum == out)
+        for (int r = 0; r < bs; r++) out[r] = 0.0;
     for (int k = A->p[a]; k < A->p[a + 1]; k++) {
         if (skip_diag && A->j[k] == a) continue;
         const double *B = A->x + (size_t)k * bs * bs;
         const double *xb = x + (size_t)A->j[k] * bs;
         for (int c = 0; c < bs; c++)
-            for (int r = 0; r < bs; r++) acc[r] += B[c * bs + r] * xb[c];
+            for (int r = 0; r < bs; r++) sum[r] += B[c * bs + r] * xb[c];
     }
-    for (int r = 0; r < bs; r++) out[r] = acc[r];
+    if (sum == acc)
+        for (int r = 0; r < bs; r++) out[r] = acc[r];
 }
 
 #endif

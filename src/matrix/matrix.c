@@ -251,15 +251,7 @@ void fc_matrix_block_row_dot(const fc_matrix *A, int a, int d,
     if (A->kind == FC_MAT_BSR && A->bs == d) {
         if (d == 3) bsr_row_dot(A, 3, a, x, skip_diag, out);
         else if (d == 2) bsr_row_dot(A, 2, a, x, skip_diag, out);
-        else if (d <= FC_BSR_SMALL) bsr_row_dot(A, d, a, x, skip_diag, out);
-        else
-            for (int k = A->p[a]; k < A->p[a + 1]; k++) {
-                if (skip_diag && A->j[k] == a) continue;
-                const double *B = A->x + (size_t)k * d * d;
-                const double *xb = x + (size_t)A->j[k] * d;
-                for (int c = 0; c < d; c++)
-                    for (int r = 0; r < d; r++) out[r] += B[c * d + r] * xb[c];
-            }
+        else bsr_row_dot(A, d, a, x, skip_diag, out);
         return;
     }
     if (A->kind == FC_MAT_CSR) {
