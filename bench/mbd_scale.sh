@@ -10,9 +10,13 @@
 #    into DIR/collection/column-N{,-local}.hdf5.  The default counts give
 #    about 10^2, 10^3, 10^4 and 10^5 contacts (the column of N spheres has
 #    about 3.7 N contacts).
-# 2. Each local problem is solved by each solver with `fricon solve --json`
-#    (tolerance 1e-8, --time-limit S per solve, default 30): DIR/results.csv
-#    with nc, status, iterations, residual, seconds, seconds per iteration.
+# 2. Each problem is solved by each solver with `fricon solve --json`
+#    (tolerance 1e-8, --time-limit S per solve, default 30): a solver name
+#    alone runs on the local file, NAME@g on the global one (gipm, gadmm:
+#    the global entry points; any other goes through the W reduction).
+#    DIR/results.csv: nc, status, iterations, residual (recomputed by
+#    fricon solve), seconds, seconds per contact and per iteration, peak
+#    memory (MB, from /usr/bin/time when installed).
 # 3. DIR/scale.svg (gnuplot, when installed): seconds per solve and per
 #    iteration against the number of contacts, log-log.
 # --reuse skips step 1 when DIR/collection already holds the files.
@@ -24,7 +28,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRICON=$HERE/../build/fricon
 OUT=bench-mbd-scale
-SOLVERS=nsgs,auto
+SOLVERS=nsgs,auto,admm,gadmm@g,gipm@g
 TL=30
 COUNTS="30 100 300 1000 3000 10000 30000"
 REUSE=0
@@ -36,7 +40,7 @@ while [ $# -gt 0 ]; do
     --time-limit) TL=$2; shift 2 ;;
     --counts) COUNTS=$2; shift 2 ;;
     --reuse) REUSE=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mbd_scale: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -56,33 +60,43 @@ for n in $COUNTS; do
   mv "$OUT/collection/column-000002-local.hdf5.sol" "$OUT/collection/column-$n-local.hdf5.sol"
 done
 CSV=$OUT/results.csv
-echo "problem,solver,nc,status,iterations,residual,seconds,seconds_per_iteration" >"$CSV"
+echo "problem,solver,nc,status,iterations,residual,seconds,seconds_per_contact,seconds_per_iteration,peak_mb" >"$CSV"
 IFS=, read -r -a solvers <<<"$SOLVERS"
+TIMEV=
+[ -x /usr/bin/time ] && TIMEV="/usr/bin/time -f %M -o $OUT/.mem"
 for n in $COUNTS; do
-  f=$OUT/collection/column-$n-local.hdf5
   for s in "${solvers[@]}"; do
-    j=$(timeout $((TL * 3 + 30)) "$FRICON" solve "$f" --solver "$s" --time-limit "$TL" --json 2>/dev/null)
+    f=$OUT/collection/column-$n-local.hdf5
+    name=$s
+    case "$s" in *@g) f=$OUT/collection/column-$n.hdf5; name=${s%@g} ;; esac
+    rm -f "$OUT/.mem"
+    j=$($TIMEV timeout $((TL * 3 + 30)) "$FRICON" solve "$f" --solver "$name" --time-limit "$TL" --json 2>/dev/null)
     [ -n "$j" ] || j='{"nc": 0, "status": "killed", "iterations": 0, "residual": 0, "seconds": 0}'
-    /usr/bin/python3 - "$f" "$s" "$j" >>"$CSV" <<'PY'
+    mem=$(tail -1 "$OUT/.mem" 2>/dev/null)
+    /usr/bin/python3 - "$f" "$s" "$j" "${mem:-0}" >>"$CSV" <<'PY'
 import json, os, sys
-f, s, j = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-it = j["iterations"]
-print("%s,%s,%d,%s,%d,%.3e,%.4g,%.4g" % (os.path.basename(f), s, j["nc"], j["status"], it,
-      j["residual"], j["seconds"], j["seconds"] / it if it else float("nan")))
+f, s, j, mem = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4]
+it, nc = j["iterations"], j["nc"]
+mem = int(mem) / 1024.0 if mem.isdigit() else 0.0
+print("%s,%s,%d,%s,%d,%.3e,%.4g,%.3g,%.4g,%.0f" % (os.path.basename(f), s, nc, j["status"], it,
+      j["residual"] if j["residual"] is not None else float("nan"), j["seconds"],
+      j["seconds"] / nc if nc else float("nan"), j["seconds"] / it if it else float("nan"), mem))
 PY
     tail -1 "$CSV"
   done
 done
+rm -f "$OUT/.mem"
 if command -v gnuplot >/dev/null; then
-  for s in "${solvers[@]}"; do grep ",$s," "$CSV" | tr , ' ' >"$OUT/$s.dat"; done
+  for s in "${solvers[@]}"; do grep ",$s," "$CSV" | tr , ' ' >"$OUT/${s/@/-}.dat"; done
   {
     echo "set terminal svg size 800,500; set output '$OUT/scale.svg'"
     echo "set logscale xy; set xlabel 'contacts'; set ylabel 'seconds'; set key left top"
-    echo "set title 'column scene, local form, tol 1e-8, time limit $TL s'"
+    echo "set title 'column scene (NAME@g: global form), tol 1e-8, time limit $TL s'"
     printf "plot "
     for s in "${solvers[@]}"; do
-      printf "'%s' using 3:7 with linespoints title '%s per solve', " "$OUT/$s.dat" "$s"
-      printf "'%s' using 3:8 with linespoints title '%s per iteration', " "$OUT/$s.dat" "$s"
+      dat=$OUT/${s/@/-}.dat
+      printf "'%s' using 3:7 with linespoints title '%s per solve', " "$dat" "$s"
+      printf "'%s' using 3:9 with linespoints title '%s per iteration', " "$dat" "$s"
     done | sed 's/, $//'
     echo
   } | gnuplot && echo "mbd_scale: $OUT/scale.svg"
