@@ -51,10 +51,11 @@
  * nc b of them): measured, a failed stick stage on NESpheres (9 contacts)
  * cost 14 sweeps. */
 #define FC_AUTO_FACTOR_FIXED 400.0
-/* d = 3: the stick stage (one factorisation, FC_AUTO_LU_COST b^2 sweeps)
- * is tried when NSGS is predicted to need more than that over this margin
- * (hopeful still: on KaplasTower, 43 sweeps to go predicted at sweep 17,
- * 136 needed). */
+/* d = 3: the stick stage is tried when NSGS is predicted to need more
+ * sweeps than a factorisation's work (FC_AUTO_LU_COST b^2) over this
+ * margin, plus its fixed cost: the extrapolation is hopeful on large
+ * coupled problems (KaplasTower: 43 sweeps to go predicted at sweep 17,
+ * 136 needed); the fixed cost is certain. */
 #define FC_AUTO_STICK_MARGIN 2.0
 /* Measurements of the first NSGS stage kept for its rate. */
 #define FC_AUTO_HISTORY 256
@@ -70,7 +71,7 @@ typedef struct auto_run {
     int stopped;            /* the caller's progress callback said stop */
     int watch;              /* watching NSGS's rate (the first stage)     */
     double newton_sweeps;   /* d = 3: Newton's cost in sweeps; 0: d != 3  */
-    double stick_sweeps;    /* d = 3: the stick stage's cost in sweeps
+    double stick_sweeps;    /* d = 3: the stick stage's threshold in sweeps
                                while it is on offer, else 0              */
     double needed;          /* NSGS's last extrapolated sweeps to go      */
     int nhist;              /* the first NSGS stage's measurements         */
@@ -108,7 +109,7 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     fc_log(a->opt, 1, "auto: nsgs sweep %d, error %.3e, %.0f sweeps to go", it, err, needed);
     if (a->newton_sweeps > 0) {
         double next = a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
-        if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps / FC_AUTO_STICK_MARGIN);
+        if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
     }
     return needed < FC_AUTO_NSGS_PATIENCE * it;
@@ -233,15 +234,18 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
     if (opt->verbose >= 1 && opt->log) log_analysis(p, opt, b);
     if (p->d == 3) {
         /* one factorisation, and its fixed cost on small problems */
-        a.stick_sweeps = fmax(1.0, FC_AUTO_LU_COST * b * b) + FC_AUTO_FACTOR_FIXED / (p->nc * b);
-        a.newton_sweeps = FC_AUTO_NEWTON_ITERS * a.stick_sweeps;
+        double factor = fmax(1.0, FC_AUTO_LU_COST * b * b), fixed = FC_AUTO_FACTOR_FIXED / (p->nc * b);
+        /* the margin corrects NSGS's hopeful extrapolation against the
+         * work of a factorisation; its fixed cost is certain */
+        a.stick_sweeps = factor / FC_AUTO_STICK_MARGIN + fixed;
+        a.newton_sweeps = FC_AUTO_NEWTON_ITERS * (factor + fixed);
     }
     int left = opt->max_iter;   /* the first stage's share */
     a.watch = 1;
     int done = stage(&a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
                      r, u, info);
     a.watch = 0;
-    if (!done && p->d == 3 && a.needed > a.stick_sweeps / FC_AUTO_STICK_MARGIN) {
+    if (!done && p->d == 3 && a.needed > a.stick_sweeps) {
         /* NSGS has far to go: one factorisation tells whether all contacts
          * can stick (then that is the solution) */
         done = stage(&a, "stick", 1, opt->max_iter - a.iterations, r, u, info);
