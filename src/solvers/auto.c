@@ -59,6 +59,9 @@
 #define FC_AUTO_STICK_MARGIN 2.0
 /* Measurements of the first NSGS stage kept for its rate. */
 #define FC_AUTO_HISTORY 256
+/* The Newton stage's time: this many times its predicted cost (its
+ * sweeps' worth, timed by the first NSGS stage). */
+#define FC_AUTO_NEWTON_BUDGET 4.0
 /* At most this many iterations of the Newton stage. */
 #define FC_AUTO_NEWTON_MAX_ITER 100
 
@@ -74,6 +77,8 @@ typedef struct auto_run {
     double stick_sweeps;    /* d = 3: the stick stage's threshold in sweeps
                                while it is on offer, else 0              */
     double needed;          /* NSGS's last extrapolated sweeps to go      */
+    double budget;          /* seconds for the next stage alone (0: none)  */
+    double sweep_seconds;   /* the first NSGS stage's seconds per sweep    */
     int nhist;              /* the first NSGS stage's measurements         */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -159,6 +164,8 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
         if (left <= 0) return 0;
         o.time_limit = left;
     }
+    if (a->budget > 0 && (o.time_limit <= 0 || a->budget < o.time_limit)) o.time_limit = a->budget;
+    a->budget = 0;   /* for this stage only */
     fc_info sub;
     memset(&sub, 0, sizeof sub);
     if (cold) memset(r, 0, (size_t)m * sizeof *r);
@@ -245,6 +252,8 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
     int done = stage(&a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
                      r, u, info);
     a.watch = 0;
+    if (info->nstages > 0 && info->stages[0].iterations > 0)
+        a.sweep_seconds = info->stages[0].seconds / info->stages[0].iterations;
     if (!done && p->d == 3 && a.needed > a.stick_sweeps) {
         /* NSGS has far to go: one factorisation tells whether all contacts
          * can stick (then that is the solution) */
@@ -261,6 +270,11 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
     }
     if (!done && p->d == 3) {
         int cap = opt->max_iter - a.iterations;
+        /* Newton gets FC_AUTO_NEWTON_BUDGET times its predicted cost: on
+         * large problems the LU fills more than b^2 predicts (measured:
+         * 0.23 s per iteration at 3206 contacts, 43 iterations to
+         * stagnation, 10 s), and the next stages need the time */
+        a.budget = FC_AUTO_NEWTON_BUDGET * a.newton_sweeps * a.sweep_seconds;
         done = stage(&a, "nsn-ac", 1, cap < FC_AUTO_NEWTON_MAX_ITER ? cap : FC_AUTO_NEWTON_MAX_ITER,
                      r, u, info);
     }
