@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum { OPT_DOUBLE, OPT_INT } opt_type;
+typedef enum { OPT_DOUBLE, OPT_INT, OPT_SOLVER } opt_type;
 
 typedef struct {
     const char *name;
@@ -17,6 +17,8 @@ typedef struct {
 
 #define D(field, help) {#field, OPT_DOUBLE, offsetof(fc_options, field), help}
 #define I(field, help) {#field, OPT_INT, offsetof(fc_options, field), help}
+/* a registered solver's name (stored as the registry's own string) */
+#define S(field, help) {#field, OPT_SOLVER, offsetof(fc_options, field), help}
 
 static const opt_entry entries[] = {
     D(tolerance, "target of the SPEC error measure"),
@@ -84,6 +86,7 @@ static const opt_entry entries[] = {
     I(fp.anderson, "fpp/eg/vi-*/hp/dsfp: Anderson acceleration memory (0: off)"),
     I(fp.anderson_start, "fpp/eg/vi-*/hp/dsfp: plain iterations before Anderson"),
     D(fp.anderson_growth, "fpp/eg/vi-*/hp/dsfp: residual growth that rejects an extrapolation"),
+    S(prox.inner_solver, "prox: the solver of the regularised problems (a solver name)"),
     D(prox.alpha, "prox: first alpha relative to lambda_max(W); <= 0: sigma/nu rule"),
     D(prox.sigma, "prox: alpha = sigma * error^nu * lambda_max(W)"),
     D(prox.nu, "prox: exponent of the alpha rule"),
@@ -121,6 +124,13 @@ int cli_set_option(fc_options *opt, const char *assignment)
         const opt_entry *e = &entries[i];
         if (strlen(e->name) != len || strncmp(e->name, assignment, len)) continue;
         char *field = (char *)opt + e->offset;
+        if (e->type == OPT_SOLVER) {
+            const fc_solver *sv = fc_solver_find(eq + 1);
+            if (!sv) return cli_fail("--set %s: unknown solver '%s' (see 'fricon solvers')",
+                                     e->name, eq + 1);
+            memcpy(field, &sv->name, sizeof sv->name);
+            return 0;
+        }
         int bad = e->type == OPT_DOUBLE ? cli_parse_double(eq + 1, (double *)(void *)field)
                                         : cli_parse_int(eq + 1, (int *)(void *)field);
         if (bad) return cli_fail("--set %s: '%s' is not a valid number", e->name, eq + 1);
@@ -138,6 +148,8 @@ void cli_list_options(void)
         const char *field = (const char *)&def + e->offset;
         if (e->type == OPT_DOUBLE)
             printf("%-22s %-10g %s\n", e->name, *(const double *)(const void *)field, e->help);
+        else if (e->type == OPT_SOLVER)
+            printf("%-22s %-10s %s\n", e->name, *(const char *const *)(const void *)field, e->help);
         else
             printf("%-22s %-10d %s\n", e->name, *(const int *)(const void *)field, e->help);
     }
