@@ -33,4 +33,22 @@ static int test_checks = 0;
         return test_failures ? 1 : 0;                                        \
     } while (0)
 
+/* A problem of the shared collection by its path under shared/data
+ * ("fc3d/Rover1039.dat"); NULL, with a failed check, when unreadable. */
+#ifdef FRICON_SHARED_DATA
+#include "fricon.h"
+static inline fc_problem *test_load(const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", FRICON_SHARED_DATA, rel);
+    fc_problem *p = NULL;
+    fc_error err;
+    if (fc_read(path, &p, &err) != FC_OK) {
+        CHECK(0, "cannot read %s: %s", path, err.msg);
+        return NULL;
+    }
+    return p;
+}
+#endif
+
 #endif

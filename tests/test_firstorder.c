@@ -17,18 +17,6 @@ static const char *limited[] = {"fpp", "eg", "vi-fpp", "vi-eg", "hp", "dsfp", "t
                                 "pfp", "prox", "aclm", "apgd", "nsgs-v", "apgd-ccp"};
 #define NLIMITED ((int)(sizeof limited / sizeof limited[0]))
 
-static fc_problem *load(const char *rel)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", FRICON_SHARED_DATA, rel);
-    fc_problem *p = NULL;
-    fc_error err;
-    if (fc_read(path, &p, &err) != FC_OK) {
-        CHECK(0, "cannot read %s: %s", path, err.msg);
-        return NULL;
-    }
-    return p;
-}
 
 /* Solve p with solver s and options o; returns the independent measure
  * of the returned r (r, u, info filled). */
@@ -69,7 +57,7 @@ static double relaxation_error(const fc_problem *p, const double *r)
 static void test_converges_with(const char *rel, const char **list, int n, double time_limit,
                                 int tresca_inner)
 {
-    fc_problem *p = load(rel);
+    fc_problem *p = test_load(rel);
     if (!p) return;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
@@ -102,7 +90,7 @@ static void test_converges(const char *rel, const char **list, int n, double tim
  * small problem, while the Coulomb measure is judged honestly. */
 static void test_relaxation(const char *rel)
 {
-    fc_problem *p = load(rel);
+    fc_problem *p = test_load(rel);
     if (!p) return;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
@@ -124,7 +112,7 @@ static void test_relaxation(const char *rel)
 /* max_iter = 3 stops every solver after at most 3 (outer) iterations. */
 static void test_max_iter(const char *rel)
 {
-    fc_problem *p = load(rel);
+    fc_problem *p = test_load(rel);
     if (!p) return;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
@@ -158,7 +146,7 @@ static int stop_at_two(void *user, int iteration, double error)
  * solve (status max-iter) when it returns nonzero. */
 static void test_progress(const char *rel)
 {
-    fc_problem *p = load(rel);
+    fc_problem *p = test_load(rel);
     if (!p) return;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
@@ -185,7 +173,7 @@ static void test_progress(const char *rel)
  * inner solve or one reading of the clock on a loaded machine). */
 static void test_time_limit(const char *rel)
 {
-    fc_problem *p = load(rel);
+    fc_problem *p = test_load(rel);
     if (!p) return;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
@@ -211,7 +199,7 @@ static void test_time_limit(const char *rel)
  * run with FC_DIVERGED and the last finite (best) iterate is returned. */
 static void test_diverged(void)
 {
-    fc_problem *p = load("fc3d/Rover1039.dat");
+    fc_problem *p = test_load("fc3d/Rover1039.dat");
     if (!p) return;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
@@ -237,7 +225,7 @@ static void test_diverged(void)
  * measure of the reduced problem and the dynamics residual. */
 static void test_nsgs_v_global(const char *rel)
 {
-    fc_problem *p = load(rel);
+    fc_problem *p = test_load(rel);
     if (!p) return;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
@@ -263,7 +251,7 @@ static void test_nsgs_v_global(const char *rel)
 static void test_plain(const char *rel)
 {
     static const char *plain[] = {"fpp", "eg", "vi-fpp", "vi-eg", "hp", "dsfp"};
-    fc_problem *p = load(rel);
+    fc_problem *p = test_load(rel);
     if (!p) return;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);

@@ -7,18 +7,6 @@
 #include "test.h"
 #include "check.h"
 
-static fc_problem *load(const char *rel)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", FRICON_SHARED_DATA, rel);
-    fc_problem *p = NULL;
-    fc_error err;
-    if (fc_read(path, &p, &err) != FC_OK) {
-        CHECK(0, "cannot read %s: %s", path, err.msg);
-        return NULL;
-    }
-    return p;
-}
 
 /* stick on p with the default options; r, u (allocated) and info filled,
  * the independent measure returned. */
@@ -36,7 +24,7 @@ static double run_stick(const fc_problem *p, double **r, double **u, fc_info *in
 
 static void solves_tower(void)
 {
-    fc_problem *p = load("fc3d/KaplasTower-i1061-4.hdf5.dat");
+    fc_problem *p = test_load("fc3d/KaplasTower-i1061-4.hdf5.dat");
     if (!p) return;
     int m = fc_problem_m(p);
     double *r, *u;
@@ -69,7 +57,7 @@ static void solves_tower(void)
 /* Problems with sliding or separating contacts: stick says it failed. */
 static void says_when_not_sticking(const char *rel)
 {
-    fc_problem *p = load(rel);
+    fc_problem *p = test_load(rel);
     if (!p) return;
     double *r, *u;
     fc_info info;
