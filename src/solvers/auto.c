@@ -4,8 +4,8 @@
  *     row of W) for the costs below; logged with --verbose: size, mu
  *     range, asymmetry, conditioning of the diagonal blocks.
  *  2. Accelerated NSGS: it alone solves the easy problems at once
- *     (measured on shared/data: every fc2d problem, Box_Stacks, PerioBox,
- *     Spheres in 15-40 sweeps).  From FC_AUTO_NSGS_SWEEPS sweeps on, its
+ *     (measured on shared/data: every fc2d problem, PerioBox, Box_Stacks,
+ *     the small ones, in 1-20 sweeps).  From FC_AUTO_NSGS_SWEEPS sweeps on, its
  *     recent rate is extrapolated to the tolerance, and NSGS goes on while
  *     that is cheaper than the next stages (nsgs_worth_going_on): d = 3,
  *     costed in sweeps from b (one sparse factorisation ~ FC_AUTO_LU_COST
@@ -16,7 +16,8 @@
  *     structure at rest is solved at once), then NSGS again if it is still
  *     predicted cheaper than Newton; then Alart-Curnier Newton (nsn-ac,
  *     KLU) from r = 0, 4-6x faster than ipm on the Capsules, given up when
- *     it stagnates; then the interior point method (ipm) from r = 0, which
+ *     it stagnates or has used FC_AUTO_NEWTON_BUDGET times its predicted
+ *     cost; then the interior point method (ipm) from r = 0, which
  *     solved every shared fc3d and global problem.  d = 2: Lemke's exact
  *     pivoting; d = 5: ADMM.
  *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
@@ -90,10 +91,10 @@ static int p_is_3d(const auto_run *a) { return a->p->d == 3; }
  * the last half of the sweeps (a recent rate: NSGS slows down, and a rate
  * taken from the start is too hopeful) is extrapolated to the tolerance:
  * d = 2, 5: NSGS goes on while that takes fewer than 3 times the sweeps
- * done; d = 3, fewer than Newton's cost in sweeps over FC_AUTO_NEWTON_MARGIN
- * (the extrapolation is hopeful still; measured: KaplasTower, b = 22.8,
- * stays on NSGS, 153 sweeps; BoxesStack1, b = 11.4, and the Capsules,
- * b = 4.6, go on to Newton / ipm after 16-24 sweeps). */
+ * done; d = 3, fewer than the stick stage's threshold (while it is on
+ * offer) and Newton's cost over FC_AUTO_NEWTON_MARGIN (measured: PerioBox
+ * and Box_Stacks finish on NSGS; KaplasTower, the Capsules, BoxesStack1,
+ * OneObject and Spheres leave it after 9 sweeps). */
 static int nsgs_worth_going_on(auto_run *a, int it, double err)
 {
     if (a->nhist < FC_AUTO_HISTORY) {
@@ -106,6 +107,7 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     for (int k = 1; k < a->nhist; k++)
         if (abs(2 * a->hist_it[k] - it) < abs(2 * a->hist_it[ref] - it)) ref = k;
     if (a->hist_it[ref] >= it) return 1;
+    a->needed = INFINITY;   /* unless a decreasing error says otherwise */
     if (!(err > 0) || !(a->hist_err[ref] > 0)) return 0;
     double rate = log(err / a->hist_err[ref]) / (it - a->hist_it[ref]);   /* < 0: decreasing */
     if (!(rate < 0)) return 0;
