@@ -3,7 +3,8 @@
  * independent measure of check.h, with u = 0 and every r_a in its cone
  * checked directly; on problems where some contact slides or separates
  * it says so (not converged, the contacts outside their cones counted in
- * the message) instead of returning a wrong answer; its limits hold. */
+ * the message) instead of returning a wrong answer; a factorisation that
+ * does not fit its limits is refused before it starts. */
 #include "test.h"
 #include "check.h"
 
@@ -74,8 +75,31 @@ static void says_when_not_sticking(const char *rel)
     fc_problem_free(p);
 }
 
+/* A factorisation that cannot fit in the time left is refused before it
+ * starts, and said so. */
+static void refuses_too_costly(void)
+{
+    fc_problem *p = test_load("fc3d/KaplasTower-i1061-4.hdf5.dat");
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.time_limit = 1e-3;   /* its 1.5e7 flops are predicted at 1.5 ms */
+    fc_info info;
+    fc_error err;
+    CHECK(fc_solve(p, "stick", &opt, r, u, NULL, &info, &err) == FC_OK, "%s", err.msg);
+    CHECK(info.status == FC_STATUS_ERROR && strstr(info.message, "beyond the limits"),
+          "time limit 1 ms: %s, '%s'", fc_status_name(info.status), info.message);
+    CHECK(info.seconds < 0.5, "refused at once: %.3f s", info.seconds);
+    free(r);
+    free(u);
+    fc_problem_free(p);
+}
+
 int main(void)
 {
+    refuses_too_costly();
     solves_tower();
     says_when_not_sticking("fc3d/Capsules-i122-1617.dat");
     says_when_not_sticking("fc3d/BoxesStack1-i100000-32.hdf5.dat");

@@ -114,8 +114,8 @@ static cholmod_sparse *bsr_upper_shifted(const fc_matrix *A, double shift, cholm
     return S;
 }
 
-fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, const char *name,
-                                  fc_error *err)
+fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
+                                  double max_flops, const char *name, fc_error *err)
 {
     if (A->kind != FC_MAT_BSR || A->rows != A->cols) {
         fc_error_set(err, FC_ERR_INVALID, "%s: a square block-CSR matrix is expected", name);
@@ -144,15 +144,23 @@ fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, const char *
     }
     cholmod_sparse *S = bsr_upper_shifted(A, shift, &F->c);
     F->L = S ? cholmod_analyze_p(S, ok ? perm : NULL, NULL, 0, &F->c) : NULL;
-    int done = F->L && cholmod_factorize(S, F->L, &F->c) && F->c.status == CHOLMOD_OK &&
-               F->L->minor == (size_t)n;
+    /* the analysis predicts the factor's size and work: refused beyond
+     * the caller's limits, before any of it is allocated or done */
+    double lnz = F->c.lnz, fl = F->c.fl;
+    int too_big = F->L && ((max_entries > 0 && lnz > max_entries) || (max_flops > 0 && fl > max_flops));
+    int done = F->L && !too_big && cholmod_factorize(S, F->L, &F->c) &&
+               F->c.status == CHOLMOD_OK && F->L->minor == (size_t)n;
     int nomem = F->c.status == CHOLMOD_OUT_OF_MEMORY || !S;
     long minor = F->L ? (long)F->L->minor : 0L;
     cholmod_free_sparse(&S, &F->c);
     free(pb);
     free(perm);
     if (!done) {
-        if (nomem) fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
+        if (too_big)
+            fc_error_set(err, FC_ERR_NOMEM, "the Cholesky factor of %s would hold %.3g entries "
+                         "and take %.3g flops: beyond the limits (%.3g, %.3g)", name, lnz, fl,
+                         max_entries, max_flops);
+        else if (nomem) fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
         else fc_error_set(err, FC_ERR_NUMERIC,
                           "%s is not positive definite (Cholesky failed at column %ld)", name, minor);
         fc_chol_free(F);

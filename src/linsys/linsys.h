@@ -15,9 +15,11 @@ fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err);
 /* Cholesky of A + shift I for a symmetric block-CSR A (its blocks on and
  * above the diagonal are read), ordered by AMD on the graph of the blocks
  * (the matrix's own structure: a cheaper analysis than AMD on every
- * entry).  NULL with FC_ERR_NUMERIC when not positive definite. */
-fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, const char *name,
-                                  fc_error *err);
+ * entry).  NULL with FC_ERR_NUMERIC when not positive definite, with
+ * FC_ERR_NOMEM when the analysis predicts more than max_entries entries
+ * in the factor or more than max_flops flops (each <= 0: no limit). */
+fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
+                                  double max_flops, const char *name, fc_error *err);
 /* x = A^-1 b (x and b may alias). */
 fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 /* H^T A^-1 H as a symmetrised CSR matrix (H: n x m, any storage). */
