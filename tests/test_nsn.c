@@ -206,6 +206,36 @@ static void test_lu(void)
         }
         free(Ap); free(Ai); free(Ax); free(b); free(x); free(y);
     }
+    /* a random sparse pattern (3000 x 3000, 5 entries a column) whose
+     * factors would be nearly dense: refused by the analysis, with a
+     * message, before anything is factorised */
+    {
+        int n = 3000, per = 5;
+        int *Ap = calloc((size_t)n + 1, sizeof *Ap), *Ai = calloc((size_t)n * per, sizeof *Ai);
+        for (int j = 0; j < n; j++) {
+            int *col = Ai + (long)j * per, k = 0;
+            col[k++] = j;
+            while (k < per) {
+                int i = (int)urand(0, n), dup = 0;
+                if (i >= n) i = n - 1;
+                for (int l = 0; l < k; l++) dup |= col[l] == i;
+                if (!dup) col[k++] = i;
+            }
+            for (int a = 1; a < per; a++)          /* sorted rows */
+                for (int b = a; b > 0 && col[b - 1] > col[b]; b--) {
+                    int t = col[b]; col[b] = col[b - 1]; col[b - 1] = t;
+                }
+            Ap[j + 1] = Ap[j] + per;
+        }
+        for (int kind = 0; kind < 2; kind++) {
+            fc_error err;
+            fc_lu *F = fc_lu_new(n, Ap, Ai, kind ? FC_LU_KLU : FC_LU_UMFPACK, &err);
+            CHECK(!F && err.code == FC_ERR_NOMEM && strstr(err.msg, "beyond the limit"),
+                  "random pattern, kind %d: %s", kind, F ? "accepted" : err.msg);
+            fc_lu_free(F);
+        }
+        free(Ap); free(Ai);
+    }
 }
 
 static int fc_all_finite_test(int n, const double *x)

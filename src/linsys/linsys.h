@@ -45,6 +45,10 @@ fc_err fc_lu_factor(fc_lu *F, const double *Ax, double *rcond, fc_error *err);
 fc_err fc_lu_solve(fc_lu *F, const double *b, double *x, fc_error *err);
 /* The backend actually used. */
 fc_lu_kind fc_lu_backend(const fc_lu *F);
+/* The flops of one factorisation, as the symbolic analysis predicts them.
+ * (fc_lu_new refuses, FC_ERR_NOMEM, factors predicted beyond 50 times the
+ * matrix's entries plus 1e6.) */
+double fc_lu_predicted_flops(const fc_lu *F);
 void fc_lu_free(fc_lu *F);
 
 #endif
