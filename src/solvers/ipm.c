@@ -52,6 +52,9 @@ typedef struct ipm {
     int amem, acount, ahead, npairs; /* memory, last step stored, next slot, pairs */
     double best;
     fc_clock clock;
+    double t_step;            /* seconds of the last interior-point step     */
+    double t_mark;            /* when the current step started               */
+    int out_of_time;          /* stopped: the time left cannot hold a step   */
     int iter;                 /* interior-point steps so far                 */
     fc_error err;
 } ipm;
@@ -516,7 +519,17 @@ static inner_status ipm_inner(ipm *w, double tol, int every_step, int *stop_oute
         /* done; or the gap has vanished and the linear residual is at the
          * level the factorisation allows */
         if ((pres <= tol && rgap <= tol) || (pres <= 100 * tol && rgap <= 1e-3 * tol)) return INNER_DONE;
-        if (w->iter >= opt->max_iter || fc_clock_expired(&w->clock)) { *stop_outer = 1; return INNER_LIMIT; }
+        /* a step (a factorisation) takes seconds on large problems: none is
+         * started that the time left cannot hold, going by the last one */
+        if (w->t_mark > 0) w->t_step = fc_now() - w->t_mark;
+        if (w->clock.limit > 0 && (fc_clock_expired(&w->clock) ||
+                                   fc_clock_elapsed(&w->clock) + w->t_step > w->clock.limit))
+            w->out_of_time = 1;
+        if (w->iter >= opt->max_iter || w->out_of_time) {
+            *stop_outer = 1;
+            return INNER_LIMIT;
+        }
+        w->t_mark = fc_now();
         double merit = fmax(pres, rgap);
         if (merit > 0.5 * prev_merit) { if (++stall >= (every_step ? 30 : 8)) return INNER_STALL; } else stall = 0;
         prev_merit = fmin(prev_merit, merit);
@@ -613,7 +626,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         if (is == INNER_FAIL) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
         if (stop == 2) { st = FC_CONVERGED; break; }
         if (stop == 1) {
-            st = fc_clock_expired(&w.clock) ? FC_TIME_LIMIT : FC_MAX_ITER;
+            st = w.out_of_time || fc_clock_expired(&w.clock) ? FC_TIME_LIMIT : FC_MAX_ITER;
             why = st == FC_TIME_LIMIT ? "time limit" : "iteration limit";
             break;
         }
