@@ -37,35 +37,47 @@ static fc_matrix *csr_or_convert(const fc_matrix *A)
     return A->kind == FC_MAT_CSR ? (fc_matrix *)A : fc_matrix_to_csr(A);
 }
 
-fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err)
+/* A factorisation of size n to be, CHOLMOD started quiet (NULL when out
+ * of memory). */
+static fc_chol *chol_start(int n)
 {
     fc_chol *F = calloc(1, sizeof *F);
-    fc_matrix *C = csr_or_convert(A);
-    if (!F || !C) {
-        free(F);
-        if (C && C != A) fc_matrix_free(C);
-        fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
-        return NULL;
-    }
+    if (!F) return NULL;
     cholmod_start(&F->c);
     F->c.print = 0;          /* the library never prints */
     F->c.error_handler = NULL;
-    F->n = A->rows;
+    F->n = n;
+    return F;
+}
+
+/* A failed factorisation: the error said (out of memory, or not positive
+ * definite at column minor), F freed; NULL. */
+static fc_chol *chol_fail(fc_chol *F, int nomem, long minor, const char *name, fc_error *err)
+{
+    if (nomem || F->c.status == CHOLMOD_OUT_OF_MEMORY)
+        fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
+    else
+        fc_error_set(err, FC_ERR_NUMERIC,
+                     "%s is not positive definite (Cholesky failed at column %ld)", name, minor);
+    fc_chol_free(F);
+    return NULL;
+}
+
+fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err)
+{
+    fc_chol *F = chol_start(A->rows);
+    fc_matrix *C = F ? csr_or_convert(A) : NULL;
+    if (!C) {
+        free(F);
+        fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
+        return NULL;
+    }
     cholmod_sparse s = csr_as_csc_transpose(C, 1); /* symmetric: CSR == CSC */
     F->L = cholmod_analyze(&s, &F->c);
     int ok = F->L && cholmod_factorize(&s, F->L, &F->c) &&
              F->c.status == CHOLMOD_OK && F->L->minor == (size_t)A->rows;
     if (C != A) fc_matrix_free(C);
-    if (!ok) {
-        if (F->c.status == CHOLMOD_OUT_OF_MEMORY)
-            fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
-        else
-            fc_error_set(err, FC_ERR_NUMERIC,
-                         "%s is not positive definite (Cholesky failed at column %ld)",
-                         name, F->L ? (long)F->L->minor : 0L);
-        fc_chol_free(F);
-        return NULL;
-    }
+    if (!ok) return chol_fail(F, 0, F->L ? (long)F->L->minor : 0L, name, err);
     return F;
 }
 
@@ -122,18 +134,14 @@ fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_e
         return NULL;
     }
     int bs = A->bs, n = A->rows, nb = n / bs;
-    fc_chol *F = calloc(1, sizeof *F);
     int *pb = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *pb);
     int *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
-    if (!F || !pb || !perm) {
-        free(F); free(pb); free(perm);
+    fc_chol *F = pb && perm ? chol_start(n) : NULL;
+    if (!F) {
+        free(pb); free(perm);
         fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
         return NULL;
     }
-    cholmod_start(&F->c);
-    F->c.print = 0;
-    F->c.error_handler = NULL;
-    F->n = n;
     /* AMD on the graph of the blocks, expanded block by block */
     int ok = amd_order(nb, A->p, A->j, pb, NULL, NULL) >= AMD_OK;
     if (ok) {
@@ -150,22 +158,19 @@ fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_e
     int too_big = F->L && ((max_entries > 0 && lnz > max_entries) || (max_flops > 0 && fl > max_flops));
     int done = F->L && !too_big && cholmod_factorize(S, F->L, &F->c) &&
                F->c.status == CHOLMOD_OK && F->L->minor == (size_t)n;
-    int nomem = F->c.status == CHOLMOD_OUT_OF_MEMORY || !S;
+    int nomem = !S;   /* (CHOLMOD's own out-of-memory: chol_fail reads its status) */
     long minor = F->L ? (long)F->L->minor : 0L;
     cholmod_free_sparse(&S, &F->c);
     free(pb);
     free(perm);
-    if (!done) {
-        if (too_big)
-            fc_error_set(err, FC_ERR_NOMEM, "the Cholesky factor of %s would hold %.3g entries "
-                         "and take %.3g flops: beyond the limits (%.3g, %.3g)", name, lnz, fl,
-                         max_entries, max_flops);
-        else if (nomem) fc_error_set(err, FC_ERR_NOMEM, "out of memory factorising %s", name);
-        else fc_error_set(err, FC_ERR_NUMERIC,
-                          "%s is not positive definite (Cholesky failed at column %ld)", name, minor);
+    if (too_big) {
+        fc_error_set(err, FC_ERR_NOMEM, "the Cholesky factor of %s would hold %.3g entries "
+                     "and take %.3g flops: beyond the limits (%.3g, %.3g)", name, lnz, fl,
+                     max_entries, max_flops);
         fc_chol_free(F);
         return NULL;
     }
+    if (!done) return chol_fail(F, nomem, minor, name, err);
     return F;
 }
 

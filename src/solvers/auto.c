@@ -85,8 +85,6 @@ typedef struct auto_run {
     double hist_err[FC_AUTO_HISTORY];
 } auto_run;
 
-static int p_is_3d(const auto_run *a) { return a->p->d == 3; }
-
 /* Should the first NSGS stage go on?  Its error's log-linear rate over
  * the last half of the sweeps (a recent rate: NSGS slows down, and a rate
  * taken from the start is too hopeful) is extrapolated to the tolerance:
@@ -101,7 +99,7 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
         a->hist_it[a->nhist] = it;
         a->hist_err[a->nhist++] = err;
     }
-    int judge = p_is_3d(a) ? FC_AUTO_NSGS_SWEEPS : FC_AUTO_NSGS_SWEEPS_LOW_D;
+    int judge = a->p->d == 3 ? FC_AUTO_NSGS_SWEEPS : FC_AUTO_NSGS_SWEEPS_LOW_D;
     if (it < judge) return 1;
     int ref = 0;   /* the measurement nearest to half-way */
     for (int k = 1; k < a->nhist; k++)
@@ -186,6 +184,19 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
     return a->best_err <= a->opt->tolerance;
 }
 
+/* An NSGS stage whose rate is watched (nsgs_worth_going_on), from a fresh
+ * history, at most FC_AUTO_NSGS_MAX_SWEEPS sweeps. */
+static int watched_nsgs(auto_run *a, double *r, double *u, fc_info *info)
+{
+    int left = a->opt->max_iter - a->iterations;
+    a->watch = 1;
+    a->nhist = 0;
+    int done = stage(a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
+                     r, u, info);
+    a->watch = 0;
+    return done;
+}
+
 /* Blocks per block row of W, averaged (1: decoupled contacts). */
 static double coupling(const fc_problem *p)
 {
@@ -249,11 +260,7 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
         a.stick_sweeps = factor / FC_AUTO_STICK_MARGIN + fixed;
         a.newton_sweeps = FC_AUTO_NEWTON_ITERS * (factor + fixed);
     }
-    int left = opt->max_iter;   /* the first stage's share */
-    a.watch = 1;
-    int done = stage(&a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
-                     r, u, info);
-    a.watch = 0;
+    int done = watched_nsgs(&a, r, u, info);
     if (info->nstages > 0 && info->stages[0].iterations > 0)
         a.sweep_seconds = info->stages[0].seconds / info->stages[0].iterations;
     if (!done && p->d == 3 && a.needed > a.stick_sweeps) {
@@ -261,14 +268,8 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
          * can stick (then that is the solution) */
         done = stage(&a, "stick", 1, opt->max_iter - a.iterations, r, u, info);
         a.stick_sweeps = 0;
-        if (!done && a.needed < a.newton_sweeps / FC_AUTO_NEWTON_MARGIN) {
-            a.watch = 1;   /* NSGS is still cheaper than Newton: on with it */
-            a.nhist = 0;
-            left = opt->max_iter - a.iterations;
-            done = stage(&a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
-                         r, u, info);
-            a.watch = 0;
-        }
+        if (!done && a.needed < a.newton_sweeps / FC_AUTO_NEWTON_MARGIN)
+            done = watched_nsgs(&a, r, u, info);   /* still cheaper than Newton */
     }
     if (!done && p->d == 3) {
         int cap = opt->max_iter - a.iterations;

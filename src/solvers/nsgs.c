@@ -34,11 +34,11 @@
 #include <stdio.h>
 
 /* PSOR's relaxation when opt->nsgs.omega is left at its default 1.0. */
+#define FC_PSOR_DEFAULT_OMEGA 1.5
 /* Most sweeps between two measurements of the error (adaptive mode). */
 #define FC_NSGS_MEASURE_GAP 8
 /* Measure when the predicted error is below this many times the tolerance. */
 #define FC_NSGS_PREDICT_MARGIN 2.0
-#define FC_PSOR_DEFAULT_OMEGA 1.5
 
 /* The solver's workspace. */
 typedef struct nsgs_work {

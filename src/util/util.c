@@ -78,13 +78,13 @@ double fc_dot(int n, const double *x, const double *y)
     return s;
 }
 
-/* Euclidean norm: the plain sum of squares when it neither overflows nor
- * underflows, else the scaled loop (LAPACK's dnrm2 way). */
+/* Euclidean norm: the plain sum of squares when it is safe, else the
+ * scaled loop (LAPACK's dnrm2 way). */
 double fc_norm2(int n, const double *x)
 {
     double sum = 0.0;
     for (int i = 0; i < n; i++) sum += x[i] * x[i];
-    if (sum < 1e300 && sum > 1e-300) return sqrt(sum);
+    if (fc_plain_square_ok(sum)) return sqrt(sum);
     double scale = 0.0, ssq = 1.0;
     for (int i = 0; i < n; i++) {
         double a = fabs(x[i]);
