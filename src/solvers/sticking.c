@@ -86,6 +86,13 @@ fc_status fc_stick_solve(const fc_problem *p, const fc_options *opt, double *r, 
         fc_matrix_diag_block(p->W, a, p->d, blk);
         for (int k = 0; k < p->d; k++) wmax = fmax(wmax, fabs(blk[k * p->d + k]));
     }
+    if (!(opt->stick.shift > 0.0) || !(opt->stick.refine > 0)) {
+        snprintf(info->message, sizeof info->message,
+                 "stick.shift (%g) and stick.refine (%d) must be > 0", opt->stick.shift,
+                 opt->stick.refine);
+        info->iterations = 0;
+        return FC_STATUS_ERROR;
+    }
     double shift = opt->stick.shift * (wmax > 0.0 ? wmax : 1.0);
     double *res = fc_calloc((size_t)m, sizeof *res);
     fc_error e;
@@ -116,6 +123,7 @@ fc_status fc_stick_solve(const fc_problem *p, const fc_options *opt, double *r, 
     memset(r, 0, (size_t)m * sizeof *r);
     fc_status st = FC_MAX_ITER;
     double err = INFINITY;
+    int settled = 0;   /* stopped at the fixed point (not by a limit) */
     int it = 0, max_it = opt->stick.refine < opt->max_iter ? opt->stick.refine : opt->max_iter;
     while (1) {
         /* u = W r + q; res = -u */
@@ -126,7 +134,7 @@ fc_status fc_stick_solve(const fc_problem *p, const fc_options *opt, double *r, 
         fc_log(opt, 1, "stick step %d: error %.3e", it, err);
         if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
         if (!isfinite(err)) { st = FC_DIVERGED; break; }
-        if (it > 1 && !(err < 0.5 * prev)) break;   /* the fixed point is reached */
+        if (it > 1 && !(err < 0.5 * prev)) { settled = 1; break; }   /* the fixed point */
         if (it >= max_it) break;
         if (fc_clock_expired(&clk)) { st = FC_TIME_LIMIT; break; }
         if (opt->progress && opt->progress(opt->progress_user, it, err)) break;
@@ -140,11 +148,14 @@ fc_status fc_stick_solve(const fc_problem *p, const fc_options *opt, double *r, 
         memcpy(u, p->q, (size_t)m * sizeof *u);
         st = FC_DIVERGED;
     }
-    if (st != FC_CONVERGED)
+    int outside = st == FC_CONVERGED ? 0 : outside_cones(p, r);
+    if (st != FC_CONVERGED && (settled || outside > 0))
         snprintf(info->message, sizeof info->message,
                  "%d of %d contacts outside their cones at the least-norm solution of W r = -q: "
-                 "not an all-sticking problem (error %.3e)",
-                 outside_cones(p, r), p->nc, err);
+                 "not an all-sticking problem (error %.3e)", outside, p->nc, err);
+    else if (st != FC_CONVERGED)
+        snprintf(info->message, sizeof info->message,
+                 "stopped after %d steps by a limit, error %.3e", it, err);
     info->iterations = it;
     info->residual = err;
     fc_chol_free(F);
