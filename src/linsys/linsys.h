@@ -51,6 +51,26 @@ fc_lu_kind fc_lu_backend(const fc_lu *F);
 double fc_lu_predicted_flops(const fc_lu *F);
 void fc_lu_free(fc_lu *F);
 
+/* The pattern of W + block-diagonal terms for a block-CSR W (blocks of d,
+ * rows sorted): W's blocks plus every missing diagonal block, as block
+ * rows (bp, bj: block columns; bw: W's block index or -1 for an added
+ * diagonal block; bdiag: the diagonal block of each row) and as one CSC
+ * pattern (Ap, Ai, values Ax) with pos[k*d*d + ii + jj*d] the CSC index
+ * of entry (ii, jj) of block k; the pattern's LU analysis in lu. */
+typedef struct fc_bjac {
+    int d, nc, m;
+    long nb;
+    int *bp, *bj, *bdiag;
+    long *bw, *pos;
+    int *Ap, *Ai;
+    double *Ax;
+    fc_lu *lu;
+} fc_bjac;
+/* who names the solver in messages. */
+fc_err fc_bjac_init(fc_bjac *J, const fc_matrix *W, int d, fc_lu_kind kind, const char *who,
+                    fc_error *err);
+void fc_bjac_free(fc_bjac *J);
+
 #endif
 
 /* ---- kkt.c: a symmetric matrix of fixed pattern, refactorised often ---- */

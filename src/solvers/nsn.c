@@ -263,14 +263,7 @@ typedef struct nsn_ws {
     int form, d, nc, m;
     fc_matrix *Wown;        /* W converted to BSR(d) when it was not */
     const fc_matrix *W;     /* BSR, bs = d */
-    /* block pattern of J: W's blocks plus the diagonal ones */
-    int *bp, *bj;           /* block rows: bp[nc+1], block columns bj[nb] */
-    long *bw;               /* W's block index, or -1 for an added diagonal block */
-    int *bdiag;             /* index of the diagonal block of each row */
-    long *pos;              /* nb*d*d: entry (ii,jj) of block k -> CSC index */
-    int *Ap, *Ai;           /* CSC pattern of J */
-    double *Ax;
-    fc_lu *lu;
+    fc_bjac J;              /* J's pattern (W's blocks + diagonal), LU */
     double wscale;          /* max_a ||W_aa|| (Frobenius) */
     /* per contact */
     double *rho_n, *rho_t, *rho_base_n, *rho_base_t;
@@ -291,9 +284,7 @@ typedef struct nsn_ws {
 static void ws_free(nsn_ws *w)
 {
     fc_matrix_free(w->Wown);
-    free(w->bp); free(w->bj); free(w->bw); free(w->bdiag); free(w->pos);
-    free(w->Ap); free(w->Ai); free(w->Ax);
-    fc_lu_free(w->lu);
+    fc_bjac_free(&w->J);
     free(w->rho_n); free(w->rho_t); free(w->rho_base_n); free(w->rho_base_t);
     free(w->Ab); free(w->Bb);
     free(w->u); free(w->F); free(w->dir); free(w->Wd); free(w->Jd);
@@ -319,7 +310,7 @@ static void set_rho(nsn_ws *w)
     for (int a = 0; a < w->nc; a++) {
         double rn = w->o->rho, rt = w->o->rho;
         if (w->o->rho_strategy != FC_NSN_RHO_CONSTANT) {
-            long k = w->bw[w->bdiag[a]];
+            long k = w->J.bw[w->J.bdiag[a]];
             if (k >= 0) memcpy(blk, w->W->x + k * d * d, (size_t)(d * d) * sizeof *blk);
             else memset(blk, 0, sizeof blk);
             double emax = eig_max(d, blk, d);
@@ -336,79 +327,6 @@ static void set_rho(nsn_ws *w)
         w->rho_n[a] = w->rho_base_n[a] = rn;
         w->rho_t[a] = w->rho_base_t[a] = rt;
     }
-}
-
-/* Block pattern of J and its CSC pattern; symbolic LU analysis. */
-static fc_err ws_pattern(nsn_ws *w, fc_error *err)
-{
-    const fc_matrix *W = w->W;
-    int d = w->d, nc = w->nc;
-    long nbw = W->p[nc];
-    long nb = nbw;
-    for (int a = 0; a < nc; a++) {
-        int has = 0;
-        for (int k = W->p[a]; k < W->p[a + 1]; k++) has |= W->j[k] == a;
-        if (!has) nb++;
-    }
-    w->bp = fc_calloc((size_t)nc + 1, sizeof *w->bp);
-    w->bj = fc_calloc((size_t)nb, sizeof *w->bj);
-    w->bw = fc_calloc((size_t)nb, sizeof *w->bw);
-    w->bdiag = fc_calloc((size_t)nc, sizeof *w->bdiag);
-    w->pos = fc_calloc((size_t)nb * (size_t)(d * d), sizeof *w->pos);
-    w->Ap = fc_calloc((size_t)w->m + 1, sizeof *w->Ap);
-    w->Ai = fc_calloc((size_t)nb * (size_t)(d * d), sizeof *w->Ai);
-    w->Ax = fc_calloc((size_t)nb * (size_t)(d * d), sizeof *w->Ax);
-    int *cnt = fc_calloc((size_t)nc + 1, sizeof *cnt);
-    int *order = fc_calloc((size_t)nc + 1, sizeof *order);
-    if (!w->bp || !w->bj || !w->bw || !w->bdiag || !w->pos || !w->Ap || !w->Ai || !w->Ax ||
-        !cnt || !order) {
-        free(cnt); free(order);
-        return fc_error_set(err, FC_ERR_NOMEM, "nsn: out of memory for the Jacobian pattern");
-    }
-    /* block rows with sorted columns (W's BSR rows are sorted; insert diag) */
-    long k = 0;
-    for (int a = 0; a < nc; a++) {
-        w->bp[a] = (int)k;
-        int inserted = 0;
-        for (int t = W->p[a]; t <= W->p[a + 1]; t++) {
-            int col = t < W->p[a + 1] ? W->j[t] : nc + 1;
-            if (!inserted && col >= a) {
-                if (col != a) { w->bj[k] = a; w->bw[k] = -1; w->bdiag[a] = (int)k; k++; }
-                inserted = 1;
-            }
-            if (t == W->p[a + 1]) break;
-            if (col == a) w->bdiag[a] = (int)k;
-            w->bj[k] = col;
-            w->bw[k] = t;
-            k++;
-        }
-    }
-    w->bp[nc] = (int)k;
-    /* CSC: column block b holds the blocks (a, b) for all a, rows ascending */
-    for (long t = 0; t < nb; t++) cnt[w->bj[t] + 1]++;
-    for (int b = 0; b < nc; b++) cnt[b + 1] += cnt[b];
-    /* columns d*b + jj: each has cnt_b * d entries */
-    for (int b = 0; b < nc; b++) {
-        int nbl = cnt[b + 1] - cnt[b];
-        for (int jj = 0; jj < d; jj++)
-            w->Ap[d * b + jj + 1] = w->Ap[d * b + jj] + nbl * d;
-    }
-    memcpy(order, cnt, (size_t)(nc + 1) * sizeof *order); /* next free block slot per column block */
-    for (int a = 0; a < nc; a++)
-        for (int t = w->bp[a]; t < w->bp[a + 1]; t++) {
-            int b = w->bj[t];
-            int slot = order[b]++ - cnt[b];  /* position of block (a,b) in column block b */
-            for (int jj = 0; jj < d; jj++)
-                for (int ii = 0; ii < d; ii++) {
-                    long idx = w->Ap[d * b + jj] + (long)slot * d + ii;
-                    w->Ai[idx] = d * a + ii;
-                    w->pos[(long)t * d * d + ii + jj * d] = idx;
-                }
-        }
-    free(cnt);
-    free(order);
-    w->lu = fc_lu_new(w->m, w->Ap, w->Ai, w->o->linear_solver == 1 ? FC_LU_KLU : FC_LU_UMFPACK, err);
-    return w->lu ? FC_OK : err->code;
 }
 
 static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int form,
@@ -453,7 +371,8 @@ static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int
         !w->u || !w->F || !w->dir || !w->Wd || !w->Jd || !w->rt || !w->ut || !w->Ft ||
         !w->best_r || !w->keep_r || !w->hist)
         return fc_error_set(err, FC_ERR_NOMEM, "nsn: out of memory");
-    fc_err e = ws_pattern(w, err);
+    fc_err e = fc_bjac_init(&w->J, w->W, w->d, w->o->linear_solver == 1 ? FC_LU_KLU : FC_LU_UMFPACK,
+                            "nsn", err);
     if (e) return e;
     double blk[25];
     for (int a = 0; a < w->nc; a++) {
@@ -485,19 +404,19 @@ static void assemble(nsn_ws *w)
     int d = w->d, dd = d * d, reg = w->o->regularisation;
     for (int a = 0; a < w->nc; a++) {
         const double *A = w->Ab + a * dd, *B = w->Bb + a * dd;
-        for (int t = w->bp[a]; t < w->bp[a + 1]; t++) {
-            const double *Wb = w->bw[t] >= 0 ? w->W->x + w->bw[t] * dd : NULL;
-            const long *ps = w->pos + (long)t * dd;
+        for (int t = w->J.bp[a]; t < w->J.bp[a + 1]; t++) {
+            const double *Wb = w->J.bw[t] >= 0 ? w->W->x + w->J.bw[t] * dd : NULL;
+            const long *ps = w->J.pos + (long)t * dd;
             for (int jj = 0; jj < d; jj++)
                 for (int ii = 0; ii < d; ii++) {
                     double v = 0.0;
                     if (Wb) for (int k = 0; k < d; k++) v += A[ii + k * d] * Wb[k + jj * d];
-                    if (w->bj[t] == a) {
+                    if (w->J.bj[t] == a) {
                         v += B[ii + jj * d];
                         if (reg == 1) v += w->delta * A[ii + jj * d];
                         else if (reg == 2 && ii == jj) v += w->delta;
                     }
-                    w->Ax[ps[ii + jj * d]] = v;
+                    w->J.Ax[ps[ii + jj * d]] = v;
                 }
         }
     }
@@ -635,7 +554,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
     /* before the first iteration, its factorisation's predicted flops at
      * FC_NSN_FLOPS_PER_SECOND stand for its time */
     double target = 0.1 * opt->tolerance;
-    double t_iter = fc_lu_predicted_flops(w->lu) / FC_NSN_FLOPS_PER_SECOND;
+    double t_iter = fc_lu_predicted_flops(w->J.lu) / FC_NSN_FLOPS_PER_SECOND;
     for (int k = 0;; k++) {
         if (err <= target) { res = RUN_CONVERGED; break; }
         if (k >= max_newton || w->iter >= opt->max_iter) { res = RUN_MAX_ITER; break; }
@@ -666,16 +585,16 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
         for (int attempt = 0; attempt < 8; attempt++) {
             assemble(w);
             double rcond = 0.0;
-            if (fc_lu_factor(w->lu, w->Ax, &rcond, &e) != FC_OK || !(rcond > 1e-14)) {
+            if (fc_lu_factor(w->J.lu, w->J.Ax, &rcond, &e) != FC_OK || !(rcond > 1e-14)) {
                 lin_fail = 1;
                 if (raise_delta(w)) continue;
                 if (e.code == FC_ERR_NOMEM) break;
-                if (rcond > 0 && fc_lu_factor(w->lu, w->Ax, &rcond, &e) == FC_OK) {
+                if (rcond > 0 && fc_lu_factor(w->J.lu, w->J.Ax, &rcond, &e) == FC_OK) {
                     /* ill-conditioned but factorised: try the direction anyway */
                 } else break;
             }
             for (int i = 0; i < m; i++) w->dir[i] = -w->F[i];
-            if (fc_lu_solve(w->lu, w->dir, w->dir, &e) != FC_OK ||
+            if (fc_lu_solve(w->J.lu, w->dir, w->dir, &e) != FC_OK ||
                 !fc_all_finite((size_t)m, w->dir)) {
                 lin_fail = 1;
                 if (raise_delta(w)) continue;
