@@ -1,0 +1,435 @@
+/* ipm-mdp: primal-dual interior point on the maximum-dissipation form of
+ * Coulomb friction (Dojo's nonlinear friction, shared/seeds/004), local
+ * problem FC(W, q, mu), d = 2 or 3.
+ *
+ * Per contact a, two complementarity pairs:
+ *   normal:   r_N >= 0,  u_N >= 0,  r_N u_N = 0
+ *   friction: beta = (mu r_N, r_T) in Q,  eta = (psi, u_T) in Q,
+ *             beta o eta = 0   (Jordan product of the second-order cone Q)
+ * with u = W r + q.  psi is one more unknown per contact, the bound on the
+ * sliding speed ||u_T|| (the multiplier of ||r_T|| <= mu r_N in the
+ * maximum-dissipation problem min r_T'u_T).  These are exactly Coulomb's
+ * law: sliding (u_T != 0) puts both on the boundary, r_T = -mu r_N
+ * u_T / ||u_T||, and u_N = 0 when r_N > 0; sticking gives psi = 0.  The De
+ * Saxce shift mu ||u_T|| is never formed: ipm's outer fixed point on it
+ * (which 2-cycles on hyperstatic collapsing packings) is not needed.  The
+ * price is a non-monotone complementarity problem (psi enters through the
+ * product only) with a non-symmetric Newton matrix.
+ *
+ * Infeasible-start Mehrotra predictor-corrector with Nesterov-Todd scaling
+ * of each friction pair (cone/soc.c) and the scalar scaling of the normal
+ * pair.  The linearised equations give du = h - D dr per contact, D a
+ * d x d block (row N: u_N / r_N; rows T: those of G^-2 E, E = diag(mu, 1,
+ * ..)), and with du = W dr - (u - W r - q):
+ *     (W + D) dr = h + (u - W r - q)
+ * solved by sparse LU on W's block pattern (fc_bjac: KLU, UMFPACK on heavy
+ * fill), one factorisation per step, refined against the exact matrix.
+ * dpsi follows per contact.  Contacts with mu = 0 have no friction pair:
+ * r_T is held at 0.
+ *
+ * The iterate judged is (r, W r + q), by the SPEC measure, every step;
+ * the best one is returned.  Every step's factorisation is predicted
+ * (flops) and none is started that the time left cannot hold.  Workspace
+ * allocated once; the LU's factor is refused beyond 50 times W's entries
+ * (linsys/lu.c). */
+#include "internal.h"
+#include "cone/soc.h"
+#include "linsys/linsys.h"
+
+#include <stdio.h>
+
+/* Predicted LU flops per second, for the first step's time (nsn.c's). */
+#define MDP_FLOPS_PER_SECOND 1e10
+
+typedef struct mdp {
+    const fc_problem *p;
+    const fc_options *opt;
+    int d, nc, m;
+    fc_matrix *Wown;          /* W as block-CSR (d) when it was not        */
+    const fc_matrix *W;
+    fc_bjac J;                /* W + D: pattern, values, LU                */
+    double *r, *u, *psi;      /* iterate (u independent of r until solved) */
+    double *dr, *du, *dpsi;   /* step                                      */
+    double *dra, *dua, *dpsia; /* predictor step                            */
+    double *R1;               /* u - W r - q                               */
+    double *nt, *lam, *B;     /* per contact: NT (d + 1), lambda (d), G^-2 (d x d) */
+    double *Dn;               /* per contact: u_N / r_N                    */
+    double *g;                /* per contact: G^-1 (lambda \ rc_F) (d)     */
+    double *rc;               /* per contact: rc_N, rc_F (1 + d)           */
+    double *rhs, *res, *tmp, *ue, *best_r;
+    double wscale;            /* largest |diagonal entry| of W             */
+    fc_clock clock;
+    fc_error err;
+} mdp;
+
+static void mdp_free(mdp *w)
+{
+    fc_matrix_free(w->Wown);
+    fc_bjac_free(&w->J);
+    free(w->r); free(w->u); free(w->psi); free(w->dr); free(w->du); free(w->dpsi);
+    free(w->dra); free(w->dua); free(w->dpsia); free(w->R1); free(w->nt); free(w->lam);
+    free(w->B); free(w->Dn); free(w->g); free(w->rc); free(w->rhs); free(w->res);
+    free(w->tmp); free(w->ue); free(w->best_r);
+}
+
+static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt)
+{
+    memset(w, 0, sizeof *w);
+    w->p = p;
+    w->opt = opt;
+    w->d = p->d;
+    w->nc = p->nc;
+    w->m = p->d * p->nc;
+    if (p->W->kind == FC_MAT_BSR && p->W->bs == p->d) {
+        w->W = p->W;
+    } else {
+        w->Wown = fc_matrix_to_bsr(p->W, p->d);
+        if (!w->Wown) { fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory"); return 0; }
+        w->W = w->Wown;
+    }
+    size_t m = (size_t)w->m, nc = (size_t)w->nc, d = (size_t)w->d;
+    w->r = fc_calloc(m, sizeof(double)); w->u = fc_calloc(m, sizeof(double));
+    w->psi = fc_calloc(nc, sizeof(double)); w->dr = fc_calloc(m, sizeof(double));
+    w->du = fc_calloc(m, sizeof(double)); w->dpsi = fc_calloc(nc, sizeof(double));
+    w->dra = fc_calloc(m, sizeof(double)); w->dua = fc_calloc(m, sizeof(double));
+    w->dpsia = fc_calloc(nc, sizeof(double)); w->R1 = fc_calloc(m, sizeof(double));
+    w->nt = fc_calloc(nc * (d + 1), sizeof(double)); w->lam = fc_calloc(m, sizeof(double));
+    w->B = fc_calloc(nc * d * d, sizeof(double)); w->Dn = fc_calloc(nc, sizeof(double));
+    w->g = fc_calloc(m, sizeof(double)); w->rc = fc_calloc(nc * (d + 1), sizeof(double));
+    w->rhs = fc_calloc(m, sizeof(double)); w->res = fc_calloc(m, sizeof(double));
+    w->tmp = fc_calloc(m, sizeof(double)); w->ue = fc_calloc(m, sizeof(double));
+    w->best_r = fc_calloc(m, sizeof(double));
+    if (!w->r || !w->u || !w->psi || !w->dr || !w->du || !w->dpsi || !w->dra || !w->dua ||
+        !w->dpsia || !w->R1 || !w->nt || !w->lam || !w->B || !w->Dn || !w->g || !w->rc ||
+        !w->rhs || !w->res || !w->tmp || !w->ue || !w->best_r) {
+        fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+        return 0;
+    }
+    if (fc_bjac_init(&w->J, w->W, w->d, FC_LU_KLU, "ipm-mdp", &w->err) != FC_OK) return 0;
+    double blk[9];
+    for (int a = 0; a < w->nc; a++) {
+        fc_matrix_diag_block(w->W, a, w->d, blk);
+        for (int i = 0; i < w->d; i++) w->wscale = fmax(w->wscale, fabs(blk[i + i * w->d]));
+    }
+    if (!(w->wscale > 0)) w->wscale = 1.0;
+    return 1;
+}
+
+static int frictional(const mdp *w, int a) { return w->p->mu[a] > 0; }
+
+/* beta = (mu r_N, r_T) and eta = (psi, u_T) of contact a (from r, u, psi
+ * or the steps dr, du, dpsi). */
+static void pair_vectors(const mdp *w, int a, const double *r, const double *u,
+                         const double *psi, double *beta, double *eta)
+{
+    int d = w->d;
+    beta[0] = w->p->mu[a] * r[d * a];
+    eta[0] = psi[a];
+    for (int k = 1; k < d; k++) { beta[k] = r[d * a + k]; eta[k] = u[d * a + k]; }
+}
+
+/* R1 = u - W r - q; returns the scaled norm. */
+static double mdp_linear_residual(mdp *w)
+{
+    int m = w->m;
+    const double *q = w->p->q;
+    fc_matrix_gemv(w->W, 1.0, w->r, 0.0, w->ue);
+    for (int i = 0; i < m; i++) { w->ue[i] += q[i]; w->R1[i] = w->u[i] - w->ue[i]; }
+    return fc_norm2(m, w->R1) / fmax(fmax(fc_norm2(m, q), fc_norm2(m, w->u)), 1e-300);
+}
+
+/* The complementarity gap and the number of pairs. */
+static double mdp_gap(const mdp *w, const double *r, const double *u, const double *psi,
+                      int *npairs)
+{
+    int d = w->d, n = 0;
+    double gap = 0, be[3], et[3];
+    for (int a = 0; a < w->nc; a++) {
+        gap += r[d * a] * u[d * a];
+        n++;
+        if (!frictional(w, a)) continue;
+        pair_vectors(w, a, r, u, psi, be, et);
+        gap += fc_dot(d, be, et);
+        n++;
+    }
+    if (npairs) *npairs = n;
+    return gap;
+}
+
+/* Scalings of every pair at the current iterate and the values of W + D
+ * (with delta added to the diagonal); frictionless contacts' tangential
+ * rows are the identity (dr_T = -r_T). */
+static void mdp_assemble(mdp *w, double delta)
+{
+    int d = w->d, dd = d * d;
+    double be[3], et[3];
+    for (int a = 0; a < w->nc; a++) {
+        w->Dn[a] = w->u[d * a] / w->r[d * a];
+        if (!frictional(w, a)) continue;
+        pair_vectors(w, a, w->r, w->u, w->psi, be, et);
+        double *nt = w->nt + (size_t)a * (d + 1);
+        fc_soc_nt(d, be, et, nt, w->lam + d * a);
+        fc_soc_nt_inv2(d, nt, w->B + (size_t)a * dd);
+    }
+    for (int a = 0; a < w->nc; a++) {
+        int fr = frictional(w, a);
+        const double *Bk = w->B + (size_t)a * dd;
+        double mu = w->p->mu[a];
+        for (int t = w->J.bp[a]; t < w->J.bp[a + 1]; t++) {
+            const double *Wb = w->J.bw[t] >= 0 ? w->W->x + w->J.bw[t] * dd : NULL;
+            const long *ps = w->J.pos + (long)t * dd;
+            int diag = w->J.bj[t] == a;
+            for (int jj = 0; jj < d; jj++)
+                for (int ii = 0; ii < d; ii++) {
+                    double v = Wb ? Wb[ii + jj * d] : 0.0;
+                    if (ii > 0 && !fr) v = diag && ii == jj ? 1.0 : 0.0;
+                    else if (diag) {
+                        if (ii == 0) v += jj == 0 ? w->Dn[a] : 0.0;
+                        else v += (jj == 0 ? mu : 1.0) * Bk[ii + jj * d];
+                        if (ii == jj) v += delta;
+                    }
+                    w->J.Ax[ps[ii + jj * d]] = v;
+                }
+        }
+    }
+}
+
+/* out = (W + D) x, exactly (no delta), tangential rows of frictionless
+ * contacts: x_T. */
+static void mdp_apply(mdp *w, const double *x, double *out)
+{
+    int d = w->d, dd = d * d;
+    fc_matrix_gemv(w->W, 1.0, x, 0.0, out);
+    for (int a = 0; a < w->nc; a++) {
+        const double *xa = x + d * a;
+        double *oa = out + d * a;
+        oa[0] += w->Dn[a] * xa[0];
+        if (!frictional(w, a)) {
+            for (int k = 1; k < d; k++) oa[k] = xa[k];
+            continue;
+        }
+        const double *Bk = w->B + (size_t)a * dd;
+        double mu = w->p->mu[a];
+        for (int ii = 1; ii < d; ii++) {
+            double s = mu * Bk[ii] * xa[0];
+            for (int jj = 1; jj < d; jj++) s += Bk[ii + jj * d] * xa[jj];
+            oa[ii] += s;
+        }
+    }
+}
+
+/* The step (dr, du, dpsi) for the complementarity right-hand sides rc. */
+static int mdp_direction(mdp *w, double *dr, double *du, double *dpsi)
+{
+    int d = w->d, dd = d * d, m = w->m;
+    double tt[3];
+    for (int a = 0; a < w->nc; a++) {
+        const double *rc = w->rc + (size_t)a * (d + 1);
+        double *h = w->rhs + d * a;
+        h[0] = rc[0] / w->r[d * a];
+        if (!frictional(w, a)) {
+            for (int k = 1; k < d; k++) h[k] = -w->r[d * a + k] - w->R1[d * a + k];
+            continue;
+        }
+        const double *nt = w->nt + (size_t)a * (d + 1);
+        fc_soc_div(d, w->lam + d * a, rc + 1, tt);
+        fc_soc_nt_apply(d, nt, 1, tt, w->g + d * a);
+        for (int k = 1; k < d; k++) h[k] = w->g[d * a + k];
+    }
+    for (int i = 0; i < m; i++) w->rhs[i] += w->R1[i];
+    fc_error e;
+    if (fc_lu_solve(w->J.lu, w->rhs, dr, &e) != FC_OK) return 0;
+    /* refinement against the exact W + D */
+    for (int it = 0; it < 2; it++) {
+        mdp_apply(w, dr, w->res);
+        for (int i = 0; i < m; i++) w->res[i] = w->rhs[i] - w->res[i];
+        if (fc_norm2(m, w->res) <= 1e-14 * fc_norm2(m, w->rhs)) break;
+        if (fc_lu_solve(w->J.lu, w->res, w->res, &e) != FC_OK) return 0;
+        for (int i = 0; i < m; i++) dr[i] += w->res[i];
+    }
+    /* du = W dr - R1 (the linear equations exact after a full step) */
+    fc_matrix_gemv(w->W, 1.0, dr, 0.0, du);
+    for (int i = 0; i < m; i++) du[i] -= w->R1[i];
+    for (int a = 0; a < w->nc; a++) {
+        if (!frictional(w, a)) { dpsi[a] = 0; continue; }
+        const double *Bk = w->B + (size_t)a * dd;
+        const double *x = dr + d * a;
+        double s = w->p->mu[a] * Bk[0] * x[0];
+        for (int jj = 1; jj < d; jj++) s += Bk[jj * d] * x[jj];
+        dpsi[a] = w->g[d * a] - s;
+    }
+    return 1;
+}
+
+/* Largest step in [0, 1] keeping every pair in its cone. */
+static double mdp_max_step(const mdp *w, const double *dr, const double *du,
+                           const double *dpsi)
+{
+    int d = w->d;
+    double al = 1.0, be[3], et[3], dbe[3], det[3];
+    for (int a = 0; a < w->nc; a++) {
+        if (dr[d * a] < 0) al = fmin(al, -w->r[d * a] / dr[d * a]);
+        if (du[d * a] < 0) al = fmin(al, -w->u[d * a] / du[d * a]);
+        if (!frictional(w, a)) continue;
+        pair_vectors(w, a, w->r, w->u, w->psi, be, et);
+        pair_vectors(w, a, dr, du, dpsi, dbe, det);
+        al = fc_soc_max_step(d, be, dbe, al);
+        al = fc_soc_max_step(d, et, det, al);
+    }
+    return al;
+}
+
+/* The starting point: r from the guess, u = W r + q, both moved inside
+ * by a common shift (Mehrotra's heuristic) with a margin of 1% of their
+ * size; psi just above ||u_T||. */
+static void mdp_start(mdp *w, const double *r0)
+{
+    int d = w->d, m = w->m;
+    memcpy(w->r, r0, (size_t)m * sizeof *w->r);
+    fc_matrix_gemv(w->W, 1.0, w->r, 0.0, w->u);
+    for (int i = 0; i < m; i++) w->u[i] += w->p->q[i];
+    double sr = 0, su = 0, ar = 0, au = 0;
+    for (int i = 0; i < m; i++) { sr = fmax(sr, fabs(w->r[i])); su = fmax(su, fabs(w->u[i])); }
+    /* r and u in their own units: u's size over W's scale when r is 0 */
+    if (!(su > 0)) su = 1.0;
+    if (!(sr > 0)) sr = su / w->wscale;
+    for (int a = 0; a < w->nc; a++) {
+        const double *ra = w->r + d * a;
+        double need = -ra[0];
+        if (frictional(w, a)) need = fmax(need, fc_norm_small(d - 1, ra + 1) / w->p->mu[a] - ra[0]);
+        else for (int k = 1; k < d; k++) w->r[d * a + k] = 0;
+        ar = fmax(ar, need);
+        au = fmax(au, -w->u[d * a]);
+    }
+    for (int a = 0; a < w->nc; a++) {
+        w->r[d * a] += ar + 1e-2 * sr;
+        w->u[d * a] += au + 1e-2 * su;
+        w->psi[a] = fc_norm_small(d - 1, w->u + d * a + 1) + 1e-2 * su;
+    }
+}
+
+/* Factorise W + D; on a singular matrix retry with a diagonal shift
+ * growing from 1e-12 to 1e-4 of W's scale. */
+static int mdp_factor(mdp *w)
+{
+    double delta = 0;
+    for (int k = 0; k < 5; k++) {
+        mdp_assemble(w, delta);
+        double rcond = 0;
+        fc_error e;
+        if (fc_lu_factor(w->J.lu, w->J.Ax, &rcond, &e) == FC_OK && rcond > 1e-15) return 1;
+        delta = delta == 0 ? 1e-12 * w->wscale : delta * 100;
+    }
+    fc_error_set(&w->err, FC_ERR_NUMERIC, "W + D numerically singular");
+    return 0;
+}
+
+static fc_status mdp_run(mdp *w, double *r, double *u, fc_info *info)
+{
+    const fc_options *opt = w->opt;
+    const fc_problem *p = w->p;
+    int d = w->d, m = w->m, nc = w->nc;
+    double frac = opt->ipm.step_fraction > 0 && opt->ipm.step_fraction < 1 ? opt->ipm.step_fraction
+                                                                          : 0.99;
+    /* the guess may already be a solution */
+    memcpy(w->ue, p->q, (size_t)m * sizeof *w->ue);
+    fc_matrix_gemv(w->W, 1.0, r, 1.0, w->ue);
+    double best = fc_error_local(p, r, w->ue);
+    memcpy(w->best_r, r, (size_t)m * sizeof *r);
+    fc_status st = FC_MAX_ITER;
+    const char *why = "iteration limit";
+    int iter = 0, stall = 0;
+    double t_step = fc_lu_predicted_flops(w->J.lu) / MDP_FLOPS_PER_SECOND;
+    if (!(best <= opt->tolerance)) mdp_start(w, r);
+    while (!(best <= opt->tolerance)) {
+        if (iter >= opt->max_iter) break;
+        if (fc_clock_expired(&w->clock) ||
+            (w->clock.limit > 0 && fc_clock_elapsed(&w->clock) + t_step > w->clock.limit)) {
+            st = FC_TIME_LIMIT;
+            why = "time limit";
+            break;
+        }
+        double t0 = fc_now();
+        int npairs;
+        double pres = mdp_linear_residual(w);
+        double gap = mdp_gap(w, w->r, w->u, w->psi, &npairs), mu_c = gap / npairs;
+        if (!mdp_factor(w)) { st = FC_STATUS_ERROR; why = w->err.msg; break; }
+        iter++;
+        /* predictor: rc = -x o y */
+        double be[3], et[3], t1[3], t2[3], t3[3];
+        for (int a = 0; a < nc; a++) {
+            double *rc = w->rc + (size_t)a * (d + 1);
+            rc[0] = -w->r[d * a] * w->u[d * a];
+            if (!frictional(w, a)) continue;
+            fc_soc_prod(d, w->lam + d * a, w->lam + d * a, rc + 1);
+            for (int k = 1; k <= d; k++) rc[k] = -rc[k];
+        }
+        if (!mdp_direction(w, w->dra, w->dua, w->dpsia)) { st = FC_STATUS_ERROR; why = "LU solve failed"; break; }
+        double aa = mdp_max_step(w, w->dra, w->dua, w->dpsia);
+        for (int i = 0; i < m; i++) { w->dr[i] = w->r[i] + aa * w->dra[i]; w->du[i] = w->u[i] + aa * w->dua[i]; }
+        for (int a = 0; a < nc; a++) w->dpsi[a] = w->psi[a] + aa * w->dpsia[a];
+        double gap_a = mdp_gap(w, w->dr, w->du, w->dpsi, NULL);
+        double sigma = fmin(1.0, pow(fmax(0.0, gap_a) / fmax(gap, 1e-300), 3));
+        /* corrector: rc = -x o y - (G^-1 dxa) o (G dya) + sigma mu e */
+        for (int a = 0; a < nc; a++) {
+            double *rc = w->rc + (size_t)a * (d + 1);
+            rc[0] -= w->dra[d * a] * w->dua[d * a];
+            rc[0] += sigma * mu_c;
+            if (!frictional(w, a)) continue;
+            const double *nt = w->nt + (size_t)a * (d + 1);
+            pair_vectors(w, a, w->dra, w->dua, w->dpsia, be, et);
+            fc_soc_nt_apply(d, nt, 1, be, t1);
+            fc_soc_nt_apply(d, nt, 0, et, t2);
+            fc_soc_prod(d, t1, t2, t3);
+            for (int k = 0; k < d; k++) rc[1 + k] -= t3[k];
+            rc[1] += sigma * mu_c;
+        }
+        if (!mdp_direction(w, w->dr, w->du, w->dpsi)) { st = FC_STATUS_ERROR; why = "LU solve failed"; break; }
+        double al = fmin(1.0, frac * mdp_max_step(w, w->dr, w->du, w->dpsi));
+        for (int i = 0; i < m; i++) { w->r[i] += al * w->dr[i]; w->u[i] += al * w->du[i]; }
+        for (int a = 0; a < nc; a++) w->psi[a] += al * w->dpsi[a];
+        /* judged at (r, W r + q) */
+        memcpy(w->ue, p->q, (size_t)m * sizeof *w->ue);
+        fc_matrix_gemv(w->W, 1.0, w->r, 1.0, w->ue);
+        double e = fc_error_local(p, w->r, w->ue);
+        if (!isfinite(e)) { st = FC_DIVERGED; why = "NaN or infinite iterate"; break; }
+        fc_log(opt, 2, "ipm-mdp %d: linear res %.3e, mu %.3e, sigma %.2e, step %.3e, spec %.3e",
+               iter, pres, mu_c, sigma, al, e);
+        if (e < best) {
+            best = e;
+            memcpy(w->best_r, w->r, (size_t)m * sizeof *r);
+        }
+        if (opt->progress && opt->progress(opt->progress_user, iter, e)) { why = "stopped"; break; }
+        stall = al < 1e-8 ? stall + 1 : 0;
+        if (stall >= 5) { why = "the interior point stalled (steps below 1e-8)"; break; }
+        t_step = fc_now() - t0;
+    }
+    memcpy(r, w->best_r, (size_t)m * sizeof *r);
+    memcpy(u, p->q, (size_t)m * sizeof *u);
+    fc_matrix_gemv(w->W, 1.0, r, 1.0, u);
+    if (best <= opt->tolerance) st = FC_CONVERGED;
+    info->iterations = iter;
+    if (st != FC_CONVERGED)
+        snprintf(info->message, sizeof info->message, "%.180s after %d steps, error %.3e", why,
+                 iter, best);
+    return st;
+}
+
+fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           fc_info *info)
+{
+    if (p->d != 2 && p->d != 3) {
+        snprintf(info->message, sizeof info->message, "ipm-mdp handles d = 2 and 3 only");
+        return FC_STATUS_ERROR;
+    }
+    mdp w;
+    if (!mdp_init(&w, p, opt)) {
+        snprintf(info->message, sizeof info->message, "ipm-mdp: %.200s", w.err.msg);
+        mdp_free(&w);
+        return FC_STATUS_ERROR;
+    }
+    fc_clock_start(&w.clock, opt);
+    fc_status st = mdp_run(&w, r, u, info);
+    mdp_free(&w);
+    return st;
+}
