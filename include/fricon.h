@@ -328,6 +328,13 @@ typedef struct fc_ipm_options {
     int anderson;          /* memory of the Anderson acceleration of the
                               fixed point on the shift (<= 20); 0: plain
                               (damped) updates; default 5                   */
+    int polish;            /* ipm-mdp: 1 finishes an unconverged run from its
+                              best iterate with NSGS sweeps (at most
+                              polish_sweeps), then Alart-Curnier Newton;
+                              0: the interior point alone; default 1       */
+    int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; 100      */
+    int stall;             /* ipm-mdp: steps without halving the error
+                              before the run counts as stalled; 15         */
 } fc_ipm_options;
 
 /* ADMM (admm, gadmm): see docs/solvers-ipm.md. */

@@ -129,6 +129,9 @@ void fc_default_options(fc_options *opt)
     opt->ipm.reg = 1e-11;
     opt->ipm.refine = 3;
     opt->ipm.anderson = 5;
+    opt->ipm.polish = 1;
+    opt->ipm.polish_sweeps = 100;
+    opt->ipm.stall = 15;
     opt->admm.rho = 1.0;
     opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
     opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
