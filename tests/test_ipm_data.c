@@ -1,4 +1,5 @@
-/* ipm and admm on every problem of shared/data/fc3d, gipm and gadmm on
+/* ipm, ipm-mdp and admm on every problem of shared/data/fc3d (ipm-mdp also
+ * on fc2d and on the global ones through W), gipm and gadmm on
  * every 3D problem of shared/data/global (directly on M and H, W never
  * formed), admm and gadmm on the rolling (d = 5) problems: the residual of the
  * returned r is recomputed with tests/check.h (global: through its own
@@ -104,6 +105,11 @@ int main(void)
 {
     kaplas();
     run_dir("fc3d", "ipm", 3, 5000);
+    /* ipm-mdp (with its polish) on every fc3d, fc2d and 3D global problem
+     * (global ones through the reduction) */
+    run_dir("fc3d", "ipm-mdp", 3, 1000);
+    run_dir("fc2d", "ipm-mdp", 2, 1000);
+    run_dir("global", "ipm-mdp", 3, 1000);
     run_dir("global", "gipm", 3, 5000);
     run_dir("fc3d", "admm", 3, 20000);
     run_dir("global", "gadmm", 3, 20000);
