@@ -14,11 +14,13 @@
  *     while within 3 times the sweeps done.
  *  3. d = 3: stick, the all-sticking solution (one factorisation: a
  *     structure at rest is solved at once), then NSGS again if it is still
- *     predicted cheaper than Newton; then Alart-Curnier Newton (nsn-ac,
- *     KLU) from r = 0, 4-6x faster than ipm on the Capsules, given up when
- *     it stagnates or has used FC_AUTO_NEWTON_BUDGET times its predicted
- *     cost; then the interior point method (ipm) from r = 0, which
- *     solved every shared fc3d and global problem.  d = 2: Lemke's exact
+ *     predicted cheaper than Newton; then the interior point on the
+ *     maximum-dissipation form (ipm-mdp, sparse LU, polished by NSGS and
+ *     Newton) from r = 0: it replaced Alart-Curnier Newton here (measured:
+ *     BoxesStack1 4.3 -> 1.9 ms, Capsules-i122 11 -> 7 ms, spheres-in-a-box
+ *     86 -> 14 ms; Spheres-i099 3.4 -> 6.7 ms), given up when it stalls or
+ *     has used FC_AUTO_MDP_BUDGET times Newton's predicted cost; then the
+ *     interior point method (ipm) from r = 0.  d = 2: Lemke's exact
  *     pivoting; d = 5: ADMM.
  *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
  *  5. Whatever is left of the time and iteration budget goes to NSGS
@@ -60,11 +62,12 @@
 #define FC_AUTO_STICK_MARGIN 2.0
 /* Measurements of the first NSGS stage kept for its rate. */
 #define FC_AUTO_HISTORY 256
-/* The Newton stage's time: this many times its predicted cost (its
- * sweeps' worth, timed by the first NSGS stage). */
-#define FC_AUTO_NEWTON_BUDGET 4.0
-/* At most this many iterations of the Newton stage. */
-#define FC_AUTO_NEWTON_MAX_ITER 100
+/* The interior-point stage's time (ipm-mdp): this many times Newton's
+ * predicted cost (its sweeps' worth, timed by the first NSGS stage): the
+ * 844-contact column needs 40 steps (0.8 s), 12 times that prediction. */
+#define FC_AUTO_MDP_BUDGET 16.0
+/* At most this many iterations of that stage (steps and polish). */
+#define FC_AUTO_MDP_MAX_ITER 500
 
 typedef struct auto_run {
     const fc_problem *p;
@@ -273,12 +276,13 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
     }
     if (!done && p->d == 3) {
         int cap = opt->max_iter - a.iterations;
-        /* Newton gets FC_AUTO_NEWTON_BUDGET times its predicted cost: on
-         * large problems the LU fills more than b^2 predicts (measured:
-         * 0.23 s per iteration at 3206 contacts, 43 iterations to
-         * stagnation, 10 s), and the next stages need the time */
-        a.budget = FC_AUTO_NEWTON_BUDGET * a.newton_sweeps * a.sweep_seconds;
-        done = stage(&a, "nsn-ac", 1, cap < FC_AUTO_NEWTON_MAX_ITER ? cap : FC_AUTO_NEWTON_MAX_ITER,
+        /* the interior point on the maximum-dissipation form, with its
+         * polish, gets FC_AUTO_MDP_BUDGET times Newton's predicted cost:
+         * on large problems the LU fills more than b^2 predicts (0.39 s
+         * a step at 3206 contacts, where it jams at 3e-2), and the next
+         * stages need the time */
+        a.budget = FC_AUTO_MDP_BUDGET * a.newton_sweeps * a.sweep_seconds;
+        done = stage(&a, "ipm-mdp", 1, cap < FC_AUTO_MDP_MAX_ITER ? cap : FC_AUTO_MDP_MAX_ITER,
                      r, u, info);
     }
     if (!done)
