@@ -4,7 +4,7 @@
 #include "internal.h"
 
 static const fc_solver solvers[] = {
-    {"auto", "the default: accelerated NSGS, then (3D) stick, nsn-ac, ipm / lemke (2D) / "
+    {"auto", "the default: accelerated NSGS, then (3D) stick, ipm-mdp, ipm / lemke (2D) / "
              "admm (rolling), then nsn-hybrid, NSGS; costed switches, shared time limit "
              "(docs/solvers.md)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, NULL},
