@@ -334,7 +334,10 @@ typedef struct fc_ipm_options {
                               0: the interior point alone; default 1       */
     int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; 100      */
     int stall;             /* ipm-mdp: steps without halving the error
-                              before the run counts as stalled; 15         */
+                              before the run counts as stalled; 60         */
+    int unjam;             /* ipm-mdp: 1 breaks a jam (two steps below 1e-2)
+                              by solving the contacts that block the step
+                              alone, the others fixed; default 1           */
 } fc_ipm_options;
 
 /* ADMM (admm, gadmm): see docs/solvers-ipm.md. */

@@ -33,6 +33,7 @@
  * allocated once; the LU's factor is refused beyond 50 times W's entries
  * (linsys/lu.c). */
 #include "internal.h"
+#include "cone/cone.h"
 #include "cone/soc.h"
 #include "linsys/linsys.h"
 
@@ -40,6 +41,8 @@
 
 /* Predicted LU flops per second, for the first step's time (nsn.c's). */
 #define MDP_FLOPS_PER_SECOND 1e10
+/* A step below this, twice in a row, is a jam (see mdp_unjam). */
+#define MDP_JAM_STEP 1e-2
 
 typedef struct mdp {
     const fc_problem *p;
@@ -279,6 +282,58 @@ static double mdp_max_step(const mdp *w, const double *dr, const double *du,
     return al;
 }
 
+/* Largest step in [0, 1] keeping contact a's pairs in their cones. */
+static double mdp_contact_step(const mdp *w, int a, const double *dr, const double *du,
+                               const double *dpsi)
+{
+    int d = w->d;
+    double al = 1.0, be[3], et[3], dbe[3], det[3];
+    if (dr[d * a] < 0) al = fmin(al, -w->r[d * a] / dr[d * a]);
+    if (du[d * a] < 0) al = fmin(al, -w->u[d * a] / du[d * a]);
+    if (!frictional(w, a)) return al;
+    pair_vectors(w, a, w->r, w->u, w->psi, be, et);
+    pair_vectors(w, a, dr, du, dpsi, dbe, det);
+    al = fc_soc_max_step(d, be, dbe, al);
+    return fc_soc_max_step(d, et, det, al);
+}
+
+/* A jam broken: each contact whose own step is below limit is solved on
+ * its own, the others' reactions fixed (the one-contact solver of NSGS),
+ * and put back a little inside its cones (products about mu_c): the
+ * iterate leaves the wrong branch it was stuck on; the linear residual
+ * takes the change.  Returns the number of contacts reset. */
+static int mdp_unjam(mdp *w, double limit, double mu_c)
+{
+    int d = w->d, n = 0;
+    double sr = fmax(fc_norm2(w->m, w->r), 1e-300), su = fmax(fc_norm2(w->m, w->u), 1e-300);
+    double tr = sqrt(mu_c * sr / su), tu = sqrt(mu_c * su / sr);
+    fc_local_params par = {FC_LOCAL_HYBRID, 1e-14, 50};
+    for (int a = 0; a < w->nc; a++) {
+        if (mdp_contact_step(w, a, w->dr, w->du, w->dpsi) >= limit) continue;
+        double blk[9], qa[3], ra[3], ua[3];
+        fc_matrix_diag_block(w->W, a, d, blk);
+        for (int i = 0; i < d; i++) {
+            double s = w->ue[d * a + i];
+            for (int j = 0; j < d; j++) s -= blk[i + j * d] * w->r[d * a + j];
+            qa[i] = s;
+            ra[i] = w->r[d * a + i];
+        }
+        fc_local c;
+        fc_local_setup(&c, d, blk, w->p->mu[a], 0.0);
+        fc_local_solve(&c, qa, &par, ra);
+        fc_local_velocity(&c, qa, ra, ua);
+        double mu = w->p->mu[a];
+        double rt = fc_norm_small(d - 1, ra + 1);
+        w->r[d * a] = (frictional(w, a) ? fmax(ra[0], rt / mu) : fmax(ra[0], 0.0)) + tr;
+        for (int k = 1; k < d; k++) w->r[d * a + k] = frictional(w, a) ? ra[k] : 0.0;
+        w->u[d * a] = fmax(ua[0], 0.0) + tu;
+        for (int k = 1; k < d; k++) w->u[d * a + k] = ua[k];
+        w->psi[a] = fc_norm_small(d - 1, ua + 1) + tu;
+        n++;
+    }
+    return n;
+}
+
 /* The starting point: r from the guess, u = W r + q, both moved inside
  * by a common shift (Mehrotra's heuristic) plus a margin of their own
  * size (a well-centred start: margins of 1% and 10% took 1.8 and 1.2
@@ -336,7 +391,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
     int d = w->d, m = w->m, nc = w->nc;
     double frac = opt->ipm.step_fraction > 0 && opt->ipm.step_fraction < 1 ? opt->ipm.step_fraction
                                                                           : 0.99;
-    int stall_max = opt->ipm.stall > 0 ? opt->ipm.stall : 15;
+    int stall_max = opt->ipm.stall > 0 ? opt->ipm.stall : 60;
     /* the guess may already be a solution */
     memcpy(w->ue, p->q, (size_t)m * sizeof *w->ue);
     fc_matrix_gemv(w->W, 1.0, r, 1.0, w->ue);
@@ -344,7 +399,8 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
     memcpy(w->best_r, r, (size_t)m * sizeof *r);
     fc_status st = FC_MAX_ITER;
     const char *why = "iteration limit";
-    int iter = 0, tiny = 0, since = 0;
+    int iter = 0, tiny = 0, since = 0, jammed = 0;
+    double mu_first = 0;
     *ended = 1;
     double t_step = fc_lu_predicted_flops(w->J.lu) / MDP_FLOPS_PER_SECOND;
     if (!(best <= opt->tolerance)) mdp_start(w, r);
@@ -362,6 +418,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
         int npairs;
         double pres = mdp_linear_residual(w);
         double gap = mdp_gap(w, w->r, w->u, w->psi, &npairs), mu_c = gap / npairs;
+        if (iter == 0) mu_first = mu_c;
         /* a singular W + D comes at the end, when pairs reach their
          * boundaries (D's entries u_N / r_N and G^-2 without bound) */
         if (!mdp_factor(w)) { *ended = 0; why = "W + D numerically singular"; break; }
@@ -397,6 +454,16 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
         }
         if (!mdp_direction(w, w->dr, w->du, w->dpsi)) { *ended = 0; why = "LU solve failed"; break; }
         double al = fmin(1.0, frac * mdp_max_step(w, w->dr, w->du, w->dpsi));
+        /* jammed: two steps in a row below MDP_JAM_STEP */
+        jammed = al < MDP_JAM_STEP ? jammed + 1 : 0;
+        /* (not at the end of the path, where short steps are the
+         * degenerate contacts' and the polish's business) */
+        if (opt->ipm.unjam && jammed >= 2 && mu_c > 1e-10 * mu_first) {
+            int nr = mdp_unjam(w, 2.0 * al / frac, mu_c);
+            fc_log(opt, 1, "ipm-mdp: jammed (step %.2e), %d contacts solved alone and reset", al, nr);
+            jammed = 0;
+            if (nr > 0) continue;
+        }
         for (int i = 0; i < m; i++) { w->r[i] += al * w->dr[i]; w->u[i] += al * w->du[i]; }
         for (int a = 0; a < nc; a++) w->psi[a] += al * w->dpsi[a];
         /* judged at (r, W r + q) */
@@ -418,6 +485,14 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
         /* stalled: the error not halved in stall_max steps, or steps
          * vanishing (the iterate jammed against the cones' boundaries) */
         if (best <= 0.5 * mark) { mark = best; since = 0; } else since++;
+        /* the end of the central path: mu 1e-12 of its first value, the
+         * linear equations exact, the error no longer halving; what is
+         * left (degenerate contacts at sqrt(mu)) is the polish's */
+        if (mu_c <= 1e-12 * mu_first && pres <= 1e-12 && since >= 3) {
+            *ended = 0;
+            why = "the central path followed to its end";
+            break;
+        }
         tiny = al < 1e-8 ? tiny + 1 : 0;
         if (since >= stall_max || tiny >= 5) {
             *ended = 0;

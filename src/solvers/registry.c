@@ -131,7 +131,8 @@ void fc_default_options(fc_options *opt)
     opt->ipm.anderson = 5;
     opt->ipm.polish = 1;
     opt->ipm.polish_sweeps = 100;
-    opt->ipm.stall = 15;
+    opt->ipm.stall = 60;
+    opt->ipm.unjam = 1;
     opt->admm.rho = 1.0;
     opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
     opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
