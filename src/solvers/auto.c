@@ -18,8 +18,7 @@
  *     maximum-dissipation form (ipm-mdp, sparse LU, polished by NSGS and
  *     Newton) from r = 0: it replaced Alart-Curnier Newton here (measured:
  *     BoxesStack1 4.3 -> 1.9 ms, Capsules-i122 11 -> 7 ms, spheres-in-a-box
- *     86 -> 14 ms; Spheres-i099 3.4 -> 6.7 ms), given up when it stalls or
- *     has used FC_AUTO_MDP_BUDGET times Newton's predicted cost; then the
+ *     86 -> 14 ms; Spheres-i099 3.4 -> 6.7 ms), until it stalls; then the
  *     interior point method (ipm) from r = 0.  d = 2: Lemke's exact
  *     pivoting; d = 5: ADMM.
  *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
@@ -62,12 +61,9 @@
 #define FC_AUTO_STICK_MARGIN 2.0
 /* Measurements of the first NSGS stage kept for its rate. */
 #define FC_AUTO_HISTORY 256
-/* The interior-point stage's time (ipm-mdp): this many times Newton's
- * predicted cost (its sweeps' worth, timed by the first NSGS stage): the
- * 844-contact column needs 40 steps (0.8 s), 12 times that prediction. */
-#define FC_AUTO_MDP_BUDGET 16.0
-/* At most this many iterations of that stage (steps and polish). */
-#define FC_AUTO_MDP_MAX_ITER 500
+/* At most this many iterations of the interior-point stage (ipm-mdp:
+ * steps, jam breaks and polish). */
+#define FC_AUTO_MDP_MAX_ITER 2000
 
 typedef struct auto_run {
     const fc_problem *p;
@@ -81,8 +77,6 @@ typedef struct auto_run {
     double stick_sweeps;    /* d = 3: the stick stage's threshold in sweeps
                                while it is on offer, else 0              */
     double needed;          /* NSGS's last extrapolated sweeps to go      */
-    double budget;          /* seconds for the next stage alone (0: none)  */
-    double sweep_seconds;   /* the first NSGS stage's seconds per sweep    */
     int nhist;              /* the first NSGS stage's measurements         */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -167,8 +161,6 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
         if (left <= 0) return 0;
         o.time_limit = left;
     }
-    if (a->budget > 0 && (o.time_limit <= 0 || a->budget < o.time_limit)) o.time_limit = a->budget;
-    a->budget = 0;   /* for this stage only */
     fc_info sub;
     memset(&sub, 0, sizeof sub);
     if (cold) memset(r, 0, (size_t)m * sizeof *r);
@@ -264,8 +256,6 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
         a.newton_sweeps = FC_AUTO_NEWTON_ITERS * (factor + fixed);
     }
     int done = watched_nsgs(&a, r, u, info);
-    if (info->nstages > 0 && info->stages[0].iterations > 0)
-        a.sweep_seconds = info->stages[0].seconds / info->stages[0].iterations;
     if (!done && p->d == 3 && a.needed > a.stick_sweeps) {
         /* NSGS has far to go: one factorisation tells whether all contacts
          * can stick (then that is the solution) */
@@ -277,11 +267,12 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
     if (!done && p->d == 3) {
         int cap = opt->max_iter - a.iterations;
         /* the interior point on the maximum-dissipation form, with its
-         * polish, gets FC_AUTO_MDP_BUDGET times Newton's predicted cost:
-         * on large problems the LU fills more than b^2 predicts (0.39 s
-         * a step at 3206 contacts, where it jams at 3e-2), and the next
-         * stages need the time */
-        a.budget = FC_AUTO_MDP_BUDGET * a.newton_sweeps * a.sweep_seconds;
+         * polish, under the whole time left: it ends by itself when it
+         * stalls (60 steps without halving its error), and it is the
+         * stage that solves the hardest problems measured (the generated
+         * columns up to 3206 contacts; a budget of 16 times Newton's
+         * predicted cost had cut it short on the 844-contact one on a
+         * loaded machine) */
         done = stage(&a, "ipm-mdp", 1, cap < FC_AUTO_MDP_MAX_ITER ? cap : FC_AUTO_MDP_MAX_ITER,
                      r, u, info);
     }
