@@ -93,6 +93,8 @@ fc_status fc_ipm_solve(const fc_problem *p, const fc_options *opt,
                        double *r, double *u, fc_info *info);
 fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                            fc_info *info);
+fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                  double *u, double *v, fc_info *info);
 fc_status fc_gipm_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, double *v, fc_info *info);
 fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt,

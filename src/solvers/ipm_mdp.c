@@ -36,6 +36,7 @@
 #include "cone/cone.h"
 #include "cone/soc.h"
 #include "linsys/linsys.h"
+#include "measure/measure.h"
 
 #include <stdio.h>
 
@@ -50,6 +51,9 @@
  * always the same two: the outcome is sensitive; this one solved the
  * 1515 and the 3206 (75 s) and left the 2224 at 3.3e-5. */
 #define MDP_JAM_STEP 1e-2
+/* A global problem is solved on (M, H) directly under ipm.formulation 0
+ * when this holds (else through W). */
+#define MDP_DIRECT(p) (getenv("MDP_G") ? atoi(getenv("MDP_G")) : 1)
 #define MDP_UNJAM_FACTOR 2.0
 #define MDP_UNJAM_SHARE 0.05
 
@@ -71,6 +75,18 @@ typedef struct mdp {
     double *rhs, *res, *tmp, *ue, *best_r;
     double *step;             /* per contact: its own step (mdp_unjam)      */
     double wscale;            /* largest |diagonal entry| of W             */
+    /* the global form (M, H) without W: the body-level Newton matrix
+     * K = M + H D^-1 H' (bodies' contact graph), sparse LU */
+    int global, n;
+    fc_matrix *Hc;            /* H' as CSR: row d a + k lists H's column   */
+    fc_chol *Mf;              /* Cholesky of M                             */
+    double *v, *dv, *dva, *R0, *vr, *tn, *Dinv, *HR;
+    int *Kp, *Ki, *rofs, *ridx;
+    long *kofs, *kpos, *mpos;
+    double *Kx, *tk;
+    fc_lu *Klu;
+    fc_matrix *Mr;            /* M as CSR (its values, in mpos's order)    */
+    long *kdiag;              /* K's diagonal positions                     */
     fc_clock clock;
     fc_error err;
 } mdp;
@@ -83,9 +99,18 @@ static void mdp_free(mdp *w)
     free(w->dra); free(w->dua); free(w->dpsia); free(w->R1); free(w->nt); free(w->lam);
     free(w->B); free(w->Dn); free(w->g); free(w->rc); free(w->rhs); free(w->res);
     free(w->tmp); free(w->ue); free(w->best_r); free(w->step);
+    fc_matrix_free(w->Hc);
+    fc_chol_free(w->Mf);
+    fc_lu_free(w->Klu);
+    free(w->v); free(w->dv); free(w->dva); free(w->R0); free(w->vr); free(w->tn); free(w->Dinv);
+    free(w->HR); free(w->Kp); free(w->Ki); free(w->rofs); free(w->ridx); free(w->kofs);
+    free(w->kpos); free(w->mpos); free(w->Kx); free(w->kdiag); free(w->tk);
+    fc_matrix_free(w->Mr);
 }
 
-static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt)
+static int mdp_init_global(mdp *w);
+
+static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt, int global)
 {
     memset(w, 0, sizeof *w);
     w->p = p;
@@ -93,7 +118,10 @@ static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt)
     w->d = p->d;
     w->nc = p->nc;
     w->m = p->d * p->nc;
-    if (p->W->kind == FC_MAT_BSR && p->W->bs == p->d) {
+    w->global = global;
+    if (global) {
+        /* W never formed */
+    } else if (p->W->kind == FC_MAT_BSR && p->W->bs == p->d) {
         w->W = p->W;
     } else {
         w->Wown = fc_matrix_to_bsr(p->W, p->d);
@@ -119,6 +147,7 @@ static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt)
         fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
         return 0;
     }
+    if (global) return mdp_init_global(w);
     if (fc_bjac_init(&w->J, w->W, w->d, FC_LU_KLU, "ipm-mdp", &w->err) != FC_OK) return 0;
     double blk[9];
     for (int a = 0; a < w->nc; a++) {
@@ -146,6 +175,20 @@ static void pair_vectors(const mdp *w, int a, const double *r, const double *u,
 static double mdp_linear_residual(mdp *w)
 {
     int m = w->m;
+    if (w->global) {
+        /* R0 = M v - H r - f, R1 = u - H' v - w */
+        const fc_problem *p = w->p;
+        int n = w->n;
+        fc_matrix_gemv(p->M, 1.0, w->v, 0.0, w->R0);
+        double s0 = fmax(fc_norm2(n, w->R0), fc_norm2(n, p->f));
+        fc_matrix_gemv(p->H, -1.0, w->r, 1.0, w->R0);
+        for (int i = 0; i < n; i++) w->R0[i] -= p->f[i];
+        memcpy(w->R1, w->u, (size_t)m * sizeof *w->R1);
+        fc_matrix_gemv_t(p->H, -1.0, w->v, 1.0, w->R1);
+        for (int i = 0; i < m; i++) w->R1[i] -= p->w[i];
+        double s1 = fmax(fc_norm2(m, p->w), fc_norm2(m, w->u));
+        return fmax(fc_norm2(n, w->R0) / fmax(s0, 1e-300), fc_norm2(m, w->R1) / fmax(s1, 1e-300));
+    }
     const double *q = w->p->q;
     fc_matrix_gemv(w->W, 1.0, w->r, 0.0, w->ue);
     for (int i = 0; i < m; i++) { w->ue[i] += q[i]; w->R1[i] = w->u[i] - w->ue[i]; }
@@ -173,7 +216,7 @@ static double mdp_gap(const mdp *w, const double *r, const double *u, const doub
 /* Scalings of every pair at the current iterate and the values of W + D
  * (with delta added to the diagonal); frictionless contacts' tangential
  * rows are the identity (dr_T = -r_T). */
-static void mdp_assemble(mdp *w, double delta)
+static void mdp_scalings(mdp *w)
 {
     int d = w->d, dd = d * d;
     double be[3], et[3];
@@ -185,6 +228,11 @@ static void mdp_assemble(mdp *w, double delta)
         fc_soc_nt(d, be, et, nt, w->lam + d * a);
         fc_soc_nt_inv2(d, nt, w->B + (size_t)a * dd);
     }
+}
+
+static void mdp_assemble(mdp *w, double delta)
+{
+    int d = w->d, dd = d * d;
     for (int a = 0; a < w->nc; a++) {
         int fr = frictional(w, a);
         const double *Bk = w->B + (size_t)a * dd;
@@ -233,7 +281,9 @@ static void mdp_apply(mdp *w, const double *x, double *out)
 }
 
 /* The step (dr, du, dpsi) for the complementarity right-hand sides rc. */
-static int mdp_direction(mdp *w, double *dr, double *du, double *dpsi)
+static int mdp_solve_global(mdp *w, double *dv, double *dr, double *du);
+
+static int mdp_direction(mdp *w, double *dv, double *dr, double *du, double *dpsi)
 {
     int d = w->d, dd = d * d, m = w->m;
     double tt[3];
@@ -250,6 +300,10 @@ static int mdp_direction(mdp *w, double *dr, double *du, double *dpsi)
         fc_soc_nt_apply(d, nt, 1, tt, w->g + d * a);
         for (int k = 1; k < d; k++) h[k] = w->g[d * a + k];
     }
+    if (w->global) {
+        if (!mdp_solve_global(w, dv, dr, du)) return 0;
+        goto psi;
+    }
     for (int i = 0; i < m; i++) w->rhs[i] += w->R1[i];
     fc_error e;
     if (fc_lu_solve(w->J.lu, w->rhs, dr, &e) != FC_OK) return 0;
@@ -264,6 +318,7 @@ static int mdp_direction(mdp *w, double *dr, double *du, double *dpsi)
     /* du = W dr - R1 (the linear equations exact after a full step) */
     fc_matrix_gemv(w->W, 1.0, dr, 0.0, du);
     for (int i = 0; i < m; i++) du[i] -= w->R1[i];
+psi:
     for (int a = 0; a < w->nc; a++) {
         if (!frictional(w, a)) { dpsi[a] = 0; continue; }
         const double *Bk = w->B + (size_t)a * dd;
@@ -308,6 +363,282 @@ static double mdp_contact_step(const mdp *w, int a, const double *dr, const doub
     return fc_soc_max_step(d, et, det, al);
 }
 
+
+/* ---- the global form: K = M + H D^-1 H', no W ---- */
+
+static int cmp_int(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* Position of (i, j) in K's CSC pattern (-1: absent). */
+static long k_find(const mdp *w, int i, int j)
+{
+    int lo = w->Kp[j], hi = w->Kp[j + 1] - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (w->Ki[mid] == i) return mid;
+        if (w->Ki[mid] < i) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* The diagonal block H_a' M^-1 H_a of W for contact a (d x d,
+ * column-major), by d solves with M's factor. */
+static int mdp_wblock_global(mdp *w, int a, double *blk)
+{
+    int d = w->d, n = w->n;
+    const fc_matrix *Hc = w->Hc;
+    for (int k = 0; k < d; k++) {
+        memset(w->tn, 0, (size_t)n * sizeof *w->tn);
+        int row = d * a + k;
+        for (int q = Hc->p[row]; q < Hc->p[row + 1]; q++) w->tn[Hc->j[q]] = Hc->x[q];
+        if (fc_chol_solve(w->Mf, w->tn, w->tn, NULL) != FC_OK) return 0;
+        for (int i = 0; i < d; i++) {
+            double s = 0;
+            int ri = d * a + i;
+            for (int q = Hc->p[ri]; q < Hc->p[ri + 1]; q++) s += Hc->x[q] * w->tn[Hc->j[q]];
+            blk[i + k * d] = s;
+        }
+    }
+    return 1;
+}
+
+static int mdp_init_global(mdp *w)
+{
+    const fc_problem *p = w->p;
+    int d = w->d, nc = w->nc, n = p->n;
+    w->n = n;
+    w->Mf = fc_chol_factor(p->M, "M", &w->err);
+    if (!w->Mf) return 0;
+    fc_matrix *Hr = fc_matrix_to_csr(p->H);
+    w->Hc = Hr ? fc_csr_transpose(Hr) : NULL;
+    fc_matrix_free(Hr);
+    w->Mr = fc_matrix_to_csr(p->M);
+    size_t nn = (size_t)n;
+    w->v = fc_calloc(nn, sizeof(double)); w->dv = fc_calloc(nn, sizeof(double));
+    w->dva = fc_calloc(nn, sizeof(double)); w->R0 = fc_calloc(nn, sizeof(double));
+    w->vr = fc_calloc(nn, sizeof(double)); w->tn = fc_calloc(nn + 1, sizeof(double));
+    w->tk = fc_calloc(nn + 1, sizeof(double));
+    w->Dinv = fc_calloc((size_t)nc * d * d, sizeof(double));
+    w->rofs = fc_calloc((size_t)nc + 1, sizeof(int));
+    w->kofs = fc_calloc((size_t)nc + 1, sizeof(long));
+    if (!w->Hc || !w->Mr || !w->v || !w->dv || !w->dva || !w->R0 || !w->vr || !w->tn || !w->tk ||
+        !w->Dinv || !w->rofs || !w->kofs)
+        return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    const fc_matrix *Hc = w->Hc;
+    /* R_a: the body unknowns of contact a (H's rows in its d columns) */
+    long bound = Hc->p[w->m];
+    w->ridx = fc_calloc((size_t)bound + 1, sizeof(int));
+    if (!w->ridx) return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    int k = 0;
+    for (int a = 0; a < nc; a++) {
+        w->rofs[a] = k;
+        int start = k;
+        for (int q = Hc->p[d * a]; q < Hc->p[d * a + d]; q++) w->ridx[k++] = Hc->j[q];
+        qsort(w->ridx + start, (size_t)(k - start), sizeof(int), cmp_int);
+        int u = start;
+        for (int t = start; t < k; t++)
+            if (t == start || w->ridx[t] != w->ridx[u - 1]) w->ridx[u++] = w->ridx[t];
+        k = u;
+    }
+    w->rofs[nc] = k;
+    long nk = 0;
+    for (int a = 0; a < nc; a++) {
+        long r = w->rofs[a + 1] - w->rofs[a];
+        w->kofs[a] = nk;
+        nk += r * r;
+    }
+    w->kofs[nc] = nk;
+    w->HR = fc_calloc((size_t)k * d + 1, sizeof(double));
+    w->kpos = fc_calloc((size_t)nk + 1, sizeof(long));
+    w->mpos = fc_calloc((size_t)w->Mr->nnz + 1, sizeof(long));
+    long ntr = w->Mr->nnz + nk;
+    int *tj = fc_calloc((size_t)ntr + 1, sizeof(int)), *ti = fc_calloc((size_t)ntr + 1, sizeof(int));
+    int *cnt = fc_calloc(nn + 1, sizeof(int));
+    w->Kp = fc_calloc(nn + 1, sizeof(int));
+    if (!w->HR || !w->kpos || !w->mpos || !tj || !ti || !cnt || !w->Kp) {
+        free(tj); free(ti); free(cnt);
+        return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    }
+    /* H_a dense on R_a */
+    for (int a = 0; a < nc; a++) {
+        int r0 = w->rofs[a], nr = w->rofs[a + 1] - r0;
+        for (int kk = 0; kk < d; kk++) {
+            int row = d * a + kk;
+            for (int q = Hc->p[row]; q < Hc->p[row + 1]; q++) {
+                int s2 = 0;
+                while (s2 < nr && w->ridx[r0 + s2] != Hc->j[q]) s2++;
+                w->HR[(size_t)(r0 + s2) * d + kk] += Hc->x[q];
+            }
+        }
+    }
+    /* K's pattern: M's entries and every R_a x R_a, bucketed by column */
+    long t = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = w->Mr->p[i]; q < w->Mr->p[i + 1]; q++) { ti[t] = i; tj[t] = w->Mr->j[q]; t++; }
+    for (int a = 0; a < nc; a++)
+        for (int s1 = w->rofs[a]; s1 < w->rofs[a + 1]; s1++)
+            for (int s2 = w->rofs[a]; s2 < w->rofs[a + 1]; s2++) { ti[t] = w->ridx[s1]; tj[t] = w->ridx[s2]; t++; }
+    for (long q = 0; q < ntr; q++) cnt[tj[q] + 1]++;
+    for (int j = 0; j < n; j++) cnt[j + 1] += cnt[j];
+    int *rows = fc_calloc((size_t)ntr + 1, sizeof(int));
+    if (!rows) { free(tj); free(ti); free(cnt); return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory"); }
+    for (long q = 0; q < ntr; q++) rows[cnt[tj[q]]++] = ti[q];
+    for (int j = n; j > 0; j--) cnt[j] = cnt[j - 1];
+    cnt[0] = 0;
+    long nz = 0;
+    for (int j = 0; j < n; j++) {
+        int b = cnt[j], e = cnt[j + 1];
+        qsort(rows + b, (size_t)(e - b), sizeof(int), cmp_int);
+        w->Kp[j] = (int)nz;
+        for (int q = b; q < e; q++)
+            if (q == b || rows[q] != rows[q - 1]) rows[nz++] = rows[q];
+    }
+    w->Kp[n] = (int)nz;
+    w->Ki = rows;
+    free(tj); free(ti); free(cnt);
+    w->Kx = fc_calloc((size_t)nz + 1, sizeof(double));
+    w->kdiag = fc_calloc(nn + 1, sizeof(long));
+    if (!w->Kx || !w->kdiag) return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    for (int j = 0; j < n; j++) w->kdiag[j] = k_find(w, j, j);
+    t = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = w->Mr->p[i]; q < w->Mr->p[i + 1]; q++) w->mpos[t++] = k_find(w, i, w->Mr->j[q]);
+    for (int a = 0; a < nc; a++) {
+        long o = w->kofs[a];
+        for (int s1 = w->rofs[a]; s1 < w->rofs[a + 1]; s1++)
+            for (int s2 = w->rofs[a]; s2 < w->rofs[a + 1]; s2++) w->kpos[o++] = k_find(w, w->ridx[s1], w->ridx[s2]);
+    }
+    w->Klu = fc_lu_new(n, w->Kp, w->Ki, FC_LU_UMFPACK, &w->err);
+    if (!w->Klu) return 0;
+    /* W's scale from a few contacts' diagonal blocks */
+    double blk[9];
+    for (int a = 0; a < nc && a < 16; a++) {
+        if (!mdp_wblock_global(w, a, blk)) break;
+        for (int i = 0; i < d; i++) w->wscale = fmax(w->wscale, fabs(blk[i + i * d]));
+    }
+    if (!(w->wscale > 0)) w->wscale = 1.0;
+    return 1;
+}
+
+/* v_r = M^-1 (H r + f) and u = H' v_r + w (the global problem's u of r). */
+static void mdp_u_global(mdp *w, const double *r, double *u)
+{
+    const fc_problem *p = w->p;
+    int n = w->n;
+    fc_matrix_gemv(p->H, 1.0, r, 0.0, w->vr);
+    for (int i = 0; i < n; i++) w->vr[i] += p->f[i];
+    memcpy(w->tn, w->vr, (size_t)n * sizeof *w->tn);
+    if (fc_chol_solve(w->Mf, w->vr, w->vr, NULL) == FC_OK) {
+        /* one refinement against M as stored */
+        fc_matrix_gemv(p->M, -1.0, w->vr, 1.0, w->tn);
+        if (fc_chol_solve(w->Mf, w->tn, w->tn, NULL) == FC_OK)
+            for (int i = 0; i < n; i++) w->vr[i] += w->tn[i];
+    }
+    memcpy(u, p->w, (size_t)w->m * sizeof *u);
+    fc_matrix_gemv_t(p->H, 1.0, w->vr, 1.0, u);
+}
+
+/* K = M + sum_a H_a D_a^-1 H_a' with D_a from the current scalings;
+ * factorised (a diagonal shift on failure). */
+static int mdp_factor_global(mdp *w)
+{
+    int d = w->d, dd = d * d, nc = w->nc;
+    for (int a = 0; a < nc; a++) {
+        double D[5][5], *Di = w->Dinv + (size_t)a * dd;
+        const double *Bk = w->B + (size_t)a * dd;
+        double mu = w->p->mu[a];
+        for (int col = 0; col < d; col++) {
+            for (int i = 0; i < d; i++)
+                for (int j = 0; j < d; j++)
+                    D[i][j] = i == 0 ? (j == 0 ? w->Dn[a] : 0.0) : (j == 0 ? mu : 1.0) * Bk[i + j * d];
+            double e[5] = {0};
+            e[col] = 1.0;
+            if (fc_small_solve(d, D, e) != 0) {
+                fc_error_set(&w->err, FC_ERR_NUMERIC, "a contact's D block is singular");
+                return 0;
+            }
+            for (int i = 0; i < d; i++) Di[i + col * d] = e[i];
+        }
+    }
+    double delta = 0, dmax = 0;
+    for (int k = 0; k < 5; k++) {
+        memset(w->Kx, 0, (size_t)w->Kp[w->n] * sizeof *w->Kx);
+        for (long q = 0; q < w->Mr->nnz; q++) w->Kx[w->mpos[q]] += w->Mr->x[q];
+        for (int a = 0; a < nc; a++) {
+            int r0 = w->rofs[a], nr = w->rofs[a + 1] - r0;
+            const double *Di = w->Dinv + (size_t)a * dd, *HR = w->HR + (size_t)r0 * d;
+            const long *kp = w->kpos + w->kofs[a];
+            for (int s1 = 0; s1 < nr; s1++) {
+                double t[5] = {0};   /* row s1 of H_R D^-1 */
+                for (int j = 0; j < d; j++)
+                    for (int i = 0; i < d; i++) t[j] += HR[s1 * d + i] * Di[i + j * d];
+                for (int s2 = 0; s2 < nr; s2++) {
+                    double v = 0;
+                    for (int j = 0; j < d; j++) v += t[j] * HR[s2 * d + j];
+                    w->Kx[kp[s1 * nr + s2]] += v;
+                }
+            }
+        }
+        if (k == 0) for (int j = 0; j < w->n; j++) dmax = fmax(dmax, fabs(w->Kx[w->kdiag[j]]));
+        for (int j = 0; j < w->n && delta > 0; j++) w->Kx[w->kdiag[j]] += delta;
+        double rcond = 0;
+        fc_error e;
+        if (fc_lu_factor(w->Klu, w->Kx, &rcond, &e) == FC_OK && rcond > 1e-15) return 1;
+        delta = delta == 0 ? 1e-12 * dmax : delta * 100;
+    }
+    fc_error_set(&w->err, FC_ERR_NUMERIC, "M + H D^-1 H' numerically singular");
+    return 0;
+}
+
+/* out = K x with K's current values. */
+static void k_apply(const mdp *w, const double *x, double *out)
+{
+    memset(out, 0, (size_t)w->n * sizeof *out);
+    for (int j = 0; j < w->n; j++)
+        for (int q = w->Kp[j]; q < w->Kp[j + 1]; q++) out[w->Ki[q]] += w->Kx[q] * x[j];
+}
+
+/* The global step from h (in w->rhs, per contact) and the residuals. */
+static int mdp_solve_global(mdp *w, double *dv, double *dr, double *du)
+{
+    const fc_problem *p = w->p;
+    int d = w->d, dd = d * d, m = w->m, n = w->n;
+    /* y = D^-1 (h + R1), b = -R0 + H y */
+    for (int a = 0; a < w->nc; a++) {
+        const double *Di = w->Dinv + (size_t)a * dd;
+        for (int i = 0; i < d; i++) {
+            double s = 0;
+            for (int j = 0; j < d; j++) s += Di[i + j * d] * (w->rhs[d * a + j] + w->R1[d * a + j]);
+            w->tmp[d * a + i] = s;
+        }
+    }
+    fc_matrix_gemv(p->H, 1.0, w->tmp, 0.0, w->tn);
+    for (int i = 0; i < n; i++) w->tn[i] -= w->R0[i];
+    fc_error e;
+    if (fc_lu_solve(w->Klu, w->tn, dv, &e) != FC_OK) return 0;
+    /* one refinement against K's values */
+    double *kx = w->tk;
+    k_apply(w, dv, kx);
+    for (int i = 0; i < n; i++) kx[i] = w->tn[i] - kx[i];
+    if (fc_lu_solve(w->Klu, kx, kx, &e) == FC_OK)
+        for (int i = 0; i < n; i++) dv[i] += kx[i];
+    /* dr = y - D^-1 H' dv, du = H' dv - R1 */
+    fc_matrix_gemv_t(p->H, 1.0, dv, 0.0, w->res);
+    for (int a = 0; a < w->nc; a++) {
+        const double *Di = w->Dinv + (size_t)a * dd;
+        for (int i = 0; i < d; i++) {
+            double s = 0;
+            for (int j = 0; j < d; j++) s += Di[i + j * d] * w->res[d * a + j];
+            dr[d * a + i] = w->tmp[d * a + i] - s;
+        }
+    }
+    for (int i = 0; i < m; i++) du[i] = w->res[i] - w->R1[i];
+    return 1;
+}
+
 /* A jam broken: each contact whose own step is below limit is solved on
  * its own, the others' reactions fixed (the one-contact solver of NSGS),
  * and put back a little inside its cones (products about mu_c): the
@@ -342,7 +673,11 @@ static int mdp_unjam(mdp *w, double limit, double mu_c)
     for (int a = 0; a < w->nc; a++) {
         if (!(w->step[a] <= limit) || (below > cap && n >= cap)) continue;
         double blk[9], qa[3], ra[3], ua[3];
-        fc_matrix_diag_block(w->W, a, d, blk);
+        if (w->global) {
+            if (!mdp_wblock_global(w, a, blk)) continue;
+        } else {
+            fc_matrix_diag_block(w->W, a, d, blk);
+        }
         for (int i = 0; i < d; i++) {
             double s = w->ue[d * a + i];
             for (int j = 0; j < d; j++) s -= blk[i + j * d] * w->r[d * a + j];
@@ -365,6 +700,19 @@ static int mdp_unjam(mdp *w, double limit, double mu_c)
     return n;
 }
 
+/* u of r (W r + q, or H' M^-1 (H r + f) + w) into u; the SPEC error. */
+static double mdp_eval(mdp *w, const double *r, double *u)
+{
+    const fc_problem *p = w->p;
+    if (w->global) {
+        mdp_u_global(w, r, u);
+        return fc_error_measure(w->d, w->nc, p->mu, p->mu_r, p->w, r, u, NULL);
+    }
+    memcpy(u, p->q, (size_t)w->m * sizeof *u);
+    fc_matrix_gemv(w->W, 1.0, r, 1.0, u);
+    return fc_error_local(p, r, u);
+}
+
 /* The starting point: r from the guess, u = W r + q, both moved inside
  * by a common shift (Mehrotra's heuristic) plus a margin of their own
  * size (a well-centred start: margins of 1% and 10% took 1.8 and 1.2
@@ -374,8 +722,8 @@ static void mdp_start(mdp *w, const double *r0)
 {
     int d = w->d, m = w->m;
     memcpy(w->r, r0, (size_t)m * sizeof *w->r);
-    fc_matrix_gemv(w->W, 1.0, w->r, 0.0, w->u);
-    for (int i = 0; i < m; i++) w->u[i] += w->p->q[i];
+    mdp_eval(w, w->r, w->u);
+    if (w->global) memcpy(w->v, w->vr, (size_t)w->n * sizeof *w->v);
     double sr = 0, su = 0, ar = 0, au = 0;
     for (int i = 0; i < m; i++) { sr = fmax(sr, fabs(w->r[i])); su = fmax(su, fabs(w->u[i])); }
     /* r and u in their own units: u's size over W's scale when r is 0 */
@@ -400,6 +748,8 @@ static void mdp_start(mdp *w, const double *r0)
  * growing from 1e-12 to 1e-4 of W's scale. */
 static int mdp_factor(mdp *w)
 {
+    mdp_scalings(w);
+    if (w->global) return mdp_factor_global(w);
     double delta = 0;
     for (int k = 0; k < 5; k++) {
         mdp_assemble(w, delta);
@@ -418,15 +768,12 @@ static int mdp_factor(mdp *w)
 static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *ended, fc_info *info)
 {
     const fc_options *opt = w->opt;
-    const fc_problem *p = w->p;
     int d = w->d, m = w->m, nc = w->nc;
     double frac = opt->ipm.step_fraction > 0 && opt->ipm.step_fraction < 1 ? opt->ipm.step_fraction
                                                                           : 0.99;
     int stall_max = opt->ipm.stall > 0 ? opt->ipm.stall : 60;
     /* the guess may already be a solution */
-    memcpy(w->ue, p->q, (size_t)m * sizeof *w->ue);
-    fc_matrix_gemv(w->W, 1.0, r, 1.0, w->ue);
-    double best = fc_error_local(p, r, w->ue), mark = best;
+    double best = mdp_eval(w, r, w->ue), mark = best;
     memcpy(w->best_r, r, (size_t)m * sizeof *r);
     fc_status st = FC_MAX_ITER;
     const char *why = "iteration limit";
@@ -434,7 +781,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
     double unjam_best = INFINITY;
     double mu_first = 0;
     *ended = 1;
-    double t_step = fc_lu_predicted_flops(w->J.lu) / MDP_FLOPS_PER_SECOND;
+    double t_step = fc_lu_predicted_flops(w->global ? w->Klu : w->J.lu) / MDP_FLOPS_PER_SECOND;
     if (!(best <= opt->tolerance)) mdp_start(w, r);
     while (!(best <= opt->tolerance)) {
         if (iter >= opt->max_iter) break;
@@ -464,7 +811,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
             fc_soc_prod(d, w->lam + d * a, w->lam + d * a, rc + 1);
             for (int k = 1; k <= d; k++) rc[k] = -rc[k];
         }
-        if (!mdp_direction(w, w->dra, w->dua, w->dpsia)) { *ended = 0; why = "LU solve failed"; break; }
+        if (!mdp_direction(w, w->dva, w->dra, w->dua, w->dpsia)) { *ended = 0; why = "LU solve failed"; break; }
         double aa = mdp_max_step(w, w->dra, w->dua, w->dpsia);
         for (int i = 0; i < m; i++) { w->dr[i] = w->r[i] + aa * w->dra[i]; w->du[i] = w->u[i] + aa * w->dua[i]; }
         for (int a = 0; a < nc; a++) w->dpsi[a] = w->psi[a] + aa * w->dpsia[a];
@@ -484,7 +831,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
             for (int k = 0; k < d; k++) rc[1 + k] -= t3[k];
             rc[1] += sigma * mu_c;
         }
-        if (!mdp_direction(w, w->dr, w->du, w->dpsi)) { *ended = 0; why = "LU solve failed"; break; }
+        if (!mdp_direction(w, w->dv, w->dr, w->du, w->dpsi)) { *ended = 0; why = "LU solve failed"; break; }
         double al = fmin(1.0, frac * mdp_max_step(w, w->dr, w->du, w->dpsi));
         /* jammed: two steps in a row below MDP_JAM_STEP */
         jammed = al < MDP_JAM_STEP ? jammed + 1 : 0;
@@ -499,14 +846,17 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
             unjam_best = best;
             fc_log(opt, 1, "ipm-mdp: jammed (step %.2e), %d contacts solved alone and reset", al, nr);
             jammed = 0;
-            if (nr > 0) continue;
+            if (nr > 0) {
+                mdp_eval(w, w->r, w->ue);   /* u of the new r, for the next break */
+                continue;
+            }
         }
         for (int i = 0; i < m; i++) { w->r[i] += al * w->dr[i]; w->u[i] += al * w->du[i]; }
         for (int a = 0; a < nc; a++) w->psi[a] += al * w->dpsi[a];
-        /* judged at (r, W r + q) */
-        memcpy(w->ue, p->q, (size_t)m * sizeof *w->ue);
-        fc_matrix_gemv(w->W, 1.0, w->r, 1.0, w->ue);
-        double e = fc_error_local(p, w->r, w->ue);
+        if (w->global)
+            for (int i = 0; i < w->n; i++) w->v[i] += al * w->dv[i];
+        /* judged at (r, u of r) */
+        double e = mdp_eval(w, w->r, w->ue);
         fc_log(opt, 1, "ipm-mdp %d: linear res %.3e, mu %.3e, sigma %.2e, step %.3e, spec %.3e",
                iter, pres, mu_c, sigma, al, e);
         if (!isfinite(e) || !fc_all_finite((size_t)m, w->r) || !fc_all_finite((size_t)nc, w->psi)) {
@@ -541,8 +891,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
     }
     if (best <= opt->tolerance) { st = FC_CONVERGED; *ended = 0; }
     memcpy(r, w->best_r, (size_t)m * sizeof *r);
-    memcpy(u, p->q, (size_t)m * sizeof *u);
-    fc_matrix_gemv(w->W, 1.0, r, 1.0, u);
+    mdp_eval(w, r, u);
     info->iterations = iter;
     *err_out = best;
     if (st != FC_CONVERGED)
@@ -601,7 +950,7 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
         return FC_STATUS_ERROR;
     }
     mdp w;
-    if (!mdp_init(&w, p, opt)) {
+    if (!mdp_init(&w, p, opt, 0)) {
         snprintf(info->message, sizeof info->message, "ipm-mdp: %.200s", w.err.msg);
         mdp_free(&w);
         return FC_STATUS_ERROR;
@@ -620,5 +969,69 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
         if (st == FC_CONVERGED) info->message[0] = 0;
         else snprintf(info->message, sizeof info->message, "%.160s; polished to %.3e", msg, best);
     }
+    return st;
+}
+
+/* The global problem: directly on (M, H), the Newton matrix at the
+ * bodies' level (K = M + H D^-1 H', sparse LU), when ipm.formulation is
+ * 2 (primal) or 0 (auto) and [the auto rule]; otherwise, or when a contact
+ * has mu = 0 or M is not symmetric, through the reduction to W.  The
+ * polish (NSGS and Newton) runs on the reduced problem. */
+fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                  double *u, double *v, fc_info *info)
+{
+    if (p->d != 2 && p->d != 3) {
+        snprintf(info->message, sizeof info->message, "ipm-mdp handles d = 2 and 3 only");
+        return FC_STATUS_ERROR;
+    }
+    int direct = opt->ipm.formulation == FC_IPM_PRIMAL ||
+                 (opt->ipm.formulation == FC_IPM_AUTO && MDP_DIRECT(p));
+    for (int a = 0; a < p->nc && direct; a++) direct = p->mu[a] > 0;
+    if (direct && fc_matrix_asymmetry(p->M) > 1e-13) direct = 0;
+    fc_clock clock;
+    fc_clock_start(&clock, opt);
+    fc_status st = FC_MAX_ITER;
+    double best = INFINITY;
+    int ended = 1;
+    if (direct) {
+        mdp w;
+        if (!mdp_init(&w, p, opt, 1)) {
+            snprintf(info->message, sizeof info->message, "ipm-mdp: %.200s", w.err.msg);
+            mdp_free(&w);
+            return FC_STATUS_ERROR;
+        }
+        w.clock = clock;
+        st = mdp_run(&w, r, u, &best, &ended, info);
+        memcpy(v, w.vr, (size_t)p->n * sizeof *v);   /* v of the returned r */
+        mdp_free(&w);
+        if (st == FC_CONVERGED || ended || !opt->ipm.polish) return st;
+    }
+    /* the reduced problem: the whole solve, or the polish */
+    fc_problem *loc = NULL;
+    fc_error err;
+    if (fc_problem_reduce(p, &loc, &err) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", err.msg);
+        return direct ? st : FC_STATUS_ERROR;
+    }
+    double *ul = fc_calloc((size_t)fc_problem_m(p), sizeof *ul);
+    if (!ul) { fc_problem_free(loc); return direct ? st : FC_STATUS_ERROR; }
+    if (!direct) {
+        fc_options o = *opt;
+        if (o.time_limit > 0) o.time_limit = fmax(1e-3, o.time_limit - fc_clock_elapsed(&clock));
+        st = fc_ipm_mdp_solve(loc, &o, r, ul, info);
+    } else {
+        char msg[sizeof info->message];
+        memcpy(msg, info->message, sizeof msg);
+        memcpy(ul, loc->q, (size_t)fc_problem_m(p) * sizeof *ul);
+        fc_matrix_gemv(loc->W, 1.0, r, 1.0, ul);
+        best = fc_error_local(loc, r, ul);
+        st = mdp_polish(loc, opt, &clock, r, ul, &best, info);
+        if (st != FC_CONVERGED && fc_clock_expired(&clock)) st = FC_TIME_LIMIT;
+        if (st == FC_CONVERGED) info->message[0] = 0;
+        else snprintf(info->message, sizeof info->message, "%.160s; polished to %.3e", msg, best);
+    }
+    if (fc_problem_recover_v(p, r, v, &err) != FC_OK) st = FC_STATUS_ERROR;
+    free(ul);
+    fc_problem_free(loc);
     return st;
 }

@@ -28,7 +28,7 @@ static const fc_solver solvers[] = {
      FC_DIM(2) | FC_DIM(3), fc_ipm_solve, NULL},
     {"ipm-mdp", "interior point on the maximum-dissipation form (Dojo): normal and friction "
                 "cone pairs, no De Saxce fixed point, sparse LU",
-     FC_DIM(2) | FC_DIM(3), fc_ipm_mdp_solve, NULL},
+     FC_DIM(2) | FC_DIM(3), fc_ipm_mdp_solve, fc_ipm_mdp_solve_global},
     {"gipm", "interior point on the global problem's (M, H) directly (no W), "
              "quasi-definite sparse KKT",
      FC_DIM(2) | FC_DIM(3), fc_ipm_solve, fc_gipm_solve},
