@@ -52,8 +52,12 @@
  * 1515 and the 3206 (75 s) and left the 2224 at 3.3e-5. */
 #define MDP_JAM_STEP 1e-2
 /* A global problem is solved on (M, H) directly under ipm.formulation 0
- * when this holds (else through W). */
-#define MDP_DIRECT(p) (getenv("MDP_G") ? atoi(getenv("MDP_G")) : 1)
+ * from this many contacts on (else through W).  Measured: the generated
+ * columns, 844 contacts 0.35 s directly against 0.86 s through W, 3206
+ * contacts 7.2 s against 75 s (W + D fills like a 3D mesh; K has the
+ * bodies' contact graph); the shared global problems (at most 356
+ * contacts) are faster through W (Spheres-i099 7 ms against 99 ms). */
+#define MDP_DIRECT_MIN_CONTACTS 500
 #define MDP_UNJAM_FACTOR 2.0
 #define MDP_UNJAM_SHARE 0.05
 
@@ -973,10 +977,12 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
 }
 
 /* The global problem: directly on (M, H), the Newton matrix at the
- * bodies' level (K = M + H D^-1 H', sparse LU), when ipm.formulation is
- * 2 (primal) or 0 (auto) and [the auto rule]; otherwise, or when a contact
- * has mu = 0 or M is not symmetric, through the reduction to W.  The
- * polish (NSGS and Newton) runs on the reduced problem. */
+ * bodies' level (K = M + H D^-1 H', sparse LU: the unknowns dr = D^-1 (h +
+ * R1 - H' dv) eliminated contact by contact), when ipm.formulation is 2
+ * (primal), or 0 (auto) with at least MDP_DIRECT_MIN_CONTACTS contacts;
+ * otherwise, or when a contact has mu = 0 or M is not symmetric, through
+ * the reduction to W.  The polish (NSGS and Newton) runs on the reduced
+ * problem. */
 fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                   double *u, double *v, fc_info *info)
 {
@@ -985,7 +991,7 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
         return FC_STATUS_ERROR;
     }
     int direct = opt->ipm.formulation == FC_IPM_PRIMAL ||
-                 (opt->ipm.formulation == FC_IPM_AUTO && MDP_DIRECT(p));
+                 (opt->ipm.formulation == FC_IPM_AUTO && p->nc >= MDP_DIRECT_MIN_CONTACTS);
     for (int a = 0; a < p->nc && direct; a++) direct = p->mu[a] > 0;
     if (direct && fc_matrix_asymmetry(p->M) > 1e-13) direct = 0;
     fc_clock clock;
