@@ -85,6 +85,8 @@ fc_status fc_stick_solve(const fc_problem *p, const fc_options *opt, double *r, 
                          fc_info *info);
 fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
+fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                               double *v, fc_info *info);
 fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 fc_status fc_psor_solve(const fc_problem *p, const fc_options *opt,
