@@ -33,7 +33,10 @@ void fc_chol_free(fc_chol *F);
  * (replaced by UMFPACK when its analysis predicts heavy fill), or a dense
  * LAPACK LU that fc_lu_new picks by itself when n <= 64. */
 typedef struct fc_lu fc_lu;
-typedef enum fc_lu_kind { FC_LU_UMFPACK = 0, FC_LU_KLU = 1, FC_LU_DENSE = 2 } fc_lu_kind;
+typedef enum fc_lu_kind {
+    FC_LU_UMFPACK = 0, FC_LU_KLU = 1, FC_LU_DENSE = 2,
+    FC_LU_UMFPACK_SYMMETRIC = 3   /* UMFPACK on a symmetric pattern (its symmetric strategy) */
+} fc_lu_kind;
 
 /* Analyse the pattern (the arrays are copied).  NULL on failure. */
 fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error *err);

@@ -112,12 +112,31 @@ fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error 
     }
     umfpack_di_defaults(F->control);
     F->control[UMFPACK_PRL] = 0;
+    double sym_entries = -1, sym_flops = 0;
+    if (kind == FC_LU_UMFPACK_SYMMETRIC) {
+        /* a symmetric pattern: AMD on it, diagonal pivots preferred.
+         * UMFPACK's own estimates are loose upper bounds there (measured
+         * on the bodies' level matrix of the 36536-contact column: 2.8e8
+         * entries and 1.2e12 flops predicted, where a Cholesky of the same
+         * pattern does 2.2e10): KLU's AMD analysis, exact without
+         * pivoting, gives the prediction instead */
+        F->control[UMFPACK_STRATEGY] = UMFPACK_STRATEGY_SYMMETRIC;
+        F->kind = FC_LU_UMFPACK;
+        klu_defaults(&F->kc);
+        klu_symbolic *ks = klu_analyze(n, F->Ap, F->Ai, &F->kc);
+        if (ks) {
+            sym_entries = ks->lnz + ks->unz;
+            sym_flops = ks->est_flops;
+            klu_free_symbolic(&ks, &F->kc);
+        }
+    }
     double info[UMFPACK_INFO];
     /* symbolic analysis of the pattern only (values not needed) */
     int st = umfpack_di_symbolic(n, n, F->Ap, F->Ai, NULL, &F->sym, F->control, info);
     if (st == UMFPACK_OK) {
-        F->pred_flops = info[UMFPACK_FLOPS_ESTIMATE];
-        F->pred_entries = info[UMFPACK_LNZ_ESTIMATE] + info[UMFPACK_UNZ_ESTIMATE];
+        F->pred_flops = sym_entries >= 0 ? sym_flops : info[UMFPACK_FLOPS_ESTIMATE];
+        F->pred_entries = sym_entries >= 0 ? sym_entries
+                                           : info[UMFPACK_LNZ_ESTIMATE] + info[UMFPACK_UNZ_ESTIMATE];
         if (F->pred_entries > FC_LU_MAX_FILL * (double)nnz + 1e6) goto too_big;
         return F;
     }

@@ -515,7 +515,7 @@ static int mdp_init_global(mdp *w)
         for (int s1 = w->rofs[a]; s1 < w->rofs[a + 1]; s1++)
             for (int s2 = w->rofs[a]; s2 < w->rofs[a + 1]; s2++) w->kpos[o++] = k_find(w, w->ridx[s1], w->ridx[s2]);
     }
-    w->Klu = fc_lu_new(n, w->Kp, w->Ki, FC_LU_UMFPACK, &w->err);
+    w->Klu = fc_lu_new(n, w->Kp, w->Ki, FC_LU_UMFPACK_SYMMETRIC, &w->err);
     if (!w->Klu) return 0;
     /* W's scale from a few contacts' diagonal blocks */
     double blk[9];
