@@ -1,6 +1,7 @@
 /* ipm-mdp: primal-dual interior point on the maximum-dissipation form of
- * Coulomb friction (Dojo's nonlinear friction, shared/seeds/004), local
- * problem FC(W, q, mu), d = 2 or 3.
+ * Coulomb friction (Dojo's nonlinear friction, shared/seeds/004), d = 2
+ * or 3: the local problem FC(W, q, mu), and the global one (M, H, f, w,
+ * mu) directly (fc_ipm_mdp_solve_global, at the end) or through W.
  *
  * Per contact a, two complementarity pairs:
  *   normal:   r_N >= 0,  u_N >= 0,  r_N u_N = 0
@@ -27,7 +28,12 @@
  * dpsi follows per contact.  Contacts with mu = 0 have no friction pair:
  * r_T is held at 0.
  *
- * The iterate judged is (r, W r + q), by the SPEC measure, every step;
+ * Jams (the iterate stuck against the cones' boundaries on a wrong branch
+ * of this non-monotone problem) are broken by solving the blocking
+ * contacts alone (mdp_unjam); an unconverged run is polished by NSGS and
+ * Newton (mdp_polish).
+ *
+ * The iterate judged is (r, u of r), by the SPEC measure, every step;
  * the best one is returned.  Every step's factorisation is predicted
  * (flops) and none is started that the time left cannot hold.  Workspace
  * allocated once; the LU's factor is refused beyond 50 times W's entries
@@ -51,6 +57,8 @@
  * always the same two: the outcome is sensitive; this one solved the
  * 1515 and the 3206 (75 s) and left the 2224 at 3.3e-5. */
 #define MDP_JAM_STEP 1e-2
+#define MDP_UNJAM_FACTOR 2.0
+#define MDP_UNJAM_SHARE 0.05
 /* A global problem is solved on (M, H) directly under ipm.formulation 0
  * from this many contacts on (else through W).  Measured: the generated
  * columns, 844 contacts 0.35 s directly against 0.86 s through W, 3206
@@ -58,8 +66,6 @@
  * bodies' contact graph); the shared global problems (at most 356
  * contacts) are faster through W (Spheres-i099 7 ms against 99 ms). */
 #define MDP_DIRECT_MIN_CONTACTS 500
-#define MDP_UNJAM_FACTOR 2.0
-#define MDP_UNJAM_SHARE 0.05
 
 typedef struct mdp {
     const fc_problem *p;
