@@ -61,6 +61,7 @@ static const opt_entry entries[] = {
     I(ipm.polish_sweeps, "ipm-mdp: NSGS sweeps of the polish"),
     I(ipm.stall, "ipm-mdp: steps without halving the error before it counts as stalled"),
     I(ipm.unjam, "ipm-mdp: 1 breaks a jam by solving the blocking contacts alone"),
+    D(ipm.margin, "ipm-mdp: the start's margin inside the cones, relative to r and u"),
     D(admm.rho, "admm: penalty when admm.initial_rho = 0"),
     I(admm.initial_rho, "admm: 0 given, 1 norm-inf, 2 eigenvalue estimate"),
     I(admm.rho_strategy, "admm: 0 constant, 1 residual balancing, 2 scaled residual balancing"),

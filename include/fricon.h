@@ -335,6 +335,8 @@ typedef struct fc_ipm_options {
     int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; 100      */
     int stall;             /* ipm-mdp: steps without halving the error
                               before the run counts as stalled; 60         */
+    double margin;         /* ipm-mdp: the start's margin inside the cones,
+                              relative to the sizes of r and u; 1          */
     int unjam;             /* ipm-mdp: 1 breaks a jam (two steps below 1e-2)
                               by solving the contacts that block the step
                               alone, the others fixed; default 1           */

@@ -747,10 +747,11 @@ static void mdp_start(mdp *w, const double *r0)
         ar = fmax(ar, need);
         au = fmax(au, -w->u[d * a]);
     }
+    double mg = w->opt->ipm.margin > 0 ? w->opt->ipm.margin : 1.0;
     for (int a = 0; a < w->nc; a++) {
-        w->r[d * a] += ar + sr;
-        w->u[d * a] += au + su;
-        w->psi[a] = fc_norm_small(d - 1, w->u + d * a + 1) + su;
+        w->r[d * a] += ar + mg * sr;
+        w->u[d * a] += au + mg * su;
+        w->psi[a] = fc_norm_small(d - 1, w->u + d * a + 1) + mg * su;
     }
 }
 

@@ -133,6 +133,7 @@ void fc_default_options(fc_options *opt)
     opt->ipm.polish_sweeps = 100;
     opt->ipm.stall = 60;
     opt->ipm.unjam = 1;
+    opt->ipm.margin = 1.0;
     opt->admm.rho = 1.0;
     opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
     opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
