@@ -1,0 +1,289 @@
+/* ipm-mdp on the global problem (M, H, f, w, mu) without W: with v one
+ * more unknown and dr = D^-1 (h + R1 - H' dv) eliminated contact by
+ * contact, the Newton matrix is at the bodies' level,
+ *     K = M + H D^-1 H'     (the pattern of the bodies' contact graph),
+ * assembled from each contact's block on its bodies' unknowns R_a and
+ * factorised by UMFPACK (not symmetric; its symmetric strategy on the
+ * symmetric pattern).  The interior point itself is ipm_mdp.c's. */
+#include "solvers/ipm_mdp.h"
+#include "cone/cone.h"
+
+
+static int cmp_int(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* Position of (i, j) in K's CSC pattern (-1: absent). */
+static long k_find(const mdp *w, int i, int j)
+{
+    int lo = w->Kp[j], hi = w->Kp[j + 1] - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (w->Ki[mid] == i) return mid;
+        if (w->Ki[mid] < i) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* The diagonal block H_a' M^-1 H_a of W for contact a (d x d,
+ * column-major), by d solves with M's factor. */
+int fc_mdp_global_wblock(mdp *w, int a, double *blk)
+{
+    int d = w->d, n = w->n;
+    const fc_matrix *Hc = w->Hc;
+    for (int k = 0; k < d; k++) {
+        memset(w->tn, 0, (size_t)n * sizeof *w->tn);
+        int row = d * a + k;
+        for (int q = Hc->p[row]; q < Hc->p[row + 1]; q++) w->tn[Hc->j[q]] = Hc->x[q];
+        if (fc_chol_solve(w->Mf, w->tn, w->tn, NULL) != FC_OK) return 0;
+        for (int i = 0; i < d; i++) {
+            double s = 0;
+            int ri = d * a + i;
+            for (int q = Hc->p[ri]; q < Hc->p[ri + 1]; q++) s += Hc->x[q] * w->tn[Hc->j[q]];
+            blk[i + k * d] = s;
+        }
+    }
+    return 1;
+}
+
+int fc_mdp_global_init(mdp *w)
+{
+    const fc_problem *p = w->p;
+    int d = w->d, nc = w->nc, n = p->n;
+    w->n = n;
+    w->Mf = fc_chol_factor(p->M, "M", &w->err);
+    if (!w->Mf) return 0;
+    fc_matrix *Hr = fc_matrix_to_csr(p->H);
+    w->Hc = Hr ? fc_csr_transpose(Hr) : NULL;
+    fc_matrix_free(Hr);
+    w->Mr = fc_matrix_to_csr(p->M);
+    size_t nn = (size_t)n;
+    w->v = fc_calloc(nn, sizeof(double)); w->dv = fc_calloc(nn, sizeof(double));
+    w->dva = fc_calloc(nn, sizeof(double)); w->R0 = fc_calloc(nn, sizeof(double));
+    w->vr = fc_calloc(nn, sizeof(double)); w->tn = fc_calloc(nn + 1, sizeof(double));
+    w->tk = fc_calloc(nn + 1, sizeof(double));
+    w->Dinv = fc_calloc((size_t)nc * d * d, sizeof(double));
+    w->rofs = fc_calloc((size_t)nc + 1, sizeof(int));
+    w->kofs = fc_calloc((size_t)nc + 1, sizeof(long));
+    if (!w->Hc || !w->Mr || !w->v || !w->dv || !w->dva || !w->R0 || !w->vr || !w->tn || !w->tk ||
+        !w->Dinv || !w->rofs || !w->kofs)
+        return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    const fc_matrix *Hc = w->Hc;
+    /* R_a: the body unknowns of contact a (H's rows in its d columns) */
+    long bound = Hc->p[w->m];
+    w->ridx = fc_calloc((size_t)bound + 1, sizeof(int));
+    if (!w->ridx) return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    int k = 0;
+    for (int a = 0; a < nc; a++) {
+        w->rofs[a] = k;
+        int start = k;
+        for (int q = Hc->p[d * a]; q < Hc->p[d * a + d]; q++) w->ridx[k++] = Hc->j[q];
+        qsort(w->ridx + start, (size_t)(k - start), sizeof(int), cmp_int);
+        int u = start;
+        for (int t = start; t < k; t++)
+            if (t == start || w->ridx[t] != w->ridx[u - 1]) w->ridx[u++] = w->ridx[t];
+        k = u;
+    }
+    w->rofs[nc] = k;
+    long nk = 0;
+    for (int a = 0; a < nc; a++) {
+        long r = w->rofs[a + 1] - w->rofs[a];
+        w->kofs[a] = nk;
+        nk += r * r;
+    }
+    w->kofs[nc] = nk;
+    w->HR = fc_calloc((size_t)k * d + 1, sizeof(double));
+    w->kpos = fc_calloc((size_t)nk + 1, sizeof(long));
+    w->mpos = fc_calloc((size_t)w->Mr->nnz + 1, sizeof(long));
+    long ntr = w->Mr->nnz + nk;
+    int *tj = fc_calloc((size_t)ntr + 1, sizeof(int)), *ti = fc_calloc((size_t)ntr + 1, sizeof(int));
+    int *cnt = fc_calloc(nn + 1, sizeof(int));
+    w->Kp = fc_calloc(nn + 1, sizeof(int));
+    if (!w->HR || !w->kpos || !w->mpos || !tj || !ti || !cnt || !w->Kp) {
+        free(tj); free(ti); free(cnt);
+        return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    }
+    /* H_a dense on R_a */
+    for (int a = 0; a < nc; a++) {
+        int r0 = w->rofs[a], nr = w->rofs[a + 1] - r0;
+        for (int kk = 0; kk < d; kk++) {
+            int row = d * a + kk;
+            for (int q = Hc->p[row]; q < Hc->p[row + 1]; q++) {
+                int s2 = 0;
+                while (s2 < nr && w->ridx[r0 + s2] != Hc->j[q]) s2++;
+                w->HR[(size_t)(r0 + s2) * d + kk] += Hc->x[q];
+            }
+        }
+    }
+    /* K's pattern: M's entries and every R_a x R_a, bucketed by column */
+    long t = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = w->Mr->p[i]; q < w->Mr->p[i + 1]; q++) { ti[t] = i; tj[t] = w->Mr->j[q]; t++; }
+    for (int a = 0; a < nc; a++)
+        for (int s1 = w->rofs[a]; s1 < w->rofs[a + 1]; s1++)
+            for (int s2 = w->rofs[a]; s2 < w->rofs[a + 1]; s2++) { ti[t] = w->ridx[s1]; tj[t] = w->ridx[s2]; t++; }
+    for (long q = 0; q < ntr; q++) cnt[tj[q] + 1]++;
+    for (int j = 0; j < n; j++) cnt[j + 1] += cnt[j];
+    int *rows = fc_calloc((size_t)ntr + 1, sizeof(int));
+    if (!rows) { free(tj); free(ti); free(cnt); return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory"); }
+    for (long q = 0; q < ntr; q++) rows[cnt[tj[q]]++] = ti[q];
+    for (int j = n; j > 0; j--) cnt[j] = cnt[j - 1];
+    cnt[0] = 0;
+    long nz = 0;
+    for (int j = 0; j < n; j++) {
+        int b = cnt[j], e = cnt[j + 1];
+        qsort(rows + b, (size_t)(e - b), sizeof(int), cmp_int);
+        w->Kp[j] = (int)nz;
+        for (int q = b; q < e; q++)
+            if (q == b || rows[q] != rows[q - 1]) rows[nz++] = rows[q];
+    }
+    w->Kp[n] = (int)nz;
+    w->Ki = rows;
+    free(tj); free(ti); free(cnt);
+    w->Kx = fc_calloc((size_t)nz + 1, sizeof(double));
+    w->kdiag = fc_calloc(nn + 1, sizeof(long));
+    if (!w->Kx || !w->kdiag) return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    for (int j = 0; j < n; j++) w->kdiag[j] = k_find(w, j, j);
+    t = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = w->Mr->p[i]; q < w->Mr->p[i + 1]; q++) w->mpos[t++] = k_find(w, i, w->Mr->j[q]);
+    for (int a = 0; a < nc; a++) {
+        long o = w->kofs[a];
+        for (int s1 = w->rofs[a]; s1 < w->rofs[a + 1]; s1++)
+            for (int s2 = w->rofs[a]; s2 < w->rofs[a + 1]; s2++) w->kpos[o++] = k_find(w, w->ridx[s1], w->ridx[s2]);
+    }
+    w->Klu = fc_lu_new(n, w->Kp, w->Ki, FC_LU_UMFPACK_SYMMETRIC, &w->err);
+    if (!w->Klu) return 0;
+    /* W's scale from a few contacts' diagonal blocks */
+    double blk[9];
+    for (int a = 0; a < nc && a < 16; a++) {
+        if (!fc_mdp_global_wblock(w, a, blk)) break;
+        for (int i = 0; i < d; i++) w->wscale = fmax(w->wscale, fabs(blk[i + i * d]));
+    }
+    if (!(w->wscale > 0)) w->wscale = 1.0;
+    return 1;
+}
+
+/* v_r = M^-1 (H r + f) and u = H' v_r + w (the global problem's u of r). */
+void fc_mdp_global_u(mdp *w, const double *r, double *u)
+{
+    const fc_problem *p = w->p;
+    int n = w->n;
+    fc_matrix_gemv(p->H, 1.0, r, 0.0, w->vr);
+    for (int i = 0; i < n; i++) w->vr[i] += p->f[i];
+    memcpy(w->tn, w->vr, (size_t)n * sizeof *w->tn);
+    if (fc_chol_solve(w->Mf, w->vr, w->vr, NULL) == FC_OK) {
+        /* one refinement against M as stored */
+        fc_matrix_gemv(p->M, -1.0, w->vr, 1.0, w->tn);
+        if (fc_chol_solve(w->Mf, w->tn, w->tn, NULL) == FC_OK)
+            for (int i = 0; i < n; i++) w->vr[i] += w->tn[i];
+    }
+    memcpy(u, p->w, (size_t)w->m * sizeof *u);
+    fc_matrix_gemv_t(p->H, 1.0, w->vr, 1.0, u);
+}
+
+/* K = M + sum_a H_a D_a^-1 H_a' with D_a from the current scalings;
+ * factorised (a diagonal shift on failure). */
+int fc_mdp_global_factor(mdp *w)
+{
+    int d = w->d, dd = d * d, nc = w->nc;
+    for (int a = 0; a < nc; a++) {
+        double D[5][5], *Di = w->Dinv + (size_t)a * dd;
+        const double *Bk = w->B + (size_t)a * dd;
+        double mu = w->p->mu[a];
+        for (int col = 0; col < d; col++) {
+            for (int i = 0; i < d; i++)
+                for (int j = 0; j < d; j++)
+                    D[i][j] = i == 0 ? (j == 0 ? w->Dn[a] : 0.0) : (j == 0 ? mu : 1.0) * Bk[i + j * d];
+            double e[5] = {0};
+            e[col] = 1.0;
+            if (fc_small_solve(d, D, e) != 0) {
+                fc_error_set(&w->err, FC_ERR_NUMERIC, "a contact's D block is singular");
+                return 0;
+            }
+            for (int i = 0; i < d; i++) Di[i + col * d] = e[i];
+        }
+    }
+    double delta = 0, dmax = 0;
+    for (int k = 0; k < 5; k++) {
+        memset(w->Kx, 0, (size_t)w->Kp[w->n] * sizeof *w->Kx);
+        for (long q = 0; q < w->Mr->nnz; q++) w->Kx[w->mpos[q]] += w->Mr->x[q];
+        for (int a = 0; a < nc; a++) {
+            int r0 = w->rofs[a], nr = w->rofs[a + 1] - r0;
+            const double *Di = w->Dinv + (size_t)a * dd, *HR = w->HR + (size_t)r0 * d;
+            const long *kp = w->kpos + w->kofs[a];
+            for (int s1 = 0; s1 < nr; s1++) {
+                double t[5] = {0};   /* row s1 of H_R D^-1 */
+                for (int j = 0; j < d; j++)
+                    for (int i = 0; i < d; i++) t[j] += HR[s1 * d + i] * Di[i + j * d];
+                for (int s2 = 0; s2 < nr; s2++) {
+                    double v = 0;
+                    for (int j = 0; j < d; j++) v += t[j] * HR[s2 * d + j];
+                    w->Kx[kp[s1 * nr + s2]] += v;
+                }
+            }
+        }
+        if (k == 0) for (int j = 0; j < w->n; j++) dmax = fmax(dmax, fabs(w->Kx[w->kdiag[j]]));
+        for (int j = 0; j < w->n && delta > 0; j++) w->Kx[w->kdiag[j]] += delta;
+        double rcond = 0;
+        fc_error e;
+        if (fc_lu_factor(w->Klu, w->Kx, &rcond, &e) == FC_OK && rcond > 1e-15) return 1;
+        delta = delta == 0 ? 1e-12 * dmax : delta * 100;
+    }
+    fc_error_set(&w->err, FC_ERR_NUMERIC, "M + H D^-1 H' numerically singular");
+    return 0;
+}
+
+/* out = K x with K's current values. */
+static void k_apply(const mdp *w, const double *x, double *out)
+{
+    memset(out, 0, (size_t)w->n * sizeof *out);
+    for (int j = 0; j < w->n; j++)
+        for (int q = w->Kp[j]; q < w->Kp[j + 1]; q++) out[w->Ki[q]] += w->Kx[q] * x[j];
+}
+
+/* The global step from h (in w->rhs, per contact) and the residuals. */
+int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du)
+{
+    const fc_problem *p = w->p;
+    int d = w->d, dd = d * d, m = w->m, n = w->n;
+    /* y = D^-1 (h + R1), b = -R0 + H y */
+    for (int a = 0; a < w->nc; a++) {
+        const double *Di = w->Dinv + (size_t)a * dd;
+        for (int i = 0; i < d; i++) {
+            double s = 0;
+            for (int j = 0; j < d; j++) s += Di[i + j * d] * (w->rhs[d * a + j] + w->R1[d * a + j]);
+            w->tmp[d * a + i] = s;
+        }
+    }
+    fc_matrix_gemv(p->H, 1.0, w->tmp, 0.0, w->tn);
+    for (int i = 0; i < n; i++) w->tn[i] -= w->R0[i];
+    fc_error e;
+    if (fc_lu_solve(w->Klu, w->tn, dv, &e) != FC_OK) return 0;
+    /* one refinement against K's values */
+    double *kx = w->tk;
+    k_apply(w, dv, kx);
+    for (int i = 0; i < n; i++) kx[i] = w->tn[i] - kx[i];
+    if (fc_lu_solve(w->Klu, kx, kx, &e) == FC_OK)
+        for (int i = 0; i < n; i++) dv[i] += kx[i];
+    /* dr = y - D^-1 H' dv, du = H' dv - R1 */
+    fc_matrix_gemv_t(p->H, 1.0, dv, 0.0, w->res);
+    for (int a = 0; a < w->nc; a++) {
+        const double *Di = w->Dinv + (size_t)a * dd;
+        for (int i = 0; i < d; i++) {
+            double s = 0;
+            for (int j = 0; j < d; j++) s += Di[i + j * d] * w->res[d * a + j];
+            dr[d * a + i] = w->tmp[d * a + i] - s;
+        }
+    }
+    for (int i = 0; i < m; i++) du[i] = w->res[i] - w->R1[i];
+    return 1;
+}
+
+/* A jam broken: each contact whose own step is below limit is solved on
+ * its own, the others' reactions fixed (the one-contact solver of NSGS),
+ * and put back a little inside its cones (products about mu_c): the
+ * iterate leaves the wrong branch it was stuck on; the linear residual
+ * takes the change.  Returns the number of contacts reset. */
