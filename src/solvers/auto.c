@@ -70,6 +70,7 @@
 
 typedef struct auto_run {
     const fc_problem *p;
+    const fc_problem *global;   /* the global problem p was reduced from, if any */
     const fc_options *opt;
     fc_clock clk;
     double *best, best_err;
@@ -169,7 +170,18 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
     if (cold) memset(r, 0, (size_t)m * sizeof *r);
     else memcpy(r, a->best, (size_t)m * sizeof *r);
     double t0 = fc_now();
-    fc_status st = s->solve_local(p, &o, r, u, &sub);
+    fc_status st;
+    if (a->global && !strcmp(name, "ipm-mdp") && a->global->nc >= FC_AUTO_GLOBAL_DIRECT) {
+        /* on (M, H) directly: its Newton matrix at the bodies' level
+         * instead of W + D (measured on the generated columns: 3206
+         * contacts in 7 s against 77 s) */
+        double *v = fc_calloc((size_t)a->global->n, sizeof *v);
+        o.ipm.formulation = FC_IPM_PRIMAL;
+        st = v ? fc_ipm_mdp_solve_global(a->global, &o, r, u, v, &sub) : FC_STATUS_ERROR;
+        free(v);
+    } else {
+        st = s->solve_local(p, &o, r, u, &sub);
+    }
     double err = fc_all_finite((size_t)m, r) ? measure(p, r, u) : INFINITY;
     a->iterations += sub.iterations;
     fc_info_add_stage(info, name, st, sub.iterations, err, fc_now() - t0);
@@ -232,13 +244,23 @@ static void log_analysis(const fc_problem *p, const fc_options *opt, double b)
            d, p->nc, b, mulo, muhi, fc_matrix_asymmetry(p->W), worst, bad);
 }
 
+static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const fc_options *opt,
+                            double *r, double *u, fc_info *info);
+
 fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
                         double *u, fc_info *info)
+{
+    return auto_solve(p, NULL, opt, r, u, info);
+}
+
+static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const fc_options *opt,
+                            double *r, double *u, fc_info *info)
 {
     int m = fc_problem_m(p);
     auto_run a;
     memset(&a, 0, sizeof a);
     a.p = p;
+    a.global = global;
     a.opt = opt;
     a.best_err = INFINITY;
     fc_clock_start(&a.clk, opt);
@@ -300,51 +322,14 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt, double *r,
     return st;
 }
 
-/* A global problem: from FC_AUTO_GLOBAL_DIRECT contacts on (d = 2, 3),
- * ipm-mdp on (M, H) directly first (measured on the generated columns:
- * 3206 contacts in 7.2 s, against 77 s for auto through W); when it does
- * not converge, and below that size, auto on the reduced problem W, with
- * the time left, from the best r so far (its NSGS stages start there). */
+/* A global problem: reduced to W, and auto's stages on it, except that
+ * from FC_AUTO_GLOBAL_DIRECT contacts on its interior-point stage runs
+ * ipm-mdp on (M, H) directly; v recovered from r. */
 fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
                                double *v, fc_info *info)
 {
-    int m = fc_problem_m(p);
     fc_clock clk;
     fc_clock_start(&clk, opt);
-    fc_status st = FC_MAX_ITER;
-    int direct_its = 0;
-    if ((p->d == 2 || p->d == 3) && p->nc >= FC_AUTO_GLOBAL_DIRECT) {
-        fc_options o = *opt;
-        o.ipm.formulation = FC_IPM_PRIMAL;
-        fc_info sub;
-        memset(&sub, 0, sizeof sub);
-        double t0 = fc_now();
-        st = fc_ipm_mdp_solve_global(p, &o, r, u, v, &sub);
-        direct_its = sub.iterations;
-        double err = INFINITY;
-        if (fc_all_finite((size_t)m, r) && fc_all_finite((size_t)p->n, v)) {
-            memcpy(u, p->w, (size_t)m * sizeof *u);
-            fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
-            err = fc_error_local(p, r, u);
-        } else {
-            memset(r, 0, (size_t)m * sizeof *r);
-        }
-        fc_info_add_stage(info, "ipm-mdp (global)", st, sub.iterations, err, fc_now() - t0);
-        fc_log(opt, 1, "auto: ipm-mdp on (M, H) %s after %d iterations, error %.3e, %.3f s",
-               fc_status_name(st), sub.iterations, err, fc_now() - t0);
-        if (st == FC_CONVERGED) {
-            info->iterations = direct_its;
-            info->residual = err;
-            info->status = st;
-            return st;
-        }
-        if (opt->time_limit > 0 && fc_clock_expired(&clk)) {
-            info->iterations = direct_its;
-            snprintf(info->message, sizeof info->message, "time limit in ipm-mdp on (M, H): %.200s",
-                     sub.message);
-            return FC_TIME_LIMIT;
-        }
-    }
     fc_problem *loc = NULL;
     fc_error err;
     if (fc_problem_reduce(p, &loc, &err) != FC_OK) {
@@ -353,10 +338,7 @@ fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, doubl
     }
     fc_options o = *opt;
     if (o.time_limit > 0) o.time_limit = fmax(1e-3, o.time_limit - fc_clock_elapsed(&clk));
-    if (o.max_iter > direct_its) o.max_iter -= direct_its;
-    o.r0 = NULL;   /* r holds the best so far: auto starts from it */
-    st = fc_auto_solve(loc, &o, r, u, info);
-    info->iterations += direct_its;
+    fc_status st = auto_solve(loc, p, &o, r, u, info);
     if (fc_problem_recover_v(p, r, v, &err) != FC_OK) st = FC_STATUS_ERROR;
     fc_problem_free(loc);
     return st;
