@@ -42,7 +42,14 @@ struct fc_kkt {
     long *diag;          /* position of each diagonal entry in A->x */
     int n, quasidef, analysed;
     kkt_schur *sc;       /* NULL: A factorised as a whole */
+    double pred_flops;   /* one factorisation, as the analysis predicts it */
 };
+
+/* The factor may hold at most this many times the matrix's stored entries
+ * (plus 1e6): a small multiple of the problem's own size (as linsys/lu.c). */
+#define FC_KKT_MAX_FILL 50.0
+
+double fc_kkt_predicted_flops(const fc_kkt *K) { return K->pred_flops; }
 
 static fc_kkt *kkt_new(int n, long nz, const int *ti, const int *tj, const double *tx,
                        int quasidef, int analyse, fc_error *err);
@@ -97,6 +104,14 @@ static fc_kkt *kkt_new(int n, long nz, const int *ti, const int *tj, const doubl
     if (!analyse) return K;
     K->L = cholmod_analyze(K->A, &K->c);
     if (!K->L) goto nomem;
+    K->pred_flops = K->c.fl;
+    if (K->c.lnz > FC_KKT_MAX_FILL * (double)Ap[n] + 1e6) {
+        fc_error_set(err, FC_ERR_NOMEM, "KKT: the factor would hold %.3g entries, %.0fx the "
+                     "matrix's %d (%.3g flops): beyond the limit", K->c.lnz,
+                     K->c.lnz / (double)(Ap[n] > 0 ? Ap[n] : 1), Ap[n], K->c.fl);
+        fc_kkt_free(K);
+        return NULL;
+    }
     return K;
 nomem:
     fc_error_set(err, FC_ERR_NOMEM, "out of memory building a KKT matrix");
@@ -262,8 +277,11 @@ fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const dou
         K->L = cholmod_analyze(K->A, &K->c);
         if (!K->L) ok = 0;
         else if (!(K->c.fl > FC_KKT_SCHUR_MIN_FLOPS && fl_schur < 2.0 * K->c.fl)) ok = 0;
-        if (ok) cholmod_free_factor(&K->L, &K->c);
-        else {
+        if (ok) {
+            cholmod_free_factor(&K->L, &K->c);
+            K->pred_flops = fl_schur;
+        } else {
+            K->pred_flops = K->c.fl;
             schur_free(K->sc, &K->c);
             K->sc = NULL;
             return K;
@@ -282,6 +300,7 @@ fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const dou
             fc_kkt_free(K);
             return NULL;
         }
+        K->pred_flops = K->c.fl;
     }
     return K;
 }

@@ -105,3 +105,7 @@ fc_err fc_kkt_factor(fc_kkt *K, const double *reg, fc_error *err);
  * exact matrix (x and b must not alias). */
 fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error *err);
 void fc_kkt_free(fc_kkt *K);
+/* The flops of one factorisation, as the analysis predicts them.
+ * (fc_kkt_new refuses, FC_ERR_NOMEM, a whole factor predicted beyond 50
+ * times the matrix's entries plus 1e6.) */
+double fc_kkt_predicted_flops(const fc_kkt *K);

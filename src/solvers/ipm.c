@@ -25,6 +25,10 @@
 
 #include <stdio.h>
 
+/* Predicted factorisation flops per second, to refuse a step that the
+ * time limit cannot hold (as nsn.c and sticking.c). */
+#define FC_IPM_FLOPS_PER_SECOND 1e10
+
 typedef struct ipm {
     const fc_problem *p;
     const fc_options *opt;
@@ -582,6 +586,16 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         return FC_STATUS_ERROR;
     }
     fc_clock_start(&w.clock, opt);
+    /* a factorisation that the time limit cannot hold is not started
+     * (measured: the first one took 42 s on the 112768-contact column) */
+    if (opt->time_limit > 0 &&
+        fc_kkt_predicted_flops(w.K) / FC_IPM_FLOPS_PER_SECOND > opt->time_limit) {
+        snprintf(info->message, sizeof info->message,
+                 "ipm: one factorisation (%.3g flops predicted) would take longer than the time limit",
+                 fc_kkt_predicted_flops(w.K));
+        ipm_free(&w);
+        return FC_TIME_LIMIT;
+    }
     /* the initial shift from the initial guess r (u = W r + q, or for the
      * global problem from r through v is not available: s = 0) */
     if (!global && !opt->ipm.convex) {
