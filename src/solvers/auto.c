@@ -59,9 +59,6 @@
  * coupled problems (KaplasTower: 43 sweeps to go predicted at sweep 17,
  * 136 needed); the fixed cost is certain. */
 #define FC_AUTO_STICK_MARGIN 2.0
-/* Global problems from this many contacts on: ipm-mdp on (M, H) first
- * (fc_auto_solve_global). */
-#define FC_AUTO_GLOBAL_DIRECT 500
 /* Measurements of the first NSGS stage kept for its rate. */
 #define FC_AUTO_HISTORY 256
 /* At most this many iterations of the interior-point stage (ipm-mdp:
@@ -171,7 +168,7 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
     else memcpy(r, a->best, (size_t)m * sizeof *r);
     double t0 = fc_now();
     fc_status st;
-    if (a->global && !strcmp(name, "ipm-mdp") && a->global->nc >= FC_AUTO_GLOBAL_DIRECT) {
+    if (a->global && !strcmp(name, "ipm-mdp") && a->global->nc >= FC_IPM_MDP_DIRECT_CONTACTS) {
         /* on (M, H) directly: its Newton matrix at the bodies' level
          * instead of W + D (measured on the generated columns: 3206
          * contacts in 7 s against 77 s) */
@@ -323,7 +320,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
 }
 
 /* A global problem: reduced to W, and auto's stages on it, except that
- * from FC_AUTO_GLOBAL_DIRECT contacts on its interior-point stage runs
+ * from FC_IPM_MDP_DIRECT_CONTACTS contacts on its interior-point stage runs
  * ipm-mdp on (M, H) directly; v recovered from r. */
 fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
                                double *v, fc_info *info)

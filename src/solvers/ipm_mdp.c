@@ -60,14 +60,6 @@
 #define MDP_JAM_STEP 1e-2
 #define MDP_UNJAM_FACTOR 2.0
 #define MDP_UNJAM_SHARE 0.05
-/* A global problem is solved on (M, H) directly under ipm.formulation 0
- * from this many contacts on (else through W).  Measured: the generated
- * columns, 844 contacts 0.35 s directly against 0.86 s through W, 3206
- * contacts 7.2 s against 75 s (W + D fills like a 3D mesh; K has the
- * bodies' contact graph); the shared global problems (at most 356
- * contacts) are faster through W (Spheres-i099 7 ms against 99 ms). */
-#define MDP_DIRECT_MIN_CONTACTS 500
-
 static void mdp_free(mdp *w)
 {
     fc_matrix_free(w->Wown);
@@ -188,9 +180,8 @@ static double mdp_gap(const mdp *w, const double *r, const double *u, const doub
     return gap;
 }
 
-/* Scalings of every pair at the current iterate and the values of W + D
- * (with delta added to the diagonal); frictionless contacts' tangential
- * rows are the identity (dr_T = -r_T). */
+/* Scalings of every pair at the current iterate: u_N / r_N for the
+ * normal pair, NT scaling, lambda and G^-2 for the friction pair. */
 static void mdp_scalings(mdp *w)
 {
     int d = w->d, dd = d * d;
@@ -205,13 +196,27 @@ static void mdp_scalings(mdp *w)
     }
 }
 
+/* D_a (d x d, column-major), from the scalings: du_a = h_a - D_a dr_a;
+ * row N (u_N / r_N, 0, ..), rows T those of G^-2 diag(mu, 1, ..). */
+void fc_mdp_dblock(const mdp *w, int a, double *D)
+{
+    int d = w->d;
+    const double *Bk = w->B + (size_t)a * d * d;
+    double mu = w->p->mu[a];
+    for (int jj = 0; jj < d; jj++)
+        for (int ii = 0; ii < d; ii++)
+            D[ii + jj * d] = ii == 0 ? (jj == 0 ? w->Dn[a] : 0.0) : (jj == 0 ? mu : 1.0) * Bk[ii + jj * d];
+}
+
+/* The values of W + D (delta added to the diagonal); frictionless
+ * contacts' tangential rows are the identity (dr_T = -r_T). */
 static void mdp_assemble(mdp *w, double delta)
 {
     int d = w->d, dd = d * d;
+    double D[9];
     for (int a = 0; a < w->nc; a++) {
         int fr = frictional(w, a);
-        const double *Bk = w->B + (size_t)a * dd;
-        double mu = w->p->mu[a];
+        fc_mdp_dblock(w, a, D);
         for (int t = w->J.bp[a]; t < w->J.bp[a + 1]; t++) {
             const double *Wb = w->J.bw[t] >= 0 ? w->W->x + w->J.bw[t] * dd : NULL;
             const long *ps = w->J.pos + (long)t * dd;
@@ -221,8 +226,7 @@ static void mdp_assemble(mdp *w, double delta)
                     double v = Wb ? Wb[ii + jj * d] : 0.0;
                     if (ii > 0 && !fr) v = diag && ii == jj ? 1.0 : 0.0;
                     else if (diag) {
-                        if (ii == 0) v += jj == 0 ? w->Dn[a] : 0.0;
-                        else v += (jj == 0 ? mu : 1.0) * Bk[ii + jj * d];
+                        v += D[ii + jj * d];
                         if (ii == jj) v += delta;
                     }
                     w->J.Ax[ps[ii + jj * d]] = v;
@@ -235,21 +239,21 @@ static void mdp_assemble(mdp *w, double delta)
  * contacts: x_T. */
 static void mdp_apply(mdp *w, const double *x, double *out)
 {
-    int d = w->d, dd = d * d;
+    int d = w->d;
+    double D[9];
     fc_matrix_gemv(w->W, 1.0, x, 0.0, out);
     for (int a = 0; a < w->nc; a++) {
         const double *xa = x + d * a;
         double *oa = out + d * a;
-        oa[0] += w->Dn[a] * xa[0];
         if (!frictional(w, a)) {
+            oa[0] += w->Dn[a] * xa[0];
             for (int k = 1; k < d; k++) oa[k] = xa[k];
             continue;
         }
-        const double *Bk = w->B + (size_t)a * dd;
-        double mu = w->p->mu[a];
-        for (int ii = 1; ii < d; ii++) {
-            double s = mu * Bk[ii] * xa[0];
-            for (int jj = 1; jj < d; jj++) s += Bk[ii + jj * d] * xa[jj];
+        fc_mdp_dblock(w, a, D);
+        for (int ii = 0; ii < d; ii++) {
+            double s = 0.0;
+            for (int jj = 0; jj < d; jj++) s += D[ii + jj * d] * xa[jj];
             oa[ii] += s;
         }
     }
@@ -303,24 +307,6 @@ psi:
     return 1;
 }
 
-/* Largest step in [0, 1] keeping every pair in its cone. */
-static double mdp_max_step(const mdp *w, const double *dr, const double *du,
-                           const double *dpsi)
-{
-    int d = w->d;
-    double al = 1.0, be[3], et[3], dbe[3], det[3];
-    for (int a = 0; a < w->nc; a++) {
-        if (dr[d * a] < 0) al = fmin(al, -w->r[d * a] / dr[d * a]);
-        if (du[d * a] < 0) al = fmin(al, -w->u[d * a] / du[d * a]);
-        if (!frictional(w, a)) continue;
-        pair_vectors(w, a, w->r, w->u, w->psi, be, et);
-        pair_vectors(w, a, dr, du, dpsi, dbe, det);
-        al = fc_soc_max_step(d, be, dbe, al);
-        al = fc_soc_max_step(d, et, det, al);
-    }
-    return al;
-}
-
 /* Largest step in [0, 1] keeping contact a's pairs in their cones. */
 static double mdp_contact_step(const mdp *w, int a, const double *dr, const double *du,
                                const double *dpsi)
@@ -336,6 +322,14 @@ static double mdp_contact_step(const mdp *w, int a, const double *dr, const doub
     return fc_soc_max_step(d, et, det, al);
 }
 
+/* Largest step in [0, 1] keeping every pair in its cone. */
+static double mdp_max_step(const mdp *w, const double *dr, const double *du,
+                           const double *dpsi)
+{
+    double al = 1.0;
+    for (int a = 0; a < w->nc; a++) al = fmin(al, mdp_contact_step(w, a, dr, du, dpsi));
+    return al;
+}
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -343,6 +337,11 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* A jam broken: each contact whose own step is below limit is solved on
+ * its own, the others' reactions fixed (the one-contact solver of NSGS),
+ * and put back a little inside its cones (products about mu_c): the
+ * iterate leaves the wrong branch it was stuck on; the linear residual
+ * takes the change.  Returns the number of contacts reset. */
 static int mdp_unjam(mdp *w, double limit, double mu_c)
 {
     int d = w->d, n = 0, below = 0;
@@ -599,11 +598,13 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
  * and u both of the size of sqrt(mu), which the measure sees as an error
  * of that size), then Alart-Curnier Newton (quadratic from such a point:
  * 2 to 7 iterations on the generated columns), each under the limits
- * left; the best result is kept. */
+ * left; the best result is kept, the run's message completed. */
 static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc_clock *clock,
                             double *r, double *u, double *best, fc_info *info)
 {
     int m = p->d * p->nc;
+    char msg[sizeof info->message];
+    memcpy(msg, info->message, sizeof msg);
     double *rs = fc_dup(r, (size_t)m), *us = fc_calloc((size_t)m, sizeof *us);
     fc_status st = FC_MAX_ITER;
     if (!rs || !us) { free(rs); free(us); return st; }
@@ -633,6 +634,9 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
     }
     free(rs);
     free(us);
+    if (st != FC_CONVERGED && fc_clock_expired(clock)) st = FC_TIME_LIMIT;
+    if (st == FC_CONVERGED) info->message[0] = 0;
+    else snprintf(info->message, sizeof info->message, "%.160s; polished to %.3e", msg, *best);
     return st;
 }
 
@@ -655,21 +659,15 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
     fc_status st = mdp_run(&w, r, u, &best, &ended, info);
     fc_clock clock = w.clock;
     mdp_free(&w);
-    if (st != FC_CONVERGED && !ended && opt->ipm.polish) {
-        char msg[sizeof info->message];
-        memcpy(msg, info->message, sizeof msg);
+    if (st != FC_CONVERGED && !ended && opt->ipm.polish)
         st = mdp_polish(p, opt, &clock, r, u, &best, info);
-        if (st != FC_CONVERGED && fc_clock_expired(&clock)) st = FC_TIME_LIMIT;
-        if (st == FC_CONVERGED) info->message[0] = 0;
-        else snprintf(info->message, sizeof info->message, "%.160s; polished to %.3e", msg, best);
-    }
     return st;
 }
 
 /* The global problem: directly on (M, H), the Newton matrix at the
  * bodies' level (K = M + H D^-1 H', sparse LU: the unknowns dr = D^-1 (h +
  * R1 - H' dv) eliminated contact by contact), when ipm.formulation is 2
- * (primal), or 0 (auto) with at least MDP_DIRECT_MIN_CONTACTS contacts;
+ * (primal), or 0 (auto) with at least FC_IPM_MDP_DIRECT_CONTACTS contacts;
  * otherwise, or when a contact has mu = 0 or M is not symmetric, through
  * the reduction to W.  The polish (NSGS and Newton) runs on the reduced
  * problem. */
@@ -681,7 +679,7 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
         return FC_STATUS_ERROR;
     }
     int direct = opt->ipm.formulation == FC_IPM_PRIMAL ||
-                 (opt->ipm.formulation == FC_IPM_AUTO && p->nc >= MDP_DIRECT_MIN_CONTACTS);
+                 (opt->ipm.formulation == FC_IPM_AUTO && p->nc >= FC_IPM_MDP_DIRECT_CONTACTS);
     for (int a = 0; a < p->nc && direct; a++) direct = p->mu[a] > 0;
     if (direct && fc_matrix_asymmetry(p->M) > 1e-13) direct = 0;
     fc_clock clock;
@@ -716,15 +714,10 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
         if (o.time_limit > 0) o.time_limit = fmax(1e-3, o.time_limit - fc_clock_elapsed(&clock));
         st = fc_ipm_mdp_solve(loc, &o, r, ul, info);
     } else {
-        char msg[sizeof info->message];
-        memcpy(msg, info->message, sizeof msg);
         memcpy(ul, loc->q, (size_t)fc_problem_m(p) * sizeof *ul);
         fc_matrix_gemv(loc->W, 1.0, r, 1.0, ul);
         best = fc_error_local(loc, r, ul);
         st = mdp_polish(loc, opt, &clock, r, ul, &best, info);
-        if (st != FC_CONVERGED && fc_clock_expired(&clock)) st = FC_TIME_LIMIT;
-        if (st == FC_CONVERGED) info->message[0] = 0;
-        else snprintf(info->message, sizeof info->message, "%.160s; polished to %.3e", msg, best);
     }
     if (fc_problem_recover_v(p, r, v, &err) != FC_OK) st = FC_STATUS_ERROR;
     free(ul);

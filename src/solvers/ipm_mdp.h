@@ -41,6 +41,10 @@ typedef struct mdp {
     fc_error err;
 } mdp;
 
+/* D_a (d x d, column-major) from the scalings: du_a = h_a - D_a dr_a
+ * (ipm_mdp.c). */
+void fc_mdp_dblock(const mdp *w, int a, double *D);
+
 /* The global part (ipm_mdp_global.c). */
 /* Workspace for (M, H): M's Cholesky, H' by rows, K's pattern and LU. */
 int fc_mdp_global_init(mdp *w);

@@ -8,7 +8,6 @@
 #include "solvers/ipm_mdp.h"
 #include "cone/cone.h"
 
-
 static int cmp_int(const void *x, const void *y)
 {
     int a = *(const int *)x, b = *(const int *)y;
@@ -190,13 +189,12 @@ int fc_mdp_global_factor(mdp *w)
 {
     int d = w->d, dd = d * d, nc = w->nc;
     for (int a = 0; a < nc; a++) {
-        double D[5][5], *Di = w->Dinv + (size_t)a * dd;
-        const double *Bk = w->B + (size_t)a * dd;
-        double mu = w->p->mu[a];
+        double D[5][5], Da[9], *Di = w->Dinv + (size_t)a * dd;
+        fc_mdp_dblock(w, a, Da);
         for (int col = 0; col < d; col++) {
+            /* fc_small_solve overwrites its matrix: a fresh copy each time */
             for (int i = 0; i < d; i++)
-                for (int j = 0; j < d; j++)
-                    D[i][j] = i == 0 ? (j == 0 ? w->Dn[a] : 0.0) : (j == 0 ? mu : 1.0) * Bk[i + j * d];
+                for (int j = 0; j < d; j++) D[i][j] = Da[i + j * d];
             double e[5] = {0};
             e[col] = 1.0;
             if (fc_small_solve(d, D, e) != 0) {
@@ -281,9 +279,3 @@ int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du)
     for (int i = 0; i < m; i++) du[i] = w->res[i] - w->R1[i];
     return 1;
 }
-
-/* A jam broken: each contact whose own step is below limit is solved on
- * its own, the others' reactions fixed (the one-contact solver of NSGS),
- * and put back a little inside its cones (products about mu_c): the
- * iterate leaves the wrong branch it was stuck on; the linear residual
- * takes the change.  Returns the number of contacts reset. */
