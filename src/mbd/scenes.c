@@ -1,7 +1,9 @@
 /* Scenes: worlds ready to step, by name (also the test cases).
  *   incline  a 1 kg box at rest on a plane inclined at angle_deg, mu 0.5
  *   slide    the same with mu 0.3 < tan(25 deg): slides with g(sin - mu cos)
- *   stack    4 x 20 x 4 touching spheres on a plane: 800 contacts
+ *   stack    4 x 20 x 4 touching spheres on a plane: 800 contacts; an
+ *            unstable equilibrium (towers of single spheres) that stays
+ *            at rest only while the solutions keep its symmetry
  *   pile     count spheres (sizes +-10 %) poured into a box of 5 planes
  *   column   count spheres in a body-centred cubic column on a plane,
  *            released: the edges roll off and the column collapses */
@@ -14,7 +16,7 @@ static const struct {
 } scenes[] = {
     {"incline", "1 kg box at rest on a plane inclined at --angle degrees (default 25), mu 0.5"},
     {"slide", "1 kg box sliding down a plane at --angle degrees (default 25), mu 0.3"},
-    {"stack", "4 x 20 x 4 touching spheres (r 0.1 m) on a plane, 800 contacts, at rest"},
+    {"stack", "4 x 20 x 4 touching spheres (r 0.1 m) on a plane, 800 contacts, at rest (unstable)"},
     {"pile", "spheres (default 1000, r 0.05 m +-10 %) poured into a box"},
     {"column", "body-centred cubic column of spheres (default 10^4, r 0.05 m) collapsing"},
 };
