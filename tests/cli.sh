@@ -51,11 +51,22 @@ head -c 30000 "$DATA/fc3d/Capsules-i125-1213.hdf5" >"$TMP/trunc.hdf5" 2>/dev/nul
 for args in "solve" "solve $EXAMPLES/FC3D_Example1.dat --solver nope" "solve $EXAMPLES/FC3D_Example1.dat --tol abc" \
             "solve $EXAMPLES/FC3D_Example1.dat --tol -1" "solve $EXAMPLES/FC3D_Example1.dat --max-iter 0" \
             "solve $EXAMPLES/FC3D_Example1.dat --bogus" "solve $EXAMPLES/FC3D_Example1.dat --set nsgs.nope=1" \
+            "solve $EXAMPLES/FC3D_Example1.dat --set nsgs.omega=-1" "solve $EXAMPLES/FC3D_Example1.dat --set ipm.margin=0" \
+            "solve $EXAMPLES/FC3D_Example1.dat --set nsn.line_search=7" "solve $EXAMPLES/FC3D_Example1.dat --set nsgs.anderson=1000000" \
+            "solve $EXAMPLES/FC3D_Example1.dat --set ipm.step_fraction=1" "solve $EXAMPLES/FC3D_Example1.dat --set tolerance=0" \
             "frobnicate" "info" "convert onlyone"; do
   "$BIN" $args >/dev/null 2>"$TMP/err"
   rc=$?
   if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -ge 1 ]; then ok; else bad "usage '$args': exit $rc"; fi
 done
+
+# ---- every option's documented default is inside its range (--set accepts it)
+"$BIN" options >"$TMP/options" || bad "fricon options"
+while read -r name def _; do
+  "$BIN" solve "$EXAMPLES/FC3D_Example1.dat" --set "$name=$def" >/dev/null 2>"$TMP/err" ||
+    bad "--set $name=$def (its default) refused: $(cat "$TMP/err")"
+done <"$TMP/options"
+[ "$(wc -l <"$TMP/options")" -ge 90 ] && ok || bad "fricon options lists $(wc -l <"$TMP/options") options"
 
 # ---- solvers, info
 "$BIN" solvers >"$TMP/solvers" && grep -q '^nsgs ' "$TMP/solvers" && ok || bad "fricon solvers lists nsgs"
