@@ -19,11 +19,13 @@
  *     Newton) from r = 0: it replaced Alart-Curnier Newton here (measured:
  *     BoxesStack1 4.3 -> 1.9 ms, Capsules-i122 11 -> 7 ms, spheres-in-a-box
  *     86 -> 14 ms; Spheres-i099 3.4 -> 6.7 ms), until it stalls; then the
- *     interior point method (ipm) from r = 0.  d = 2: Lemke's exact
- *     pivoting; d = 5: ADMM.
+ *     interior point method (ipm) from r = 0, unless the best error is
+ *     already below sqrt(tolerance).  d = 2: Lemke's exact pivoting;
+ *     d = 5: ADMM.
  *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
  *  5. Whatever is left of the time and iteration budget goes to NSGS
- *     again from the best iterate so far (robust where the others stall).
+ *     again from the best iterate so far (robust where the others stall),
+ *     until it reaches a plateau.
  * The time limit is shared among the stages, every stage starts from the
  * best iterate so far, and each is recorded in info->stages (shown by
  * fricon solve --verbose). */
@@ -64,6 +66,11 @@
 /* At most this many iterations of the interior-point stage (ipm-mdp:
  * steps, jam breaks and polish). */
 #define FC_AUTO_MDP_MAX_ITER 2000
+/* The last NSGS stage stops on a plateau: no 10% better error in as many
+ * sweeps as its last gain took, and at least this many (measured on a
+ * step of fricon simulate column --count 300: NSGS hovering at 3e-8 for
+ * the 80000 sweeps left of the iteration limit, 13 s). */
+#define FC_AUTO_PLATEAU_SWEEPS 2000
 
 typedef struct auto_run {
     const fc_problem *p;
@@ -78,6 +85,9 @@ typedef struct auto_run {
     double stick_sweeps;    /* d = 3: the stick stage's threshold in sweeps
                                while it is on offer, else 0              */
     double needed;          /* NSGS's last extrapolated sweeps to go      */
+    int plateau;            /* watching the last NSGS stage for a plateau  */
+    int plat_it;            /* its sweep of the last 10% gain, and the best */
+    double plat_best;
     double last_seconds;    /* the last stage run: its time and iterations */
     int last_iterations;
     int nhist;              /* the first NSGS stage's measurements         */
@@ -128,6 +138,11 @@ static int progress(void *user, int iteration, double error)
         a->opt->progress(a->opt->progress_user, a->iterations + iteration, error))
         a->stopped = 1;
     if (a->stopped) return 1;
+    if (a->plateau) {
+        if (error < 0.9 * a->plat_best) { a->plat_best = error; a->plat_it = iteration; }
+        return iteration - a->plat_it >= (a->plat_it > FC_AUTO_PLATEAU_SWEEPS ? a->plat_it
+                                                                              : FC_AUTO_PLATEAU_SWEEPS);
+    }
     return a->watch && !nsgs_worth_going_on(a, iteration, error);
 }
 
@@ -156,7 +171,7 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
     if (!s || !(s->dims & FC_DIM(p->d)) || max_iter <= 0 || a->stopped) return 0;
     fc_options o = *a->opt;
     o.r0 = NULL;
-    if (o.progress || a->watch) {
+    if (o.progress || a->watch || a->plateau) {
         o.progress = progress;
         o.progress_user = a;
     }
@@ -313,12 +328,24 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
         done = stage(&a, "ipm-mdp", 1, cap < FC_AUTO_MDP_MAX_ITER ? cap : FC_AUTO_MDP_MAX_ITER,
                      r, u, info);
     }
-    if (!done)
+    /* ipm from r = 0 for d = 3: only when the best iterate is still far
+     * (above sqrt(tolerance)); closer, the warm stages below finish from it
+     * (measured on fricon simulate column --count 300: after ipm-mdp ended
+     * at 1e-8 and 1.2e-7, ipm from 0 spent 5.5 s and 4.3 s to reach 1e-3) */
+    if (!done && (p->d != 3 || a.best_err > sqrt(opt->tolerance)))
         done = stage(&a, p->d == 3 ? "ipm" : p->d == 2 ? "lemke" : "admm", p->d == 3,
                      opt->max_iter - a.iterations, r, u, info);
     if (!done && p->d <= 3)
         done = stage(&a, "nsn-hybrid", 0, opt->max_iter - a.iterations, r, u, info);
-    if (!done) done = stage(&a, "nsgs", 0, opt->max_iter - a.iterations, r, u, info);
+    if (!done) {
+        /* stopped on a plateau: no 10% gain in as many sweeps as the last
+         * gain took, and at least FC_AUTO_PLATEAU_SWEEPS */
+        a.plateau = 1;
+        a.plat_it = 0;
+        a.plat_best = a.best_err;
+        done = stage(&a, "nsgs", 0, opt->max_iter - a.iterations, r, u, info);
+        a.plateau = 0;
+    }
     memcpy(r, a.best, (size_t)m * sizeof *r);
     a.best_err = measure(p, r, u);
     free(a.best);
