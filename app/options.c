@@ -1,202 +1,40 @@
-/* Solver options settable by name from the command line (--set NAME=VALUE):
- * a table of the fc_options fields, so a new option is one line here. */
+/* Solver options from the command line: --set NAME=VALUE, --tol,
+ * --max-iter, --time-limit (the table of names and ranges is the
+ * library's, src/solvers/options.c). */
 #include "cli.h"
 
-#include <limits.h>
-#include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-typedef enum { OPT_DOUBLE, OPT_INT, OPT_SOLVER } opt_type;
-
-/* Which ends of a double's range [lo, hi] are excluded. */
-enum { CLOSED = 0, OPEN_LO = 1, OPEN_HI = 2, OPEN = 3 };
-
-typedef struct {
-    const char *name;
-    opt_type type;
-    size_t offset;
-    double lo, hi;          /* the accepted values (ints: inclusive)      */
-    int open;               /* doubles: CLOSED, OPEN_LO, OPEN_HI or OPEN  */
-    const char *help;
-} opt_entry;
-
-#define INF HUGE_VAL
-#define D(field, lo, hi, open, help) {#field, OPT_DOUBLE, offsetof(fc_options, field), lo, hi, open, help}
-#define I(field, lo, hi, help) {#field, OPT_INT, offsetof(fc_options, field), lo, hi, CLOSED, help}
-/* a registered solver's name (stored as the registry's own string) */
-#define S(field, help) {#field, OPT_SOLVER, offsetof(fc_options, field), 0, 0, CLOSED, help}
-
-static const opt_entry entries[] = {
-    D(tolerance, 0, INF, OPEN_LO, "target of the SPEC error measure"),
-    I(max_iter, 1, INT_MAX, "outer iterations (sweeps for nsgs)"),
-    D(time_limit, 0, INF, CLOSED, "seconds, 0 for none"),
-    D(nsgs.omega, 0, 2, OPEN, "relaxation factor of nsgs (psor when != 1)"),
-    I(nsgs.shuffle, 0, 1, "1: shuffle the contact order each sweep"),
-    I(nsgs.error_every, 0, INT_MAX, "sweeps between two evaluations of the full error (0: predicted)"),
-    I(nsgs.local, 0, 3, "one-contact solver: 0 hybrid, 1 projection, 2 AC Newton, 3 exact"),
-    D(nsgs.local_tol, 0, INF, OPEN_LO, "one-contact solver tolerance"),
-    I(nsgs.local_max_iter, 1, INT_MAX, "one-contact Newton iterations"),
-    I(nsgs.anderson, 0, 100, "Anderson acceleration memory of nsgs/psor (0: off)"),
-    I(nsgs.anderson_start, 0, INT_MAX, "plain sweeps before Anderson acceleration starts"),
-    D(nsgs.anderson_growth, 1, INF, CLOSED, "fixed-point residual growth that rejects an accelerated sweep"),
-    I(nsn.rho_strategy, 0, 3, "nsn rho: 0 constant, 1 spectral, 2 split spectral, 3 adaptive"),
-    D(nsn.rho, 0, INF, OPEN_LO, "nsn constant rho, or factor of the spectral rho"),
-    I(nsn.line_search, 0, 3, "nsn line search: 0 none, 1 Goldstein-Price, 2 Armijo, 3 non-monotone"),
-    I(nsn.ls_max_iter, 1, INT_MAX, "nsn line-search steps per Newton iteration"),
-    I(nsn.nonmonotone_m, 1, 100, "nsn memory of the non-monotone line search"),
-    I(nsn.regularisation, 0, 2, "nsn regularisation: 0 none, 1 delta*I on W, 2 LM shift"),
-    D(nsn.reg_delta, 0, INF, CLOSED, "nsn first regularisation delta (relative to max ||W_aa||)"),
-    D(nsn.reg_max, 0, INF, CLOSED, "nsn largest relative regularisation delta"),
-    I(nsn.linear_solver, 0, 1, "nsn sparse LU: 0 UMFPACK, 1 KLU"),
-    I(nsn.stagnation, 1, INT_MAX, "nsn iterations without a 2x better error before stagnation"),
-    I(nsn.formulation, 0, 3, "nsn-hybrid formulation: 0 AC, 1 JM, 2 FB, 3 NM"),
-    I(nsn.hybrid_sweeps, 1, INT_MAX, "nsn-hybrid NSGS sweeps of the first fallback"),
-    I(nsn.hybrid_max_sweeps, 1, INT_MAX, "nsn-hybrid cap of the fallback sweeps"),
-    I(nsn.hybrid_newton_iter, 1, INT_MAX, "nsn-hybrid Newton iterations per attempt"),
-    I(nsn.hybrid_stagnation, 1, INT_MAX, "nsn-hybrid Newton iterations without halving the error"),
-    I(ipm.formulation, 0, 3, "ipm/gipm: 0 auto (ipm dual, gipm primal), 1 dual (W), 2 primal (M, H), 3 equilibrium"),
-    D(ipm.step_fraction, 0, 1, OPEN, "ipm: fraction of the step to the cone boundary"),
-    I(ipm.max_outer, 1, INT_MAX, "ipm: cone QPs at most (fixed-point updates of the De Saxce shift + 1)"),
-    I(ipm.max_inner, 1, INT_MAX, "ipm: interior-point steps per cone QP"),
-    I(ipm.warm_start, 0, 1, "ipm: 1 warm-starts each cone QP from the last"),
-    I(ipm.convex, 0, 1, "ipm: 1 solves the convex relaxation only (shift s = 0)"),
-    D(ipm.reg, 0, INF, CLOSED, "ipm: static KKT regularisation, relative to the largest diagonal entry"),
-    I(ipm.refine, 0, INT_MAX, "ipm: iterative refinement steps per KKT solve"),
-    I(ipm.anderson, 0, 20, "ipm: Anderson memory on the shift's fixed point (0: plain updates)"),
-    I(ipm.polish, 0, 1, "ipm-mdp: 1 finishes an unconverged run with NSGS sweeps, then Newton"),
-    I(ipm.polish_sweeps, 0, INT_MAX, "ipm-mdp: NSGS sweeps of the polish"),
-    I(ipm.stall, 1, INT_MAX, "ipm-mdp: steps without halving the error before it counts as stalled"),
-    I(ipm.unjam, 0, 1, "ipm-mdp: 1 breaks a jam by solving the blocking contacts alone"),
-    D(ipm.margin, 0, INF, OPEN_LO, "ipm-mdp: the start's margin inside the cones, relative to r and u"),
-    D(admm.rho, 0, INF, OPEN_LO, "admm: penalty when admm.initial_rho = 0"),
-    I(admm.initial_rho, 0, 2, "admm: 0 given, 1 norm-inf, 2 eigenvalue estimate"),
-    I(admm.rho_strategy, 0, 2, "admm: 0 constant, 1 residual balancing, 2 scaled residual balancing"),
-    I(admm.acceleration, 0, 2, "admm: 0 none, 1 Nesterov, 2 Nesterov with restart"),
-    D(admm.restart_eta, 0, INF, OPEN_LO, "admm: restart when the combined residual exceeds eta times the last"),
-    D(admm.balancing_tau, 1, INF, CLOSED, "admm: rho multiplied or divided by tau"),
-    D(admm.balancing_phi, 1, INF, CLOSED, "admm: when one residual exceeds phi times the other"),
-    I(admm.balancing_every, 1, INT_MAX, "admm: iterations between two rho updates"),
-    I(admm.scaling, 0, 1, "admm: 1 scales W per contact group to a unit diagonal, 0 none"),
-    I(admm.probe, 0, INT_MAX, "admm: iterations of the unscaled sticking probe run first, 0 none"),
-    I(lcp.refactor_every, 1, INT_MAX, "lemke: pivots between two KLU factorisations of the basis"),
-    D(lcp.pivot_tol, 0, INF, OPEN_LO, "lemke: relative size of the smallest accepted pivot"),
-    D(lcp.tie_tol, 0, INF, CLOSED, "lemke: relative gap under which ratios tie (lexicographic rule)"),
-    I(lcp.restarts, 0, INT_MAX, "lemke: new covering vectors tried after a secondary ray"),
-    I(lcp.crash_sweeps, 0, INT_MAX, "lemke: NSGS sweeps guessing the start basis (0: classical start)"),
-    I(lcp.enum_max_size, 0, INT_MAX, "enum: largest LCP size (4 nc) enumerated"),
-    D(lcp.regularisation, 0, INF, CLOSED, "lemke: W + reg diag(W_NN) when every path fails (0: off)"),
-    I(cpg.inner_max_iter, 1, INT_MAX, "cpg: CPG iterations per friction update"),
-    D(cpg.inner_ratio, 0, INF, OPEN_LO, "cpg: inner QP tolerance relative to the current error"),
-    D(fp.rho, -INF, INF, CLOSED, "fpp/eg/vi-*/hp/dsfp step; <= 0: 1/lambda_max(W) (dsfp: per contact)"),
-    D(fp.ls_tau, 0, 1, OPEN, "vi-*/hp: step shrink factor"),
-    D(fp.ls_tauinv, 1, INF, CLOSED, "vi-*/hp: step growth factor"),
-    D(fp.ls_L, 0, INF, OPEN_LO, "vi-*: accept when rho ||F(x)-F(y)|| <= L ||x-y||"),
-    D(fp.ls_Lmin, 0, INF, CLOSED, "vi-*: grow rho below Lmin"),
-    I(fp.ls_max_iter, 1, INT_MAX, "vi-*/hp: line-search steps per iteration"),
-    D(fp.hp_sigma, 0, 1, OPEN, "hp: Armijo constant of the hyperplane search"),
-    I(fp.anderson, 0, 100, "fpp/eg/vi-*/hp/dsfp: Anderson acceleration memory (0: off)"),
-    I(fp.anderson_start, 0, INT_MAX, "fpp/eg/vi-*/hp/dsfp: plain iterations before Anderson"),
-    D(fp.anderson_growth, 1, INF, CLOSED, "fpp/eg/vi-*/hp/dsfp: residual growth that rejects an extrapolation"),
-    S(prox.inner_solver, "prox: the solver of the regularised problems (a solver name)"),
-    D(prox.alpha, -INF, INF, CLOSED, "prox: first alpha relative to lambda_max(W); <= 0: sigma/nu rule"),
-    D(prox.sigma, 0, INF, OPEN_LO, "prox: alpha = sigma * error^nu * lambda_max(W)"),
-    D(prox.nu, 0, INF, CLOSED, "prox: exponent of the alpha rule"),
-    D(prox.alpha_min, 0, INF, CLOSED, "prox: relative floor of alpha"),
-    I(prox.inner.strategy, 0, 2, "prox inner tolerance: 0 given, 1 adaptive, 2 adaptive / nc"),
-    D(prox.inner.tol, 0, INF, OPEN_LO, "prox inner tolerance (given)"),
-    D(prox.inner.ratio, 0, INF, OPEN_LO, "prox: outer error / ratio (adaptive)"),
-    I(prox.inner.max_iter, 1, INT_MAX, "prox: iterations of one inner solve"),
-    I(tresca.inner_solver, 0, 1, "tfp/pfp inner solver: 0 Gauss-Seidel, 1 apgd"),
-    I(tresca.inner.strategy, 0, 2, "tfp/pfp inner tolerance: 0 given, 1 adaptive, 2 adaptive / nc"),
-    D(tresca.inner.tol, 0, INF, OPEN_LO, "tfp/pfp inner tolerance (given)"),
-    D(tresca.inner.ratio, 0, INF, OPEN_LO, "tfp/pfp: outer error / ratio (adaptive)"),
-    I(tresca.inner.max_iter, 1, INT_MAX, "tfp/pfp: Gauss-Seidel sweeps of one inner solve"),
-    I(tresca.local_max_iter, 1, INT_MAX, "tfp/pfp: projected iterations of one contact"),
-    D(tresca.local_tol, 0, INF, OPEN_LO, "tfp/pfp: one-contact tolerance"),
-    D(stick.shift, 0, INF, OPEN_LO, "stick: eps of W + eps I, relative to max W_ii"),
-    I(stick.refine, 1, INT_MAX, "stick: proximal refinement steps at most"),
-    I(aclm.inner_solver, 0, 2, "aclm convex solver: 0 apgd, 1 vi-eg, 2 vi-fpp"),
-    I(aclm.inner.strategy, 0, 2, "aclm inner tolerance: 0 given, 1 adaptive, 2 adaptive / nc"),
-    D(aclm.inner.tol, 0, INF, OPEN_LO, "aclm inner tolerance (given)"),
-    D(aclm.inner.ratio, 0, INF, OPEN_LO, "aclm: outer error / ratio (adaptive)"),
-    I(aclm.inner.max_iter, 1, INT_MAX, "aclm: iterations of one convex solve"),
-    D(apgd.L0, -INF, INF, CLOSED, "apgd: first Lipschitz estimate; <= 0: from one product with W"),
-    D(apgd.L_grow, 1, INF, CLOSED, "apgd: L growth when the descent test fails"),
-    D(apgd.L_shrink, 0, 1, OPEN_LO, "apgd: L shrink after each iteration"),
-    I(apgd.restart, 0, 1, "apgd: 1 restart on a gradient opposing the step"),
-};
-
-static int in_range(const opt_entry *e, double x)
-{
-    if (!isfinite(x)) return 0;
-    if (e->open & OPEN_LO ? !(x > e->lo) : !(x >= e->lo)) return 0;
-    return e->open & OPEN_HI ? x < e->hi : x <= e->hi;
-}
-
-/* "[0, 1]", "(0, inf)", "an integer >= 1", ... */
-static const char *range_text(const opt_entry *e, char *buf, size_t n)
-{
-    if (e->type == OPT_INT) {
-        if (e->hi >= INT_MAX) snprintf(buf, n, "an integer >= %.0f", e->lo);
-        else snprintf(buf, n, "an integer in %.0f..%.0f", e->lo, e->hi);
-    } else if (isinf(e->lo) && isinf(e->hi)) {
-        snprintf(buf, n, "a finite number");
-    } else if (isinf(e->hi)) {
-        snprintf(buf, n, "a number %s %g", e->open & OPEN_LO ? ">" : ">=", e->lo);
-    } else {
-        snprintf(buf, n, "a number in %c%g, %g%c", e->open & OPEN_LO ? '(' : '[', e->lo, e->hi,
-                 e->open & OPEN_HI ? ')' : ']');
-    }
-    return buf;
-}
 
 int cli_set_option(fc_options *opt, const char *assignment)
 {
     const char *eq = strchr(assignment, '=');
     if (!eq) return cli_fail("--set expects NAME=VALUE, got '%s'", assignment);
+    char name[64];
     size_t len = (size_t)(eq - assignment);
-    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
-        const opt_entry *e = &entries[i];
-        if (strlen(e->name) != len || strncmp(e->name, assignment, len)) continue;
-        char *field = (char *)opt + e->offset;
-        if (e->type == OPT_SOLVER) {
-            const fc_solver *sv = fc_solver_find(eq + 1);
-            if (!sv) return cli_fail("--set %s: unknown solver '%s' (see 'fricon solvers')",
-                                     e->name, eq + 1);
-            memcpy(field, &sv->name, sizeof sv->name);
-            return 0;
-        }
-        int bad = e->type == OPT_DOUBLE ? cli_parse_double(eq + 1, (double *)(void *)field)
-                                        : cli_parse_int(eq + 1, (int *)(void *)field);
-        if (bad) return cli_fail("--set %s: '%s' is not a valid number", e->name, eq + 1);
-        double x = e->type == OPT_DOUBLE ? *(double *)(void *)field : *(int *)(void *)field;
-        if (!in_range(e, x)) {
-            char r[64];
-            return cli_fail("--set %s: %s is out of range, expected %s", e->name, eq + 1,
-                            range_text(e, r, sizeof r));
-        }
-        return 0;
-    }
-    return cli_fail("--set: unknown option '%.*s' (see 'fricon options')", (int)len, assignment);
+    if (len >= sizeof name) return cli_fail("--set: unknown option '%.*s' (see 'fricon options')", (int)len, assignment);
+    memcpy(name, assignment, len);
+    name[len] = 0;
+    fc_error err;
+    if (fc_options_set(opt, name, eq + 1, &err) != FC_OK) return cli_fail("--set %s", err.msg);
+    return 0;
 }
 
 void cli_list_options(void)
 {
     fc_options def;
     fc_default_options(&def);
-    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
-        const opt_entry *e = &entries[i];
-        const char *field = (const char *)&def + e->offset;
+    for (int i = 0; fc_option_at(i); i++) {
+        const fc_option_info *o = fc_option_at(i);
+        const char *field = (const char *)&def + o->offset;
         char r[64];
-        if (e->type != OPT_SOLVER) range_text(e, r, sizeof r);
-        if (e->type == OPT_DOUBLE)
-            printf("%-22s %-10g %s (%s)\n", e->name, *(const double *)(const void *)field, e->help, r);
-        else if (e->type == OPT_SOLVER)
-            printf("%-22s %-10s %s\n", e->name, *(const char *const *)(const void *)field, e->help);
+        fc_option_range(o, r, sizeof r);
+        if (o->type == FC_OPTION_DOUBLE)
+            printf("%-22s %-10g %s (%s)\n", o->name, *(const double *)(const void *)field, o->help, r);
+        else if (o->type == FC_OPTION_SOLVER)
+            printf("%-22s %-10s %s\n", o->name, *(const char *const *)(const void *)field, o->help);
         else
-            printf("%-22s %-10d %s (%s)\n", e->name, *(const int *)(const void *)field, e->help, r);
+            printf("%-22s %-10d %s (%s)\n", o->name, *(const int *)(const void *)field, o->help, r);
     }
 }
 

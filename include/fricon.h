@@ -523,6 +523,29 @@ typedef struct fc_options {
 
 void fc_default_options(fc_options *opt);
 
+/* Options by name: every field settable by name ("nsgs.omega", ...) with
+ * the values it accepts (`fricon options` lists them). */
+typedef enum { FC_OPTION_DOUBLE, FC_OPTION_INT, FC_OPTION_SOLVER } fc_option_type;
+enum { FC_OPTION_CLOSED = 0, FC_OPTION_OPEN_LO = 1, FC_OPTION_OPEN_HI = 2, FC_OPTION_OPEN = 3 };
+typedef struct fc_option_info {
+    const char *name;       /* "family.field"                              */
+    const char *help;       /* one line                                    */
+    fc_option_type type;
+    size_t offset;          /* of the field in fc_options                  */
+    double lo, hi;          /* accepted values (ints: inclusive)           */
+    int open;               /* doubles: FC_OPTION_CLOSED, _OPEN_LO, _OPEN_HI or _OPEN */
+} fc_option_info;
+/* The i-th option, NULL past the last. */
+const fc_option_info *fc_option_at(int i);
+/* Its range as text ("a number in (0, 2)", "an integer >= 1", ...) in buf. */
+const char *fc_option_range(const fc_option_info *o, char *buf, size_t n);
+/* Parse value into the named field: FC_ERR_INVALID (message naming the
+ * option) for an unknown name, a malformed number or one out of range. */
+fc_err fc_options_set(fc_options *opt, const char *name, const char *value, fc_error *err);
+/* Every field in its range (fc_solve checks this first): FC_OK or
+ * FC_ERR_INVALID naming the first field out of range. */
+fc_err fc_options_validate(const fc_options *opt, fc_error *err);
+
 #define FC_MAX_STAGES 16
 typedef struct fc_stage {  /* one solver run inside a composite solve */
     char solver[32];

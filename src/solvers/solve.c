@@ -69,6 +69,7 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
     if (!opt) { fc_default_options(&defaults); opt = &defaults; }
     memset(info, 0, sizeof *info);
     info->status = FC_STATUS_ERROR;
+    if (fc_options_validate(opt, err) != FC_OK) return err->code;
     const fc_solver *s = fc_solver_find(name ? name : fc_default_solver());
     if (!s) return fc_error_set(err, FC_ERR_UNKNOWN_SOLVER, "unknown solver '%s'", name);
     if (!(s->dims & FC_DIM(p->d)))
