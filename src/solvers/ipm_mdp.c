@@ -606,8 +606,9 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
  * (they settle the contacts that the central path leaves degenerate: r
  * and u both of the size of sqrt(mu), which the measure sees as an error
  * of that size), then Alart-Curnier Newton (quadratic from such a point:
- * 2 to 7 iterations on the generated columns), each under the limits
- * left; the best result is kept, the run's message completed. */
+ * 2 to 7 iterations on the generated columns), and if that fails
+ * Fischer-Burmeister Newton from the interior point's iterate, each under
+ * the limits left; the best result is kept, the run's message completed. */
 static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc_clock *clock,
                             double *r, double *u, double *best, fc_info *info)
 {
@@ -615,9 +616,11 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
     char msg[sizeof info->message];
     memcpy(msg, info->message, sizeof msg);
     double *rs = fc_dup(r, (size_t)m), *us = fc_calloc((size_t)m, sizeof *us);
+    double *r_ipm = fc_dup(r, (size_t)m);
     fc_status st = FC_MAX_ITER;
-    if (!rs || !us) { free(rs); free(us); return st; }
-    for (int stage = 0; stage < 2 && st != FC_CONVERGED; stage++) {
+    if (!rs || !us || !r_ipm) { free(rs); free(us); free(r_ipm); return st; }
+    static const char *names[] = {"nsgs", "nsn-ac", "nsn-fb"};
+    for (int stage = 0; stage < 3 && st != FC_CONVERGED; stage++) {
         fc_options o = *opt;
         o.progress = NULL;
         o.max_iter = opt->max_iter - info->iterations;
@@ -626,14 +629,21 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
         if (o.max_iter <= 0 || (clock->limit > 0 && o.time_limit <= 0)) break;
         fc_info si;
         memset(&si, 0, sizeof si);
-        memcpy(rs, r, (size_t)m * sizeof *rs);
+        /* nsgs, then nsn-ac from the best so far; nsn-fb from the
+         * interior point's own iterate (Fischer-Burmeister's Newton
+         * handles degenerate contacts better: on a step of fricon
+         * simulate column --count 300 it converged from 8.5e-7 in 44
+         * iterations where nsgs then nsn-ac stopped at 2.6e-8) */
+        memcpy(rs, stage == 2 ? r_ipm : r, (size_t)m * sizeof *rs);
         double t0 = fc_now();
-        fc_status s = stage == 0 ? fc_nsgs_solve(p, &o, rs, us, &si) : fc_nsn_ac_solve(p, &o, rs, us, &si);
+        fc_status s = stage == 0   ? fc_nsgs_solve(p, &o, rs, us, &si)
+                      : stage == 1 ? fc_nsn_ac_solve(p, &o, rs, us, &si)
+                                   : fc_nsn_fb_solve(p, &o, rs, us, &si);
         info->iterations += si.iterations;
         double e = fc_all_finite((size_t)m, rs) && fc_all_finite((size_t)m, us) ? fc_error_local(p, rs, us)
                                                                                : INFINITY;
-        fc_log(opt, 0, "ipm-mdp: polish by %s: %s, %d iterations, %.3e, %.3g s",
-               stage == 0 ? "nsgs" : "nsn-ac", fc_status_name(s), si.iterations, e, fc_now() - t0);
+        fc_log(opt, 0, "ipm-mdp: polish by %s: %s, %d iterations, %.3e, %.3g s", names[stage],
+               fc_status_name(s), si.iterations, e, fc_now() - t0);
         if (e < *best) {
             *best = e;
             memcpy(r, rs, (size_t)m * sizeof *r);
@@ -643,6 +653,7 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
     }
     free(rs);
     free(us);
+    free(r_ipm);
     if (st != FC_CONVERGED && fc_clock_expired(clock)) st = FC_TIME_LIMIT;
     if (st == FC_CONVERGED) info->message[0] = 0;
     else snprintf(info->message, sizeof info->message, "%.160s; polished to %.3e", msg, *best);
