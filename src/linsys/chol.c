@@ -126,9 +126,13 @@ static cholmod_sparse *bsr_upper_shifted(const fc_matrix *A, double shift, cholm
     return S;
 }
 
-fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
-                                  double max_flops, const char *name, fc_error *err)
+/* The analysis of A + shift I (A square block-CSR): F with F->L analysed
+ * (AMD on the graph of the blocks) and *S its upper triangle; NULL with
+ * err set on failure (S then freed). */
+static fc_chol *bsr_analyse(const fc_matrix *A, double shift, cholmod_sparse **Sout,
+                            const char *name, fc_error *err)
 {
+    *Sout = NULL;
     if (A->kind != FC_MAT_BSR || A->rows != A->cols) {
         fc_error_set(err, FC_ERR_INVALID, "%s: a square block-CSR matrix is expected", name);
         return NULL;
@@ -152,17 +156,44 @@ fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_e
     }
     cholmod_sparse *S = bsr_upper_shifted(A, shift, &F->c);
     F->L = S ? cholmod_analyze_p(S, ok ? perm : NULL, NULL, 0, &F->c) : NULL;
+    free(pb);
+    free(perm);
+    if (!F->L) {
+        int nomem = !S;
+        cholmod_free_sparse(&S, &F->c);
+        return chol_fail(F, nomem, 0, name, err);
+    }
+    *Sout = S;
+    return F;
+}
+
+fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, fc_error *err)
+{
+    cholmod_sparse *S;
+    fc_chol *F = bsr_analyse(A, 0.0, &S, "W", err);
+    if (!F) return err->code;
+    *entries = F->c.lnz;
+    *flops = F->c.fl;
+    cholmod_free_sparse(&S, &F->c);
+    fc_chol_free(F);
+    return FC_OK;
+}
+
+fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
+                                  double max_flops, const char *name, fc_error *err)
+{
+    cholmod_sparse *S;
+    fc_chol *F = bsr_analyse(A, shift, &S, name, err);
+    if (!F) return NULL;
+    int n = A->rows;
     /* the analysis predicts the factor's size and work: refused beyond
      * the caller's limits, before any of it is allocated or done */
     double lnz = F->c.lnz, fl = F->c.fl;
-    int too_big = F->L && ((max_entries > 0 && lnz > max_entries) || (max_flops > 0 && fl > max_flops));
-    int done = F->L && !too_big && cholmod_factorize(S, F->L, &F->c) &&
-               F->c.status == CHOLMOD_OK && F->L->minor == (size_t)n;
-    int nomem = !S;   /* (CHOLMOD's own out-of-memory: chol_fail reads its status) */
-    long minor = F->L ? (long)F->L->minor : 0L;
+    int too_big = (max_entries > 0 && lnz > max_entries) || (max_flops > 0 && fl > max_flops);
+    int done = !too_big && cholmod_factorize(S, F->L, &F->c) && F->c.status == CHOLMOD_OK &&
+               F->L->minor == (size_t)n;
+    long minor = (long)F->L->minor;
     cholmod_free_sparse(&S, &F->c);
-    free(pb);
-    free(perm);
     if (too_big) {
         fc_error_set(err, FC_ERR_NOMEM, "the Cholesky factor of %s would hold %.3g entries "
                      "and take %.3g flops: beyond the limits (%.3g, %.3g)", name, lnz, fl,
@@ -170,7 +201,7 @@ fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_e
         fc_chol_free(F);
         return NULL;
     }
-    if (!done) return chol_fail(F, nomem, minor, name, err);
+    if (!done) return chol_fail(F, 0, minor, name, err);
     return F;
 }
 

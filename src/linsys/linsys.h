@@ -20,6 +20,9 @@ fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err);
  * in the factor or more than max_flops flops (each <= 0: no limit). */
 fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
                                   double max_flops, const char *name, fc_error *err);
+/* The same analysis alone (A's pattern, nothing factorised): the factor's
+ * predicted entries and flops. */
+fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, fc_error *err);
 /* x = A^-1 b (x and b may alias). */
 fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 /* H^T A^-1 H as a symmetrised CSR matrix (H: n x m, any storage). */

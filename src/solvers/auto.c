@@ -30,6 +30,7 @@
  * best iterate so far, and each is recorded in info->stages (shown by
  * fricon solve --verbose). */
 #include "internal.h"
+#include "linsys/linsys.h"
 #include "measure/measure.h"
 
 #include <lapacke.h>
@@ -49,6 +50,11 @@
  * Newton solves). */
 #define FC_AUTO_NEWTON_ITERS 30
 #define FC_AUTO_LU_COST 0.13
+/* d = 3, after a failed stick (newton_cost_from_analysis): a Newton
+ * iteration's sweeps besides its factorisation, and the factorisation's
+ * sweeps per predicted flop over 2 nnz(W). */
+#define FC_AUTO_SOLVE_SWEEPS 3.0
+#define FC_AUTO_FLOP_SWEEPS 0.2
 /* d = 3: NSGS must be predicted this many times cheaper than Newton. */
 #define FC_AUTO_NEWTON_MARGIN 4.0
 /* The fixed cost of a factorisation, in block products (a sweep makes
@@ -88,8 +94,6 @@ typedef struct auto_run {
     int plateau;            /* watching the last NSGS stage for a plateau  */
     int plat_it;            /* its sweep of the last 10% gain, and the best */
     double plat_best;
-    double last_seconds;    /* the last stage run: its time and iterations */
-    int last_iterations;
     int nhist;              /* the first NSGS stage's measurements         */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -166,8 +170,6 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
     const fc_problem *p = a->p;
     const fc_solver *s = fc_solver_find(name);
     int m = fc_problem_m(p);
-    a->last_seconds = 0;
-    a->last_iterations = 0;
     if (!s || !(s->dims & FC_DIM(p->d)) || max_iter <= 0 || a->stopped) return 0;
     fc_options o = *a->opt;
     o.r0 = NULL;
@@ -200,9 +202,7 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
     }
     double err = fc_all_finite((size_t)m, r) ? measure(p, r, u) : INFINITY;
     a->iterations += sub.iterations;
-    a->last_seconds = fc_now() - t0;
-    a->last_iterations = sub.iterations;
-    fc_info_add_stage(info, name, st, sub.iterations, err, a->last_seconds);
+    fc_info_add_stage(info, name, st, sub.iterations, err, fc_now() - t0);
     fc_log(a->opt, 1, "auto: %s %s after %d iterations, error %.3e, %.3f s", name,
            fc_status_name(st), sub.iterations, err, fc_now() - t0);
     if (err < a->best_err) {
@@ -223,6 +223,27 @@ static int watched_nsgs(auto_run *a, double *r, double *u, fc_info *info)
                      r, u, info);
     a->watch = 0;
     return done;
+}
+
+/* d = 3, after a failed stick: Newton's cost in sweeps from the Cholesky
+ * analysis of W's pattern (the b^2 model underestimates heavy fill: on
+ * fricon simulate stack, 800 contacts, b = 9, it predicts 10 sweeps a
+ * factorisation where stick takes 44, and warm-started steps whose NSGS
+ * was at 2e-8 went to ipm-mdp for 0.3-2.5 s).  A Newton iteration costs
+ * FC_AUTO_SOLVE_SWEEPS plus FC_AUTO_FLOP_SWEEPS times the factor's
+ * predicted flops over a sweep's 2 nnz(W) (fitted on stick's own time
+ * over a sweep's: 0.11-0.29 on KaplasTower, the stack and the column's
+ * steps, within 2x of the measured times but on BoxesStack1, 52
+ * contacts).  Deterministic, unlike a measured time: the same problem
+ * takes the same stages on a loaded machine (tests/test_threads.c). */
+static double newton_cost_from_analysis(const fc_problem *p)
+{
+    const fc_matrix *W = p->W;
+    double entries, flops;
+    fc_error e;
+    if (W->kind != FC_MAT_BSR || W->bs != p->d || fc_chol_predict_bsr(W, &entries, &flops, &e) != FC_OK)
+        return 0;
+    return FC_AUTO_NEWTON_ITERS * (FC_AUTO_SOLVE_SWEEPS + FC_AUTO_FLOP_SWEEPS * flops / (2.0 * W->nnz));
 }
 
 /* Blocks per block row of W, averaged (1: decoupled contacts). */
@@ -302,17 +323,9 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     if (!done && p->d == 3 && a.needed > a.stick_sweeps) {
         /* NSGS has far to go: one factorisation tells whether all contacts
          * can stick (then that is the solution) */
-        double sweep = a.last_iterations > 0 ? a.last_seconds / a.last_iterations : 0;
         done = stage(&a, "stick", 1, opt->max_iter - a.iterations, r, u, info);
         a.stick_sweeps = 0;
-        /* the factorisation's cost now measured: Newton's (and the
-         * interior point's) in sweeps is at least FC_AUTO_NEWTON_ITERS
-         * times it (the model above underestimates it where W + D fills:
-         * measured on fricon simulate stack, 800 contacts, b = 9: 10
-         * sweeps predicted, 27 taken by stick, and ipm-mdp took 2.3 s
-         * where NSGS finished in 30 ms) */
-        if (!done && sweep > 0)
-            a.newton_sweeps = fmax(a.newton_sweeps, FC_AUTO_NEWTON_ITERS * a.last_seconds / sweep);
+        if (!done) a.newton_sweeps = fmax(a.newton_sweeps, newton_cost_from_analysis(p));
         if (!done && a.needed < a.newton_sweeps / FC_AUTO_NEWTON_MARGIN)
             done = watched_nsgs(&a, r, u, info);   /* still cheaper than Newton */
     }
