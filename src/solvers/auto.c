@@ -77,6 +77,9 @@
  * step of fricon simulate column --count 300: NSGS hovering at 3e-8 for
  * the 80000 sweeps left of the iteration limit, 13 s). */
 #define FC_AUTO_PLATEAU_SWEEPS 2000
+/* d = 3: the ipm stage after ipm-mdp runs at most twice ipm-mdp's
+ * iterations, and at least this many. */
+#define FC_AUTO_IPM_MIN_ITER 200
 
 typedef struct auto_run {
     const fc_problem *p;
@@ -329,8 +332,9 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
         if (!done && a.needed < a.newton_sweeps / FC_AUTO_NEWTON_MARGIN)
             done = watched_nsgs(&a, r, u, info);   /* still cheaper than Newton */
     }
+    int mdp_iterations = 0;
     if (!done && p->d == 3) {
-        int cap = opt->max_iter - a.iterations;
+        int cap = opt->max_iter - a.iterations, before = a.iterations;
         /* the interior point on the maximum-dissipation form, with its
          * polish, under the whole time left: it ends by itself when it
          * stalls (60 steps without halving its error), and it is the
@@ -340,14 +344,25 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
          * loaded machine) */
         done = stage(&a, "ipm-mdp", 1, cap < FC_AUTO_MDP_MAX_ITER ? cap : FC_AUTO_MDP_MAX_ITER,
                      r, u, info);
+        mdp_iterations = a.iterations - before;
     }
     /* ipm from r = 0 for d = 3: only when the best iterate is still far
      * (above sqrt(tolerance)); closer, the warm stages below finish from it
      * (measured on fricon simulate column --count 300: after ipm-mdp ended
      * at 1e-8 and 1.2e-7, ipm from 0 spent 5.5 s and 4.3 s to reach 1e-3) */
-    if (!done && (p->d != 3 || a.best_err > sqrt(opt->tolerance)))
+    if (!done && (p->d != 3 || a.best_err > sqrt(opt->tolerance))) {
+        /* d = 3: at most twice ipm-mdp's iterations (at least
+         * FC_AUTO_IPM_MIN_ITER): after ipm-mdp it has only been seen to
+         * reach 1e-3 (the generated columns from 1515 contacts on), and
+         * its fixed point may take 200 x 80 steps (the 10397-contact
+         * column: over 8 minutes without a time limit) */
+        int left = opt->max_iter - a.iterations;
+        int cap = p->d == 3 ? 2 * mdp_iterations > FC_AUTO_IPM_MIN_ITER ? 2 * mdp_iterations
+                                                                       : FC_AUTO_IPM_MIN_ITER
+                            : left;
         done = stage(&a, p->d == 3 ? "ipm" : p->d == 2 ? "lemke" : "admm", p->d == 3,
-                     opt->max_iter - a.iterations, r, u, info);
+                     cap < left ? cap : left, r, u, info);
+    }
     if (!done && p->d <= 3)
         done = stage(&a, "nsn-hybrid", 0, opt->max_iter - a.iterations, r, u, info);
     if (!done) {
