@@ -53,9 +53,10 @@ static double relaxation_error(const fc_problem *p, const double *r)
 }
 
 /* Every solver converges to 1e-8 on a problem it is expected to solve
- * (with tresca.inner_solver = gs_inner for tfp and pfp). */
-static void test_converges_with(const char *rel, const char **list, int n, double time_limit,
-                                int tresca_inner)
+ * (with tresca.inner_solver = gs_inner for tfp and pfp).  The convergence
+ * checks here are iteration-limited only: a time limit made them depend on
+ * the machine's load (they flaked on loaded CI machines). */
+static void test_converges_with(const char *rel, const char **list, int n, int tresca_inner)
 {
     fc_problem *p = test_load(rel);
     if (!p) return;
@@ -64,7 +65,6 @@ static void test_converges_with(const char *rel, const char **list, int n, doubl
     for (int i = 0; i < n; i++) {
         fc_options o;
         fc_default_options(&o);
-        o.time_limit = time_limit;
         o.tresca.inner_solver = tresca_inner;
         fc_info info;
         double e = run(p, list[i], &o, r, u, &info);
@@ -79,11 +79,11 @@ static void test_converges_with(const char *rel, const char **list, int n, doubl
     fc_problem_free(p);
 }
 
-static void test_converges(const char *rel, const char **list, int n, double time_limit)
+static void test_converges(const char *rel, const char **list, int n)
 {
     fc_options o;
     fc_default_options(&o);
-    test_converges_with(rel, list, n, time_limit, o.tresca.inner_solver);
+    test_converges_with(rel, list, n, o.tresca.inner_solver);
 }
 
 /* apgd-ccp solves the relaxation: its own residual reaches 1e-8 on every
@@ -96,7 +96,6 @@ static void test_relaxation(const char *rel)
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     fc_options o;
     fc_default_options(&o);
-    o.time_limit = 5;
     fc_info info;
     double e = run(p, "apgd-ccp", &o, r, u, &info);
     double ec = relaxation_error(p, r);
@@ -232,7 +231,6 @@ static void test_nsgs_v_global(const char *rel)
     double *v = calloc((size_t)p->n, sizeof *v);
     fc_options o;
     fc_default_options(&o);
-    o.time_limit = 10;
     fc_info info;
     fc_error err;
     CHECK(fc_solve(p, "nsgs-v", &o, r, u, v, &info, &err) == FC_OK, "nsgs-v: %s", err.msg);
@@ -259,7 +257,6 @@ static void test_plain(const char *rel)
         fc_options o;
         fc_default_options(&o);
         o.fp.anderson = 0;
-        o.time_limit = 10;
         fc_info info;
         double e = run(p, plain[i], &o, r, u, &info);
         CHECK(info.status == FC_CONVERGED && e <= 1e-8 * (1 + 1e-6),
@@ -288,10 +285,10 @@ int main(void)
     const char *small[] = {"fc3d/FC3D_Example1.dat", "fc3d/Rover1039.dat", "fc3d/Rover11035.dat",
                            "fc3d/Rover4396.dat", "fc3d/NESpheres_10_1.dat"};
     for (int i = 0; i < 5; i++) {
-        test_converges(small[i], solvers, NSOLVERS, 10);
+        test_converges(small[i], solvers, NSOLVERS);
         test_relaxation(small[i]);
         const char *tresca[] = {"tfp", "pfp"};   /* their Gauss-Seidel inner solver */
-        test_converges_with(small[i], tresca, 2, 10, 0);
+        test_converges_with(small[i], tresca, 2, 0);
         test_plain(small[i]);
     }
     /* the solvers that solve the larger shared problems within seconds */
@@ -300,11 +297,11 @@ int main(void)
      * fall; 8.8e-9 at best with tol 5e-9): it is measured in bench/ */
     const char *oneobject[] = {"fpp", "eg", "vi-fpp", "vi-eg", "dsfp", "tfp",
                                "pfp", "prox", "aclm", "apgd", "nsgs-v"};
-    test_converges("fc3d/OneObject-i1028-138.hdf5.dat", oneobject, 11, 20);
+    test_converges("fc3d/OneObject-i1028-138.hdf5.dat", oneobject, 11);
     /* hp (8e-8 after 100000 iterations) and pfp (5 s) are measured in bench/ */
     const char *boxes[] = {"fpp", "eg", "vi-fpp", "vi-eg", "dsfp", "tfp",
                            "prox", "aclm", "apgd", "apgd-ccp", "nsgs-v"};
-    test_converges("fc3d/BoxesStack1-i100000-32.hdf5.dat", boxes, 11, 20);
+    test_converges("fc3d/BoxesStack1-i100000-32.hdf5.dat", boxes, 11);
     test_max_iter("fc3d/NESpheres_10_1.dat");
     test_progress("fc3d/NESpheres_10_1.dat");
     test_time_limit("fc3d/Capsules-i122-1617.dat");
