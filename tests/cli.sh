@@ -82,6 +82,13 @@ check_solve() { # FILE [ARGS...]
   local res
   res=$(sed -n 's/.*"residual": \([^,}]*\).*/\1/p' "$TMP/json")
   grep -q '"status": "converged"' "$TMP/json" || { bad "solve $f: $(cat "$TMP/json")"; return; }
+  if [ -x /usr/bin/python3 ]; then   # exactly SPEC's keys, local and global problems alike
+    /usr/bin/python3 -c "
+import json, sys
+keys = set(json.load(open('$TMP/json')))
+sys.exit(0 if keys == {'problem', 'kind', 'nc', 'solver', 'status', 'iterations', 'residual', 'seconds'} else 1)" \
+      || { bad "solve $f --json: keys differ from SPEC's: $(cat "$TMP/json")"; return; }
+  fi
   if [ -x /usr/bin/python3 ] && [ -f "$CHECKER" ]; then
     local chk
     chk=$(/usr/bin/python3 "$CHECKER" "$f" "$TMP/sol.txt" 2>&1)
