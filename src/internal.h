@@ -68,6 +68,10 @@ void fc_log(const fc_options *opt, int level, const char *fmt, ...)
 #endif
     ;
 
+/* Position of key in the sorted idx[lo .. end - 1] (a compressed row or
+ * column), -1 when absent. */
+int fc_find_sorted(const int *idx, int lo, int end, int key);
+
 /* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
 fc_matrix *fc_csr_transpose(const fc_matrix *C);
 

@@ -136,14 +136,8 @@ static void schur_free(kkt_schur *S, cholmod_common *c)
 /* Position of (i, j), i <= j, in an upper-triangular CSC with sorted columns. */
 static int csc_find(const cholmod_sparse *A, int i, int j)
 {
-    const int *Ap = A->p, *Ai = A->i;
-    int lo = Ap[j], hi = Ap[j + 1] - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (Ai[mid] == i) return mid;
-        if (Ai[mid] < i) lo = mid + 1; else hi = mid - 1;
-    }
-    return -1;
+    const int *Ap = A->p;
+    return fc_find_sorted(A->i, Ap[j], Ap[j + 1], i);
 }
 
 /* The Schur complement's pattern and the maps from A; 0 when the
@@ -432,14 +426,8 @@ static int schur_solve(fc_kkt *K, const double *b, double *x)
 long fc_kkt_find(const fc_kkt *K, int i, int j)
 {
     if (i > j) { int s = i; i = j; j = s; }
-    const int *Ap = K->A->p, *Ai = K->A->i;
-    int lo = Ap[j], hi = Ap[j + 1] - 1;
-    while (lo <= hi) {               /* columns are sorted */
-        int mid = (lo + hi) / 2;
-        if (Ai[mid] == i) return mid;
-        if (Ai[mid] < i) lo = mid + 1; else hi = mid - 1;
-    }
-    return -1;
+    const int *Ap = K->A->p;
+    return fc_find_sorted(K->A->i, Ap[j], Ap[j + 1], i);   /* columns are sorted */
 }
 
 double *fc_kkt_values(fc_kkt *K) { return K->A->x; }

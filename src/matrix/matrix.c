@@ -177,13 +177,7 @@ void fc_matrix_gemv_t(const fc_matrix *A, double alpha, const double *x,
 /* Index of block (a, b) in a BSR matrix, -1 when absent. */
 static int bsr_find(const fc_matrix *A, int a, int b)
 {
-    int lo = A->p[a], hi = A->p[a + 1] - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (A->j[mid] == b) return mid;
-        if (A->j[mid] < b) lo = mid + 1; else hi = mid - 1;
-    }
-    return -1;
+    return fc_find_sorted(A->j, A->p[a], A->p[a + 1], b);
 }
 
 /* Entry (i, j). */
@@ -279,13 +273,7 @@ long fc_matrix_count_nonzeros(const fc_matrix *A)
 /* Index of entry (i, j) in a CSR matrix (sorted rows), -1 when absent. */
 static int csr_find(const fc_matrix *A, int i, int j)
 {
-    int lo = A->p[i], hi = A->p[i + 1] - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (A->j[mid] == j) return mid;
-        if (A->j[mid] < j) lo = mid + 1; else hi = mid - 1;
-    }
-    return -1;
+    return fc_find_sorted(A->j, A->p[i], A->p[i + 1], j);
 }
 
 /* Relative asymmetry max |A_ij - A_ji| / max |A_ij|, through the CSR form. */

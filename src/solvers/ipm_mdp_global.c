@@ -17,13 +17,7 @@ static int cmp_int(const void *x, const void *y)
 /* Position of (i, j) in K's CSC pattern (-1: absent). */
 static long k_find(const mdp *w, int i, int j)
 {
-    int lo = w->Kp[j], hi = w->Kp[j + 1] - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (w->Ki[mid] == i) return mid;
-        if (w->Ki[mid] < i) lo = mid + 1; else hi = mid - 1;
-    }
-    return -1;
+    return fc_find_sorted(w->Ki, w->Kp[j], w->Kp[j + 1], i);
 }
 
 /* The diagonal block H_a' M^-1 H_a of W for contact a (d x d,

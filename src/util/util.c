@@ -136,3 +136,14 @@ char *fc_strdup(const char *s)
     if (c) memcpy(c, s, n);
     return c;
 }
+
+int fc_find_sorted(const int *idx, int lo, int end, int key)
+{
+    int hi = end - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (idx[mid] == key) return mid;
+        if (idx[mid] < key) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+}
