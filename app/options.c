@@ -40,19 +40,15 @@ void cli_list_options(void)
 
 int cli_solver_option(fc_options *opt, const char *name, const char *val)
 {
-    if (!strcmp(name, "--tol")) {
-        if (cli_parse_double(val, &opt->tolerance) || opt->tolerance <= 0)
-            return cli_fail("--tol: '%s' is not a positive number", val);
-    } else if (!strcmp(name, "--max-iter")) {
-        if (cli_parse_int(val, &opt->max_iter) || opt->max_iter <= 0)
-            return cli_fail("--max-iter: '%s' is not a positive integer", val);
-    } else if (!strcmp(name, "--time-limit")) {
-        if (cli_parse_double(val, &opt->time_limit) || opt->time_limit < 0)
-            return cli_fail("--time-limit: '%s' is not a number of seconds >= 0", val);
-    } else if (!strcmp(name, "--set")) {
-        if (cli_set_option(opt, val)) return EXIT_BAD_INPUT;
-    } else {
-        return 1;
+    /* the shorthands, checked against the library's ranges like --set */
+    static const char *const flags[][2] = {
+        {"--tol", "tolerance"}, {"--max-iter", "max_iter"}, {"--time-limit", "time_limit"}};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        if (strcmp(name, flags[k][0])) continue;
+        fc_error err;
+        if (fc_options_set(opt, flags[k][1], val, &err) != FC_OK) return cli_fail("%s: %s", name, err.msg);
+        return 0;
     }
-    return 0;
+    if (!strcmp(name, "--set")) return cli_set_option(opt, val) ? EXIT_BAD_INPUT : 0;
+    return 1;
 }

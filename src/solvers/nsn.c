@@ -759,7 +759,6 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
     double best = INFINITY;
     fc_status st = FC_MAX_ITER;
     static const char *names[] = {"nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm"};
-    int hybrid_stalled = 0;
     int stalled = 0;   /* rounds at the full fallback length without a 10% better error */
     for (;;) {
         double t0 = fc_now(), err, round_best = best;
@@ -842,16 +841,19 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
          * 300: both hovering at 2.6-3.5e-8 for 50 rounds, 27 s, until the
          * iteration limit) */
         stalled = best < 0.9 * round_best ? 0 : sweeps >= cap ? stalled + 1 : 0;
-        if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS) { st = FC_MAX_ITER; hybrid_stalled = 1; break; }
+        if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS) { st = FC_MAX_ITER; break; }
     }
     info->iterations = w.iter;
     if (st != FC_CONVERGED && best < INFINITY) memcpy(r, top, (size_t)w.m * sizeof *r);
     free(top);
     compute_u(&w, r, u);
-    if (st != FC_CONVERGED)
+    if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS)
+        snprintf(info->message, sizeof info->message,
+                 "nsn-hybrid stalled (no 10%% gain in %d rounds at the longest fallback), best error %.3e",
+                 FC_NSN_HYBRID_STALL_ROUNDS, best);
+    else if (st != FC_CONVERGED)
         snprintf(info->message, sizeof info->message, "nsn-hybrid %s, best error %.3e",
-                 hybrid_stalled ? "stalled (no 10% gain in 5 rounds at the longest fallback)"
-                                : fc_status_name(st), best);
+                 fc_status_name(st), best);
     ws_free(&w);
     return st;
 }
