@@ -321,8 +321,9 @@ typedef struct fc_ipm_options {
                               used 10); default 200                         */
     int max_inner;         /* interior-point steps per cone QP; default 80  */
     int warm_start;        /* 1: start each cone QP from the last one; 1    */
-    int convex;            /* 1: solve only the convex relaxation (s = 0);
-                              default 0                                      */
+    int convex;            /* 1: solve only the convex relaxation (s = 0)
+                              and return its last iterate (status and
+                              residual still judge Coulomb's law); default 0 */
     double reg;            /* static regularisation of the KKT; 1e-11     */
     int refine;            /* iterative refinement steps; default 3        */
     int anderson;          /* memory of the Anderson acceleration of the

@@ -646,7 +646,12 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         }
         if (every_step || opt->ipm.convex) {
             st = w.best <= opt->tolerance ? FC_CONVERGED : FC_MAX_ITER;
-            if (st != FC_CONVERGED) why = "the interior point stalled";
+            /* ipm.convex: a solved relaxation is not Coulomb's law, which
+             * the SPEC measure judges; say which of the two happened */
+            if (st != FC_CONVERGED)
+                why = opt->ipm.convex && is == INNER_DONE
+                    ? "the convex relaxation (shift 0) is solved; the SPEC measure judges Coulomb's law"
+                    : "the interior point stalled";
             break;
         }
         /* the fixed point on s */
@@ -693,8 +698,11 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         }
     }
     if (!ok && st != FC_DIVERGED) { st = FC_STATUS_ERROR; why = w.err.msg; }
-    /* return the best iterate seen */
-    if (w.best < INFINITY) memcpy(w.z, w.zbest, (size_t)w.N * sizeof *w.z);
+    /* return the best iterate seen by the SPEC measure; ipm.convex: the
+     * last (finite) one, the relaxation's solution, which the measure of
+     * Coulomb's law does not rank */
+    int keep_last = opt->ipm.convex && fc_all_finite((size_t)w.N, w.z);
+    if (w.best < INFINITY && !keep_last) memcpy(w.z, w.zbest, (size_t)w.N * sizeof *w.z);
     ipm_physical(&w);
     if (fc_all_finite((size_t)w.m, w.r) && fc_all_finite((size_t)w.m, w.u) &&
         (!global || fc_all_finite((size_t)w.n, w.vr))) {
