@@ -205,9 +205,10 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
     }
     double err = fc_all_finite((size_t)m, r) ? measure(p, r, u) : INFINITY;
     a->iterations += sub.iterations;
-    fc_info_add_stage(info, name, st, sub.iterations, err, fc_now() - t0);
+    double seconds = fc_now() - t0;
+    fc_info_add_stage(info, name, st, sub.iterations, err, seconds);
     fc_log(a->opt, 1, "auto: %s %s after %d iterations, error %.3e, %.3f s", name,
-           fc_status_name(st), sub.iterations, err, fc_now() - t0);
+           fc_status_name(st), sub.iterations, err, seconds);
     if (err < a->best_err) {
         a->best_err = err;
         memcpy(a->best, r, (size_t)m * sizeof *r);
@@ -357,9 +358,9 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
          * its fixed point may take 200 x 80 steps (the 10397-contact
          * column: over 8 minutes without a time limit) */
         int left = opt->max_iter - a.iterations;
-        int cap = p->d == 3 ? 2 * mdp_iterations > FC_AUTO_IPM_MIN_ITER ? 2 * mdp_iterations
-                                                                       : FC_AUTO_IPM_MIN_ITER
-                            : left;
+        int cap = left;
+        if (p->d == 3)
+            cap = 2 * mdp_iterations > FC_AUTO_IPM_MIN_ITER ? 2 * mdp_iterations : FC_AUTO_IPM_MIN_ITER;
         done = stage(&a, p->d == 3 ? "ipm" : p->d == 2 ? "lemke" : "admm", p->d == 3,
                      cap < left ? cap : left, r, u, info);
     }
