@@ -52,9 +52,12 @@ static inline double check_norm(int n, const double *x)
 }
 
 /* SPEC measure of a local problem at r, with u = W r + q computed here
- * (u_out, if not NULL, receives it).  scale: q for local, w for global. */
+ * (u_out, if not NULL, receives it).  scale: q for local, w for global.
+ * relaxation != 0: the same formula without the De Saxce term (u_hat =
+ * u), the residual of the convex relaxation K* ∋ u ⟂ r ∈ K. */
 static inline double check_error_with(const fc_problem *p, const fc_matrix *W, const double *q,
-                               const double *scale, const double *r, double *u_out)
+                               const double *scale, const double *r, double *u_out,
+                               int relaxation)
 {
     int d = p->d, m = d * p->nc;
     fc_matrix *C = fc_matrix_to_csr(W);
@@ -69,6 +72,7 @@ static inline double check_error_with(const fc_problem *p, const fc_matrix *W, c
         double x[5], mu = p->mu[a], mur = p->mu_r ? p->mu_r[a] : 0;
         double uhat = ua[0] + mu * (d == 2 ? fabs(ua[1]) : hypot(ua[1], ua[2]));
         if (d == 5) uhat += mur * hypot(ua[3], ua[4]);
+        if (relaxation) uhat = ua[0];
         x[0] = ra[0] - uhat;
         for (int k = 1; k < d; k++) x[k] = ra[k] - ua[k];
         check_project(d, mu, mur, x);
@@ -84,17 +88,28 @@ static inline double check_error_with(const fc_problem *p, const fc_matrix *W, c
     return en / s;
 }
 
+static inline double check_error_kind(const fc_problem *p, const double *r, int relaxation)
+{
+    if (p->kind == FC_LOCAL) return check_error_with(p, p->W, p->q, p->q, r, NULL, relaxation);
+    fc_problem *loc = NULL;
+    if (fc_problem_reduce(p, &loc, NULL) != FC_OK) return NAN;
+    double e = check_error_with(p, loc->W, loc->q, p->w, r, NULL, relaxation);
+    fc_problem_free(loc);
+    return e;
+}
+
 /* The measure for a local problem, or for a global one through its
  * reduction (W = H^T M^-1 H, q = H^T M^-1 f + w) with s using ||w||, as
  * shared/tools/fccheck.py computes it. */
 static inline double check_error(const fc_problem *p, const double *r)
 {
-    if (p->kind == FC_LOCAL) return check_error_with(p, p->W, p->q, p->q, r, NULL);
-    fc_problem *loc = NULL;
-    if (fc_problem_reduce(p, &loc, NULL) != FC_OK) return NAN;
-    double e = check_error_with(p, loc->W, loc->q, p->w, r, NULL);
-    fc_problem_free(loc);
-    return e;
+    return check_error_kind(p, r, 0);
+}
+
+/* The convex relaxation's residual, computed the same way. */
+static inline double check_relaxation_error(const fc_problem *p, const double *r)
+{
+    return check_error_kind(p, r, 1);
 }
 
 #endif

@@ -43,6 +43,7 @@ struct fc_kkt {
     int n, quasidef, analysed;
     kkt_schur *sc;       /* NULL: A factorised as a whole */
     double pred_flops;   /* one factorisation, as the analysis predicts it */
+    double solve_res;    /* the last solve's ||b - A x||_inf / ||b||_inf */
 };
 
 /* The factor may hold at most this many times the matrix's stored entries
@@ -50,6 +51,7 @@ struct fc_kkt {
 #define FC_KKT_MAX_FILL 50.0
 
 double fc_kkt_predicted_flops(const fc_kkt *K) { return K->pred_flops; }
+double fc_kkt_solve_residual(const fc_kkt *K) { return K->solve_res; }
 
 static fc_kkt *kkt_new(int n, long nz, const int *ti, const int *tj, const double *tx,
                        int quasidef, int analyse, fc_error *err);
@@ -482,11 +484,14 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
      * about the square of the whole matrix's) each refinement step is
      * cheap and more are needed */
     if (K->sc && refine < 10) refine = 10;
-    for (int it = 0; it < refine; it++) {
+    /* the residual is measured after the last correction too: it is what
+     * fc_kkt_solve_residual reports */
+    double rn = 0;
+    for (int it = 0; ; it++) {
         sym_mult(K->A, x, Rx);
-        double rn = 0;
+        rn = 0;
         for (int i = 0; i < n; i++) { Bx[i] = b[i] - Rx[i]; rn = fmax(rn, fabs(Bx[i])); }
-        if (rn <= 1e-15 * bn) break;
+        if (rn <= 1e-15 * bn || it == refine) break;
         if (K->sc) {
             /* the correction through the Schur complement, into R */
             if (!schur_solve(K, Bx, Rx)) return fc_error_set(err, FC_ERR_NOMEM, "out of memory in a KKT solve");
@@ -498,6 +503,7 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
         const double *dx = K->D->x;
         for (int i = 0; i < n; i++) x[i] += dx[i];
     }
+    K->solve_res = fc_all_finite((size_t)n, x) ? rn / fmax(bn, 1e-300) : INFINITY;
     return FC_OK;
 }
 

@@ -107,6 +107,9 @@ fc_err fc_kkt_factor(fc_kkt *K, const double *reg, fc_error *err);
 /* x = A^-1 b with `refine` steps of iterative refinement against the
  * exact matrix (x and b must not alias). */
 fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error *err);
+/* The last solve's relative residual ||b - A x||_inf / ||b||_inf after its
+ * refinement (infinite for a non-finite x): the caller judges it. */
+double fc_kkt_solve_residual(const fc_kkt *K);
 void fc_kkt_free(fc_kkt *K);
 /* The flops of one factorisation, as the analysis predicts them.
  * (fc_kkt_new refuses, FC_ERR_NOMEM, a whole factor predicted beyond 50

@@ -68,6 +68,21 @@ double fc_error_local(const fc_problem *p, const double *r, const double *u)
     return fc_error_measure(p->d, p->nc, p->mu, p->mu_r, scale, r, u, NULL);
 }
 
+double fc_error_relaxation(const fc_problem *p, const double *r, const double *u)
+{
+    int d = p->d, m = fc_problem_m(p);
+    double e2 = 0.0;
+    for (int a = 0; a < p->nc; a++) {
+        double x[5];
+        for (int k = 0; k < d; k++) x[k] = r[d * a + k] - u[d * a + k];
+        fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, x);
+        for (int k = 0; k < d; k++) e2 += (r[d * a + k] - x[k]) * (r[d * a + k] - x[k]);
+    }
+    double s = fmax(fc_norm2(m, measure_scale(p)), fmax(fc_norm2(m, r), fc_norm2(m, u)));
+    if (s < 1e-300) s = 1.0;
+    return sqrt(e2) / s;
+}
+
 double fc_diagnose(const fc_problem *p, const double *r, const double *u,
                    fc_contact_diag *diag)
 {

@@ -15,6 +15,10 @@ double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
                         const double *scale, const double *r, const double *u,
                         fc_contact_diag *diag);
 
+/* The same measure for the convex relaxation K* ∋ u ⟂ r ∈ K (u in place
+ * of u_hat: no De Saxce term), of a local or a global problem. */
+double fc_error_relaxation(const fc_problem *p, const double *r, const double *u);
+
 /* ||M v - H r - f|| / max(1, ||f||) for a global problem. */
 double fc_dynamics_residual(const fc_problem *p, const double *r, const double *v);
 

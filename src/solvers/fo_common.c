@@ -3,6 +3,7 @@
  * bookkeeping of fo_run and the inner-tolerance strategies. */
 #include "solvers/firstorder.h"
 #include "cone/cone.h"
+#include "measure/measure.h"
 
 #include <stdio.h>
 
@@ -34,18 +35,7 @@ void fo_project(const fc_problem *p, double *x)
 
 double fo_error(const fc_problem *p, int ccp, const double *r, const double *u)
 {
-    if (!ccp) return fc_error_local(p, r, u);
-    int d = p->d, m = fc_problem_m(p);
-    double e2 = 0.0;
-    for (int a = 0; a < p->nc; a++) {
-        double x[5];
-        for (int k = 0; k < d; k++) x[k] = r[d * a + k] - u[d * a + k];
-        fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, x);
-        for (int k = 0; k < d; k++) e2 += (r[d * a + k] - x[k]) * (r[d * a + k] - x[k]);
-    }
-    double s = fmax(fc_norm2(m, p->q), fmax(fc_norm2(m, r), fc_norm2(m, u)));
-    if (s < 1e-300) s = 1.0;
-    return sqrt(e2) / s;
+    return ccp ? fc_error_relaxation(p, r, u) : fc_error_local(p, r, u);
 }
 
 void fo_run_project(const fo_run *R, double *x)
