@@ -427,6 +427,8 @@ typedef struct fc_prox_options {
     double nu;             /* 1                                              */
     double alpha_min;      /* relative floor of alpha; 1e-8                  */
     fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 1000 iterations */
+    int max_sweeps;        /* the inner solver's iterations in all (for
+                              nsgs: sweeps) at most; 0: no such bound     */
 } fc_prox_options;
 
 /* tfp (Tresca fixed point) and pfp (Panagiotopoulos fixed point). */

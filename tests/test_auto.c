@@ -79,6 +79,39 @@ static void limits(void)
     fc_problem_free(p);
 }
 
+/* examples/column300-step39.hdf5: step 39 of fricon simulate column
+ * --count 300 --steps 40 --solver auto (767 contacts, global), where
+ * ipm-mdp stalls at 6.7e-6 and every stage after it did too (auto ended at
+ * 6.6e-6 after 5.8 s) before the proximal point from r = 0 joined them
+ * (20 outer iterations, 0.02 s).  Judged by check.h; prox must be among
+ * the stages or some earlier stage must have solved it. */
+static void column_step(void)
+{
+    fc_problem *p = NULL;
+    fc_error err;
+    if (fc_read(FRICON_EXAMPLES "/column300-step39.hdf5", &p, &err) != FC_OK) {
+        CHECK(0, "%s", err.msg);
+        return;
+    }
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = calloc((size_t)p->n, sizeof *v);
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.time_limit = 120;   /* a guard: sanitizer builds are 5-10x slower */
+    fc_info info;
+    CHECK(fc_solve(p, "auto", &opt, r, u, v, &info, &err) == FC_OK, "%s", err.msg);
+    double chk = check_error(p, r);
+    printf("column300-step39: %s, %d iterations, error %.2e, %.2f s, stages:", fc_status_name(info.status),
+           info.iterations, chk, info.seconds);
+    for (int k = 0; k < info.nstages; k++) printf(" %s", info.stages[k].solver);
+    printf("\n");
+    CHECK(info.status == FC_CONVERGED && chk <= 1e-8, "column300-step39: auto %s, error %.3e (%s)",
+          fc_status_name(info.status), chk, info.message);
+    free(r); free(u); free(v);
+    fc_problem_free(p);
+}
+
 /* A tolerance out of reach (1e-30: every measured error ends between
  * 1e-18 and 1e-16): nsn-hybrid must end on its stall rule (no 10% gain in
  * 5 rounds at its longest fallback) and the last NSGS stage on auto's
@@ -146,5 +179,6 @@ int main(void)
     limits();
     plateau("fc3d/Rover1039.dat");
     plateau("fc3d/Capsules-i122-1617.dat");
+    column_step();
     TEST_DONE();
 }

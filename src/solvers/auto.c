@@ -19,7 +19,8 @@
  *     Newton) from r = 0: it replaced Alart-Curnier Newton here (measured:
  *     BoxesStack1 4.3 -> 1.9 ms, Capsules-i122 11 -> 7 ms, spheres-in-a-box
  *     86 -> 14 ms; Spheres-i099 3.4 -> 6.7 ms), until it stalls; then the
- *     interior point method (ipm) from r = 0, unless the best error is
+ *     proximal point (prox) from r = 0 for at most FC_AUTO_PROX_SWEEPS
+ *     sweeps; then the interior point method (ipm) from r = 0, unless the best error is
  *     already below sqrt(tolerance).  d = 2: Lemke's exact pivoting;
  *     d = 5: ADMM.
  *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
@@ -77,6 +78,9 @@
  * step of fricon simulate column --count 300: NSGS hovering at 3e-8 for
  * the 80000 sweeps left of the iteration limit, 13 s). */
 #define FC_AUTO_PLATEAU_SWEEPS 2000
+/* d = 3: the prox stage after a failed ipm-mdp, in inner sweeps (the
+ * cost of 1000 NSGS sweeps: 3 s at 10397 contacts). */
+#define FC_AUTO_PROX_SWEEPS 1000
 /* d = 3: the ipm stage after ipm-mdp runs at most twice ipm-mdp's
  * iterations, and at least this many. */
 #define FC_AUTO_IPM_MIN_ITER 200
@@ -97,6 +101,7 @@ typedef struct auto_run {
     int plateau;            /* watching the last NSGS stage for a plateau  */
     int plat_it;            /* its sweep of the last 10% gain, and the best */
     double plat_best;
+    int prox_sweeps;        /* the prox stage's budget of inner sweeps     */
     int nhist;              /* the first NSGS stage's measurements         */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -181,6 +186,7 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
         o.progress_user = a;
     }
     o.max_iter = max_iter;
+    o.prox.max_sweeps = a->prox_sweeps;
     if (a->opt->time_limit > 0) {
         double left = a->opt->time_limit - fc_clock_elapsed(&a->clk);
         if (left <= 0) return 0;
@@ -346,6 +352,20 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
         done = stage(&a, "ipm-mdp", 1, cap < FC_AUTO_MDP_MAX_ITER ? cap : FC_AUTO_MDP_MAX_ITER,
                      r, u, info);
         mdp_iterations = a.iterations - before;
+        if (!done) {
+            /* the proximal point from r = 0, at most FC_AUTO_PROX_SWEEPS
+             * sweeps in all: its first, strongly regularised problems
+             * (W + alpha I, alpha ~ the error) are easy for NSGS where W
+             * is singular (measured on a 40-step fricon simulate column
+             * --count 300: prox alone solved 37 of the 40 steps in 194 to
+             * 3935 sweeps; on step 39, 767 contacts, ipm-mdp stalled at
+             * 6.7e-6 and every later stage too, where prox from 0 needs
+             * 20 outer iterations, 0.02 s; from ipm-mdp's iterate its
+             * alpha starts too small and it stalls there) */
+            a.prox_sweeps = FC_AUTO_PROX_SWEEPS;
+            done = stage(&a, "prox", 1, opt->max_iter - a.iterations, r, u, info);
+            a.prox_sweeps = 0;
+        }
     }
     /* ipm from r = 0 for d = 3: only when the best iterate is still far
      * (above sqrt(tolerance)); closer, the warm stages below finish from it

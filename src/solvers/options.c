@@ -99,6 +99,7 @@ static const fc_option_info table[] = {
     D(prox.inner.tol, 0, INF, OPEN_LO, "prox inner tolerance (given)"),
     D(prox.inner.ratio, 0, INF, OPEN_LO, "prox: outer error / ratio (adaptive)"),
     I(prox.inner.max_iter, 1, INT_MAX, "prox: iterations of one inner solve"),
+    I(prox.max_sweeps, 0, INT_MAX, "prox: inner iterations in all at most (0: no bound)"),
     I(tresca.inner_solver, 0, 1, "tfp/pfp inner solver: 0 Gauss-Seidel, 1 apgd"),
     I(tresca.inner.strategy, 0, 2, "tfp/pfp inner tolerance: 0 given, 1 adaptive, 2 adaptive / nc"),
     D(tresca.inner.tol, 0, INF, OPEN_LO, "tfp/pfp inner tolerance (given)"),

@@ -6,7 +6,8 @@
  * (the seed's sigma / nu rule, made relative to the scale of W), floored at
  * alpha_min * lambda_max(W); prox.alpha > 0 fixes the first one.  An
  * outer step that does not reduce the error by 10% divides the rule's
- * alpha by 10 for the rest of the solve. */
+ * alpha by 10 for the rest of the solve.  prox.max_sweeps bounds the inner
+ * iterations in all (auto's budget for this stage). */
 #include "solvers/firstorder.h"
 
 #include <stdio.h>
@@ -67,6 +68,12 @@ static fc_status prox_run(fo_run *R, int kind, double *r, double *u)
     for (int it = 0; st < 0; it++) {
         double err = fo_error(p, 0, r, u);
         if ((st = fo_run_check(R, it, r, err)) >= 0) break;
+        if (o->max_sweeps > 0 && total >= o->max_sweeps) {
+            snprintf(R->message, sizeof R->message, "prox: %ld inner iterations, its budget (prox.max_sweeps)",
+                     total);
+            st = FC_MAX_ITER;
+            break;
+        }
         /* a step that did not gain 10% (a far solution along a direction
          * W barely sees: each step moves r by about ||u|| / alpha) divides
          * alpha by 10 from then on */
@@ -80,6 +87,7 @@ static fc_status prox_run(fo_run *R, int kind, double *r, double *u)
         }
         so.tolerance = fo_inner_tol(&o->inner, err, p->nc, R->tol);
         so.max_iter = o->inner.max_iter;
+        if (o->max_sweeps > 0 && o->max_sweeps - total < so.max_iter) so.max_iter = (int)(o->max_sweeps - total);
         so.time_limit = fo_time_left(R);
         fc_info si;
         memset(&si, 0, sizeof si);
