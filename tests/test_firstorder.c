@@ -267,6 +267,30 @@ static void test_inner_tol(void)
     CHECK_NEAR(fo_inner_tol(&io, 1e-3, 50, 1e-8), 2e-6, 1e-18, "error / (ratio nc)");
 }
 
+/* prox.max_sweeps bounds prox's inner iterations in all (auto's budget
+ * for its prox stage): on BoxesStack1, which prox solves in about 9000
+ * sweeps, a budget of 40 stops it with max-iter after at most 40, as its
+ * message reports; without the budget it converges. */
+static void test_prox_sweeps(void)
+{
+    fc_problem *p = test_load("fc3d/BoxesStack1-i100000-32.hdf5.dat");
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    fc_options o;
+    fc_default_options(&o);
+    o.prox.max_sweeps = 40;
+    fc_info info;
+    run(p, "prox", &o, r, u, &info);
+    long sweeps = -1;
+    CHECK(sscanf(info.message, "prox: %ld inner", &sweeps) == 1 && sweeps <= 40 && sweeps > 0,
+          "prox.max_sweeps 40: '%s'", info.message);
+    CHECK(info.status == FC_MAX_ITER, "prox.max_sweeps 40: %s", fc_status_name(info.status));
+    free(r);
+    free(u);
+    fc_problem_free(p);
+}
+
 int main(void)
 {
     const char *small[] = {"fc3d/FC3D_Example1.dat", "fc3d/Rover1039.dat", "fc3d/Rover11035.dat",
@@ -299,5 +323,6 @@ int main(void)
     test_nsgs_v_global("global/spheres-in-a-box-98-i10000-256-10.hdf5"); /* needs Anderson */
     test_nsgs_v_global("rolling/Chute-ndof-768-nc-4-3.hdf5");  /* M not symmetric */
     test_inner_tol();
+    test_prox_sweeps();
     TEST_DONE();
 }
