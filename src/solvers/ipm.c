@@ -39,7 +39,6 @@ typedef struct ipm {
     double *base;             /* KKT values without the scaling blocks      */
     long *blk;                /* positions of the d x d scaling blocks      */
     double *reg;              /* static regularisation (N)                  */
-    double relax_error;       /* ipm.convex: the relaxation's SPEC-like residual */
     double reg_scale;         /* the factor's regularisation / reg (1, 100, ...)  */
     double *z, *dz, *dza;     /* (v, x) or x: N                              */
     double *y, *dy, *dya;     /* dual cone variable: m                       */
@@ -541,9 +540,8 @@ static inner_status ipm_inner(ipm *w, double tol, int every_step, int *stop_oute
         if ((pres <= tol && rgap <= tol) || (pres <= 100 * tol && rgap <= 1e-3 * tol)) {
             /* ipm.convex: its own measure too, the relaxation's natural
              * map (the scaled gap stopped at 5e-7 of it on NESpheres_10_1) */
-            if (!opt->ipm.convex) return INNER_DONE;
-            w->relax_error = fc_error_relaxation(w->p, w->r, w->u);
-            if (w->relax_error <= opt->tolerance) return INNER_DONE;
+            if (!opt->ipm.convex || fc_error_relaxation(w->p, w->r, w->u) <= opt->tolerance)
+                return INNER_DONE;
         }
         /* a step (a factorisation) takes seconds on large problems: none is
          * started that the time left cannot hold, going by the last one */
