@@ -49,6 +49,12 @@ fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error 
 fc_err fc_lu_factor(fc_lu *F, const double *Ax, double *rcond, fc_error *err);
 /* x = A^-1 b with the last successful factorisation (x and b may alias). */
 fc_err fc_lu_solve(fc_lu *F, const double *b, double *x, fc_error *err);
+/* The caller refines its solutions against the exact matrix itself:
+ * UMFPACK's own iterative refinement (2 steps a solve by default, each a
+ * residual and a second pair of triangular solves) is turned off.
+ * Measured: ipm-mdp on the 3206-contact column's (M, H), whose solves
+ * took 40% of its time, 7.2 -> 5.9 s. */
+void fc_lu_solver_refines(fc_lu *F);
 /* The backend actually used. */
 fc_lu_kind fc_lu_backend(const fc_lu *F);
 /* The flops of one factorisation, as the symbolic analysis predicts them.

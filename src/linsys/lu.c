@@ -44,6 +44,8 @@ struct fc_lu {
 
 double fc_lu_predicted_flops(const fc_lu *F) { return F->pred_flops; }
 
+void fc_lu_solver_refines(fc_lu *F) { F->control[UMFPACK_IRSTEP] = 0; }
+
 fc_lu_kind fc_lu_backend(const fc_lu *F) { return F->kind; }
 
 void fc_lu_free(fc_lu *F)

@@ -116,6 +116,7 @@ static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt, int glob
     }
     if (global) return fc_mdp_global_init(w);
     if (fc_bjac_init(&w->J, w->W, w->d, FC_LU_KLU, "ipm-mdp", &w->err) != FC_OK) return 0;
+    fc_lu_solver_refines(w->J.lu);   /* mdp_direction refines against W + D */
     double blk[9];
     for (int a = 0; a < w->nc; a++) {
         fc_matrix_diag_block(w->W, a, w->d, blk);

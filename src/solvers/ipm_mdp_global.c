@@ -149,6 +149,7 @@ int fc_mdp_global_init(mdp *w)
     }
     w->Klu = fc_lu_new(n, w->Kp, w->Ki, FC_LU_UMFPACK_SYMMETRIC, &w->err);
     if (!w->Klu) return 0;
+    fc_lu_solver_refines(w->Klu);   /* fc_mdp_global_solve refines against K */
     /* W's scale from a few contacts' diagonal blocks */
     double blk[9];
     for (int a = 0; a < nc && a < 16; a++) {
