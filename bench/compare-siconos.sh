@@ -73,7 +73,7 @@ if /usr/bin/python3 -c 'import siconos.numerics' 2>/dev/null; then
     ${ssolvers:+--solvers "$ssolvers"} --out "$OUT/siconos" "${inputs[@]}" || exit $?
   csvs+=("$OUT/siconos/results.csv")
 else
-  echo "compare-siconos: python3-siconos is not installed (apt-get install python3-siconos): fricon alone" >&2
+  echo "compare-siconos: python3-siconos is not installed (sh scripts/install-deps.sh --bench): fricon alone" >&2
 fi
 
 echo "== profile" >&2

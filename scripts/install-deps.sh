@@ -1,9 +1,12 @@
 #!/bin/sh
 # Install fricon's build and test dependencies from Debian when missing.
 # Run as root (or through sudo); does nothing when everything is present.
+# --bench: also Siconos 4.4 (python3-siconos), which only
+# bench/compare-siconos.sh uses.
 set -e
 PKGS="build-essential cmake pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
 liblapacke-dev libopenblas-dev gnuplot-nox python3-numpy python3-scipy python3-h5py"
+[ "${1:-}" = "--bench" ] && PKGS="$PKGS python3-siconos"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
