@@ -101,7 +101,6 @@ typedef struct auto_run {
     int plateau;            /* watching the last NSGS stage for a plateau  */
     int plat_it;            /* its sweep of the last 10% gain, and the best */
     double plat_best;
-    int prox_sweeps;        /* the prox stage's budget of inner sweeps     */
     int nhist;              /* the first NSGS stage's measurements         */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -186,7 +185,12 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
         o.progress_user = a;
     }
     o.max_iter = max_iter;
-    o.prox.max_sweeps = a->prox_sweeps;
+    if (!strcmp(name, "prox")) {
+        /* the stage's budget, with NSGS inside whatever the caller's
+         * prox.inner_solver (auto inside would recurse) */
+        o.prox.max_sweeps = FC_AUTO_PROX_SWEEPS;
+        o.prox.inner_solver = NULL;
+    }
     if (a->opt->time_limit > 0) {
         double left = a->opt->time_limit - fc_clock_elapsed(&a->clk);
         if (left <= 0) return 0;
@@ -362,9 +366,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
              * 6.7e-6 and every later stage too, where prox from 0 needs
              * 20 outer iterations, 0.02 s; from ipm-mdp's iterate its
              * alpha starts too small and it stalls there) */
-            a.prox_sweeps = FC_AUTO_PROX_SWEEPS;
             done = stage(&a, "prox", 1, opt->max_iter - a.iterations, r, u, info);
-            a.prox_sweeps = 0;
         }
     }
     /* ipm from r = 0 for d = 3: only when the best iterate is still far
