@@ -4,17 +4,27 @@
 #include "internal.h"
 #include "measure/measure.h"
 
-/* The natural-map residual of one contact: e = r - P_K(r - u_hat). */
-void fc_contact_residual(int d, double mu, double mu_r, const double *r,
-                         const double *u, double *e)
+/* The natural-map residual of one contact, e = r - P_K(r - u_hat), or
+ * with u in place of u_hat (desaxce = 0: the convex relaxation's). */
+static void natural_map(int d, double mu, double mu_r, const double *r, const double *u,
+                        int desaxce, double *e)
 {
     double x[5];
-    double uhat_n = u[0] + mu * fc_hypot(u[1], d > 2 ? u[2] : 0.0);
-    if (d == 5) uhat_n += mu_r * fc_hypot(u[3], u[4]);
+    double uhat_n = u[0];
+    if (desaxce) {
+        uhat_n += mu * fc_hypot(u[1], d > 2 ? u[2] : 0.0);
+        if (d == 5) uhat_n += mu_r * fc_hypot(u[3], u[4]);
+    }
     x[0] = r[0] - uhat_n;
     for (int k = 1; k < d; k++) x[k] = r[k] - u[k];
     fc_project_cone(d, mu, mu_r, x);
     for (int k = 0; k < d; k++) e[k] = r[k] - x[k];
+}
+
+void fc_contact_residual(int d, double mu, double mu_r, const double *r,
+                         const double *u, double *e)
+{
+    natural_map(d, mu, mu_r, r, u, 1, e);
 }
 
 /* The law a contact is in, judged with a tolerance relative to s. */
@@ -27,9 +37,9 @@ static fc_law contact_law(int d, double mu, const double *r, const double *u, do
     return FC_LAW_SLIDING;
 }
 
-double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
-                        const double *scale, const double *r, const double *u,
-                        fc_contact_diag *diag)
+/* The measure of Coulomb's law (desaxce = 1) or of the relaxation. */
+static double measure(int d, int nc, const double *mu, const double *mu_r, const double *scale,
+                      const double *r, const double *u, fc_contact_diag *diag, int desaxce)
 {
     int m = d * nc;
     double s = fmax(fc_norm2(m, scale), fmax(fc_norm2(m, r), fc_norm2(m, u)));
@@ -38,7 +48,7 @@ double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
     double big = 0.0, ssq = 1.0;
     for (int a = 0; a < nc; a++) {
         double e[5];
-        fc_contact_residual(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, e);
+        natural_map(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, desaxce, e);
         double ea = fc_norm_small(d, e);
         if (diag) {
             diag[a].contact = a;
@@ -52,6 +62,13 @@ double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
     }
     double err = big * sqrt(ssq) / s;
     return isfinite(s) ? err : NAN;
+}
+
+double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
+                        const double *scale, const double *r, const double *u,
+                        fc_contact_diag *diag)
+{
+    return measure(d, nc, mu, mu_r, scale, r, u, diag, 1);
 }
 
 /* The vector whose norm scales the measure: w for a global problem and
@@ -70,17 +87,7 @@ double fc_error_local(const fc_problem *p, const double *r, const double *u)
 
 double fc_error_relaxation(const fc_problem *p, const double *r, const double *u)
 {
-    int d = p->d, m = fc_problem_m(p);
-    double e2 = 0.0;
-    for (int a = 0; a < p->nc; a++) {
-        double x[5];
-        for (int k = 0; k < d; k++) x[k] = r[d * a + k] - u[d * a + k];
-        fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, x);
-        for (int k = 0; k < d; k++) e2 += (r[d * a + k] - x[k]) * (r[d * a + k] - x[k]);
-    }
-    double s = fmax(fc_norm2(m, measure_scale(p)), fmax(fc_norm2(m, r), fc_norm2(m, u)));
-    if (s < 1e-300) s = 1.0;
-    return sqrt(e2) / s;
+    return measure(p->d, p->nc, p->mu, p->mu_r, measure_scale(p), r, u, NULL, 0);
 }
 
 double fc_diagnose(const fc_problem *p, const double *r, const double *u,
