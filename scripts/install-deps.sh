@@ -6,7 +6,12 @@
 set -e
 PKGS="build-essential cmake pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
 liblapacke-dev libopenblas-dev gnuplot-nox python3-numpy python3-scipy python3-h5py"
-[ "${1:-}" = "--bench" ] && PKGS="$PKGS python3-siconos"
+for arg in "$@"; do
+  case "$arg" in
+    --bench) PKGS="$PKGS python3-siconos" ;;
+    *) echo "install-deps.sh: unknown argument '$arg' (only --bench)" >&2; exit 2 ;;
+  esac
+done
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
