@@ -4,9 +4,9 @@
 #include "internal.h"
 
 static const fc_solver solvers[] = {
-    {"auto", "the default: accelerated NSGS, then (3D) stick, ipm-mdp, ipm / lemke (2D) / "
-             "admm (rolling), then nsn-hybrid, NSGS; costed switches, shared time limit "
-             "(docs/solvers.md)",
+    {"auto", "the default: accelerated NSGS, then (3D) stick, ipm-mdp (if it fails: prox, "
+             "ipm-mdp from other starts), ipm / lemke (2D) / admm (rolling), then nsn-hybrid, "
+             "NSGS; costed switches, shared time limit (docs/solvers.md)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, fc_auto_solve_global},
     {"nsgs", "nonsmooth Gauss-Seidel over contacts, hybrid one-contact solver "
              "(Alart-Curnier Newton, projection, exact)",
