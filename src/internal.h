@@ -109,6 +109,11 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
 #define FC_IPM_MDP_DIRECT_CONTACTS 500
 fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                   double *u, double *v, fc_info *info);
+/* ipm-mdp's start margin: ipm.margin, or 1 when unset (<= 0). */
+static inline double fc_ipm_mdp_margin(const fc_options *opt)
+{
+    return opt->ipm.margin > 0 ? opt->ipm.margin : 1.0;
+}
 fc_status fc_gipm_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, double *v, fc_info *info);
 fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt,

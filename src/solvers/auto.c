@@ -387,7 +387,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
             int left = opt->max_iter - a.iterations;
             /* the same start as the first run's (a caller's ipm.margin) would
              * repeat it step for step */
-            if (auto_mdp_margins[k] == (opt->ipm.margin > 0 ? opt->ipm.margin : 1.0)) continue;
+            if (auto_mdp_margins[k] == fc_ipm_mdp_margin(opt)) continue;
             a.mdp_margin = auto_mdp_margins[k];
             done = stage(&a, "ipm-mdp", 1, left < FC_AUTO_MDP_MAX_ITER ? left : FC_AUTO_MDP_MAX_ITER,
                          r, u, info);

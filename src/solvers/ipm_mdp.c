@@ -430,7 +430,7 @@ static void mdp_start(mdp *w, const double *r0)
         ar = fmax(ar, need);
         au = fmax(au, -w->u[d * a]);
     }
-    double mg = w->opt->ipm.margin > 0 ? w->opt->ipm.margin : 1.0;
+    double mg = fc_ipm_mdp_margin(w->opt);
     for (int a = 0; a < w->nc; a++) {
         w->r[d * a] += ar + mg * sr;
         w->u[d * a] += au + mg * su;
