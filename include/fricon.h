@@ -332,8 +332,9 @@ typedef struct fc_ipm_options {
     int polish;            /* ipm-mdp: 1 finishes an unconverged run from its
                               best iterate with NSGS sweeps (at most
                               polish_sweeps), then Alart-Curnier Newton,
-                              then Fischer-Burmeister Newton from the
-                              interior point's iterate;
+                              then, within 10 times the tolerance, Fischer-
+                              Burmeister Newton from the interior point's
+                              iterate;
                               0: the interior point alone; default 1       */
     int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; 100      */
     int stall;             /* ipm-mdp: steps without halving the error
