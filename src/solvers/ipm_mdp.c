@@ -603,23 +603,22 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
     return st;
 }
 
-/* The polish's Fischer-Burmeister Newton runs only when the best error
- * is within MDP_POLISH_FB_NEAR times the tolerance: measured on 14
- * stalled runs (generated columns of 844 to 3206 contacts, piles of 3500
- * to 4200), it never converged from the errors it started at (6e-7 to
- * 4e-3) and took 2 to 31 s a run, more than the rest of the polish; it
- * has been seen to finish only from near the tolerance (2.6e-8, below).
- * Alart-Curnier keeps its own stagnation test: it converged in 1 to 33
- * iterations (a pile of 6347 contacts: 33, 56 s, linearly from 1.7e-7). */
+/* The polish's Fischer-Burmeister bound, in tolerances (mdp_polish). */
 #define MDP_POLISH_FB_NEAR 10.0
 
 /* The polish of an unconverged run: from its best iterate, NSGS sweeps
  * (they settle the contacts that the central path leaves degenerate: r
  * and u both of the size of sqrt(mu), which the measure sees as an error
  * of that size), then Alart-Curnier Newton (quadratic from such a point:
- * 2 to 7 iterations on the generated columns), and if that fails
- * Fischer-Burmeister Newton from the interior point's iterate, each under
- * the limits left; the best result is kept, the run's message completed. */
+ * 2 to 7 iterations on the generated columns; 33, linearly from 1.7e-7,
+ * on a pile of 6347 contacts), and if that fails and the best error is
+ * within MDP_POLISH_FB_NEAR times the tolerance, Fischer-Burmeister Newton
+ * from the interior point's iterate, each under the limits left; the best
+ * result is kept, the run's message completed.  Fischer-Burmeister has
+ * been seen to finish only from near the tolerance (2.6e-8, below): on 14
+ * stalled runs (generated columns of 844 to 3206 contacts, piles of 3500
+ * to 4200) it never converged from the errors it started at (6e-7 to
+ * 4e-3) and took 2 to 31 s a run, more than the rest of the polish. */
 static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc_clock *clock,
                             double *r, double *u, double *best, fc_info *info)
 {
