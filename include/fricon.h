@@ -255,6 +255,10 @@ typedef struct fc_nsgs_options {
     int anderson_start;    /* plain sweeps before acceleration; default 10  */
     double anderson_growth;/* an accelerated sweep is rejected when it grows
                               the fixed-point residual by more; default 2.0 */
+    int anderson_window;   /* when the error has not halved in this many
+                              sweeps, plain sweeps run alone for as many
+                              (twice as many each time) before Anderson is
+                              tried again; 0: never; default 500          */
 } fc_nsgs_options;
 
 /* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);

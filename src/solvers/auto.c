@@ -18,10 +18,12 @@
  *     maximum-dissipation form (ipm-mdp, sparse LU, polished by NSGS and
  *     Newton) from r = 0: it replaced Alart-Curnier Newton here (measured:
  *     BoxesStack1 4.3 -> 1.9 ms, Capsules-i122 11 -> 7 ms, spheres-in-a-box
- *     86 -> 14 ms; Spheres-i099 3.4 -> 6.7 ms), until it stalls; then the
- *     proximal point (prox) from r = 0 for at most FC_AUTO_PROX_SWEEPS
- *     sweeps; then the interior point method (ipm) from r = 0, unless the best error is
- *     already below sqrt(tolerance).  d = 2: Lemke's exact pivoting;
+ *     86 -> 14 ms; Spheres-i099 3.4 -> 6.7 ms), until it stalls; then
+ *     NSGS from its iterate until a plateau; then the proximal point
+ *     (prox) from r = 0 for at most FC_AUTO_PROX_SWEEPS sweeps; then
+ *     ipm-mdp again from other start margins (auto_mdp_margins); then
+ *     the interior point method (ipm) from r = 0, unless the best error
+ *     is already below sqrt(tolerance).  d = 2: Lemke's exact pivoting;
  *     d = 5: ADMM.
  *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
  *  5. Whatever is left of the time and iteration budget goes to NSGS
@@ -254,6 +256,19 @@ static int watched_nsgs(auto_run *a, double *r, double *u, fc_info *info)
     return done;
 }
 
+/* An NSGS stage from the best iterate, stopped on a plateau: no 10% gain
+ * in as many sweeps as the last gain took, and at least
+ * FC_AUTO_PLATEAU_SWEEPS. */
+static int plateau_nsgs(auto_run *a, double *r, double *u, fc_info *info)
+{
+    a->plateau = 1;
+    a->plat_it = 0;
+    a->plat_best = a->best_err;
+    int done = stage(a, "nsgs", 0, a->opt->max_iter - a->iterations, r, u, info);
+    a->plateau = 0;
+    return done;
+}
+
 /* d = 3, after a failed stick: Newton's cost in sweeps from the Cholesky
  * analysis of W's pattern (the b^2 model underestimates heavy fill: on
  * fricon simulate stack, 800 contacts, b = 9, it predicts 10 sweeps a
@@ -372,6 +387,15 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
                      r, u, info);
         mdp_iterations = a.iterations - before;
         if (!done) {
+            /* NSGS from ipm-mdp's iterate, until a plateau: where ipm-mdp
+             * crawls (large piles), NSGS with its plain phases converges
+             * (measured on 19 steps of fricon simulate pile, 3417 to 6443
+             * contacts, that auto left unconverged at 30 s: at 60 s, 8
+             * converged with this stage, 5 without; from r = 0 instead,
+             * 7) */
+            done = plateau_nsgs(&a, r, u, info);
+        }
+        if (!done) {
             /* the proximal point from r = 0, at most FC_AUTO_PROX_SWEEPS
              * sweeps in all: its first, strongly regularised problems
              * (W + alpha I, alpha ~ the error) are easy for NSGS where W
@@ -413,15 +437,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     }
     if (!done && p->d <= 3)
         done = stage(&a, "nsn-hybrid", 0, opt->max_iter - a.iterations, r, u, info);
-    if (!done) {
-        /* stopped on a plateau: no 10% gain in as many sweeps as the last
-         * gain took, and at least FC_AUTO_PLATEAU_SWEEPS */
-        a.plateau = 1;
-        a.plat_it = 0;
-        a.plat_best = a.best_err;
-        done = stage(&a, "nsgs", 0, opt->max_iter - a.iterations, r, u, info);
-        a.plateau = 0;
-    }
+    if (!done) done = plateau_nsgs(&a, r, u, info);
     memcpy(r, a.best, (size_t)m * sizeof *r);
     a.best_err = measure(p, r, u);
     free(a.best);

@@ -16,7 +16,7 @@ static fc_status dsfp_run(fo_run *R, int kind, double *r, double *u)
     int d = p->d, m = R->m, nc = p->nc;
     double *ws = fc_calloc((size_t)m + (size_t)nc + 1, sizeof *ws);
     fo_accel A;
-    if (fo_accel_init(&A, o, m) || !ws) {
+    if (fo_accel_init(&A, o->anderson, o->anderson_start, o->anderson_growth, m) || !ws) {
         free(ws);
         fo_accel_free(&A);
         snprintf(R->message, sizeof R->message, "out of memory");

@@ -89,27 +89,31 @@ fc_problem fo_subproblem(const fc_problem *p, fc_matrix *W, double *q);
 
 /* ---- safeguarded Anderson acceleration of an iteration map -------- */
 
-/* x <- G(x) is one iteration of a projection method; with opt->fp.anderson
- * > 0, after anderson_start plain iterations, G(x) is replaced by the
+/* x <- G(x) is one iteration of a projection method or an NSGS sweep;
+ * with a memory mem > 0 (fp.anderson, nsgs.anderson), after start plain
+ * iterations, G(x) is replaced by the
  * Anderson extrapolation of the last maps (solvers/anderson.h) projected
  * back onto K; an extrapolation is dropped and the history reset when the
  * map's residual ||G(x) - x|| grows by more than anderson_growth. */
 typedef struct fo_accel {
     fc_anderson aa;
     int on, start, extrapolated, accepted, wait;
-    int window, count, plain, plain_len; /* stagnation: see fo_accel_apply */
+    int rest;           /* plain iterations after a rejected extrapolation:
+                           start by default                               */
+    int window, count, plain, plain_len; /* stagnation: see fo_accel_apply;
+                                            window 0: never             */
     double growth, fres_last, err_ref;
     double *x;          /* the iterate before the map (m)                  */
 } fo_accel;
 
 /* 0 on success (also when off), -1 when out of memory. */
-int fo_accel_init(fo_accel *A, const fc_fp_options *o, int m);
+int fo_accel_init(fo_accel *A, int mem, int start, double growth, int m);
 /* Before the map: remember x = r. */
 void fo_accel_save(fo_accel *A, const double *r, int m);
 /* After the map of iteration it (err: the measure at x): r = G(x) in,
  * the next iterate out; returns 1 when r was changed (u = W r + q must be
- * recomputed).  When the measure has not halved in 50 x memory
- * extrapolated iterations, the plain map runs alone for as many (then
+ * recomputed).  When the measure has not halved in window (50 x memory
+ * unless the caller sets it) iterations, the plain map runs alone for as many (then
  * twice as many each time), from best (the best iterate so far, if not
  * NULL), before Anderson is tried again. */
 int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, const double *best,

@@ -223,17 +223,17 @@ fc_status fo_solve_outer(const fc_problem *p, const fc_options *opt, fo_core cor
     return fo_run_report(&R, st, info);
 }
 
-int fo_accel_init(fo_accel *A, const fc_fp_options *o, int m)
+int fo_accel_init(fo_accel *A, int mem, int start, double growth, int m)
 {
     memset(A, 0, sizeof *A);
     A->fres_last = A->err_ref = INFINITY;
-    if (o->anderson <= 0 || m <= 0) return 0;
+    if (mem <= 0 || m <= 0) return 0;
     A->on = 1;
-    A->window = A->plain_len = 50 * o->anderson;
-    A->start = o->anderson_start > 0 ? o->anderson_start : 0;
-    A->growth = o->anderson_growth > 0 ? o->anderson_growth : 2.0;
+    A->window = A->plain_len = 50 * mem;
+    A->start = A->rest = start > 0 ? start : 0;
+    A->growth = growth > 0 ? growth : 2.0;
     A->x = fc_calloc((size_t)m, sizeof *A->x);
-    if (!A->x || fc_anderson_init(&A->aa, m, o->anderson)) {
+    if (!A->x || fc_anderson_init(&A->aa, m, mem)) {
         fo_accel_free(A);
         return -1;
     }
@@ -264,7 +264,7 @@ int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, const d
         return 0;
     }
     if (!(err >= 0.5 * A->err_ref)) { A->err_ref = err; A->count = 0; }
-    else if (++A->count > A->window) {
+    else if (A->window > 0 && ++A->count > A->window) {
         fc_anderson_reset(&A->aa);
         A->extrapolated = 0;
         A->plain = A->plain_len;
@@ -276,7 +276,7 @@ int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, const d
     if (!isfinite(fres) || (A->extrapolated && !(fres < A->growth * A->fres_last))) {
         fc_anderson_reset(&A->aa);   /* rejected: keep the plain map */
         A->extrapolated = 0;
-        A->wait = A->start;          /* and plain iterations before the next try */
+        A->wait = A->rest;           /* and plain iterations before the next try */
     } else if (A->wait > 0) {
         A->wait--;
     } else {

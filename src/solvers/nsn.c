@@ -786,6 +786,12 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         o.max_iter = sweeps < opt->max_iter - w.iter ? sweeps : opt->max_iter - w.iter;
         o.progress = NULL;
         o.r0 = NULL;
+        /* no plain phases: these short runs are to move the iterate for
+         * Newton, and plain sweeps can freeze it (measured on
+         * spheres-in-a-box-98: from Newton's 2.8e-6 each 2000-sweep run
+         * ended at the same 3.04e-6 point and Newton stalled there; with
+         * Anderson throughout, it solves the problem in 4850 iterations) */
+        o.nsgs.anderson_window = 0;
         if (opt->time_limit > 0) {
             double left = opt->time_limit - fc_clock_elapsed(&w.clock);
             if (left <= 0) { st = FC_TIME_LIMIT; break; }

@@ -32,6 +32,7 @@ static const fc_option_info table[] = {
     I(nsgs.anderson, 0, 100, "Anderson acceleration memory of nsgs/psor (0: off)"),
     I(nsgs.anderson_start, 0, INT_MAX, "plain sweeps before Anderson acceleration starts"),
     D(nsgs.anderson_growth, 1, INF, CLOSED, "fixed-point residual growth that rejects an accelerated sweep"),
+    I(nsgs.anderson_window, 0, INT_MAX, "sweeps without halving the error before plain sweeps run alone (0: never)"),
     I(nsn.rho_strategy, 0, 3, "nsn rho: 0 constant, 1 spectral, 2 split spectral, 3 adaptive"),
     D(nsn.rho, 0, INF, OPEN_LO, "nsn constant rho, or factor of the spectral rho"),
     I(nsn.line_search, 0, 3, "nsn line search: 0 none, 1 Goldstein-Price, 2 Armijo, 3 non-monotone"),

@@ -77,7 +77,7 @@ fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
     int m = R->m, ccp = R->ccp;
     double *ws = fc_calloc((size_t)5 * (size_t)m, sizeof *ws);
     fo_accel A;
-    if (fo_accel_init(&A, o, m) || !ws) {
+    if (fo_accel_init(&A, o->anderson, o->anderson_start, o->anderson_growth, m) || !ws) {
         free(ws);
         fo_accel_free(&A);
         snprintf(R->message, sizeof R->message, "out of memory");

@@ -105,6 +105,7 @@ void fc_default_options(fc_options *opt)
     opt->nsgs.anderson = 10;
     opt->nsgs.anderson_start = 10;
     opt->nsgs.anderson_growth = 2.0;
+    opt->nsgs.anderson_window = 500;
     opt->nsn.rho_strategy = FC_NSN_RHO_SPLIT_SPECTRAL;
     opt->nsn.rho = 1.0;
     opt->nsn.line_search = FC_NSN_LS_GOLDSTEIN;
