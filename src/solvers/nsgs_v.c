@@ -107,8 +107,8 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     double *ws = fc_calloc((size_t)2 * (size_t)n + 1, sizeof *ws);
     fc_local *loc = fc_calloc((size_t)nc + 1, sizeof *loc);
     fc_matrix *Gt = NULL;
-    fc_anderson aa = {0};
-    double *rx = NULL;   /* the sweep's input and the plain output (2m) */
+    fo_accel aa = {0};
+    double *rplain = NULL;   /* the sweep's plain output (m) */
     fc_status st = FC_STATUS_ERROR;
     if (!Ht || !F || !ws || !loc) {
         snprintf(info->message, sizeof info->message, "nsgs-v: %.200s",
@@ -147,16 +147,15 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
         goto done;
     }
     /* safeguarded Anderson acceleration of the sweeps, as in nsgs (options
-     * nsgs.anderson*): r extrapolated, projected, and v moved along by G */
-    int accel = o->anderson > 0, extrapolated = 0;
-    double fres_last = INFINITY;
-    if (accel) {
-        rx = fc_calloc((size_t)2 * (size_t)m, sizeof *rx);
-        if (!rx || fc_anderson_init(&aa, m, o->anderson)) {
-            snprintf(info->message, sizeof info->message, "out of memory");
-            goto done;
-        }
+     * nsgs.anderson*, the same plain phases and no rest after a
+     * rejection): r extrapolated, projected, and v moved along by G */
+    if (fo_accel_init(&aa, o->anderson, o->anderson_start, o->anderson_growth, m) ||
+        (aa.on && !(rplain = fc_calloc((size_t)m, sizeof *rplain)))) {
+        snprintf(info->message, sizeof info->message, "out of memory");
+        goto done;
     }
+    aa.rest = 0;
+    aa.window = aa.plain_len = o->anderson_window;
     fo_run R;
     if (fo_run_begin(&R, p, opt, 0, 1, opt->tolerance, opt->max_iter, NULL, r)) {
         snprintf(info->message, sizeof info->message, "out of memory");
@@ -166,7 +165,7 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     for (int it = 0;; it++) {
         for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
         if ((rs = fo_run_check(&R, it, r, fc_error_local(p, r, u))) >= 0) break;
-        if (accel) memcpy(rx, r, (size_t)m * sizeof *r);
+        fo_accel_save(&aa, r, m);
         for (int a = 0; a < nc; a++) {
             double qa[5], ra[5], *rp = r + d * a;
             for (int k = 0; k < d; k++) {
@@ -183,30 +182,14 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
                 rp[k] = ra[k];
             }
         }
-        if (accel && it + 1 >= o->anderson_start) {
-            double fres = 0.0, *rplain = rx + m;
-            for (int i = 0; i < m; i++) fres += (r[i] - rx[i]) * (r[i] - rx[i]);
-            fres = sqrt(fres);
-            if (extrapolated && !(fres < o->anderson_growth * fres_last)) {
-                fc_anderson_reset(&aa);   /* rejected: keep the plain sweep */
-                extrapolated = 0;
-            } else {
-                memcpy(rplain, r, (size_t)m * sizeof *r);
-                extrapolated = fc_anderson_step(&aa, rx, r);
-                if (extrapolated) fo_project(p, r);
-                if (extrapolated && !fc_all_finite((size_t)m, r)) {
-                    memcpy(r, rplain, (size_t)m * sizeof *r);
-                    fc_anderson_reset(&aa);
-                    extrapolated = 0;
-                }
-                for (int j = 0; extrapolated && j < m; j++) {   /* v += G (r - rplain) */
-                    double dr = r[j] - rplain[j];
-                    if (dr == 0.0) continue;
-                    for (int q = Gt->p[j]; q < Gt->p[j + 1]; q++) v[Gt->j[q]] += dr * Gt->x[q];
-                }
+        if (!aa.on) continue;
+        memcpy(rplain, r, (size_t)m * sizeof *r);
+        if (fo_accel_apply(&aa, p, it, R.error, NULL, r))
+            for (int j = 0; j < m; j++) {   /* v += G (r - rplain) */
+                double dr = r[j] - rplain[j];
+                if (dr == 0.0) continue;
+                for (int q = Gt->p[j]; q < Gt->p[j + 1]; q++) v[Gt->j[q]] += dr * Gt->x[q];
             }
-            fres_last = fres;
-        }
     }
     /* the best iterate and its v, recomputed exactly */
     if (R.error > R.best_err || !fc_all_finite((size_t)m, r)) memcpy(r, R.best, (size_t)m * sizeof *r);
@@ -217,8 +200,8 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
     st = fo_run_report(&R, (fc_status)rs, info);
 done:
-    fc_anderson_free(&aa);
-    free(rx);
+    fo_accel_free(&aa);
+    free(rplain);
     fc_matrix_free(Ht);
     fc_matrix_free(Gt);
     fc_chol_free(F);
