@@ -125,18 +125,23 @@ static void test_stopping(void)
     fc_problem_free(p);
 }
 
+/* The problem in file top/dir/name, or NULL (a failed check). */
+static fc_problem *read_problem(const char *top, const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/%s", top, dir, name);
+    fc_problem *p = NULL;
+    fc_error err;
+    if (fc_read(path, &p, &err) != FC_OK) CHECK(0, "cannot read %s: %s", path, err.msg);
+    return p;
+}
+
 /* A problem file from shared/data: nsgs must reach 1e-8 (the issue-2
  * target); prints sweeps and seconds. */
 static void test_file(const char *dir, const char *name, int must)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s/%s", FRICON_SHARED_DATA, dir, name);
-    fc_problem *p = NULL;
-    fc_error err;
-    if (fc_read(path, &p, &err) != FC_OK) {
-        CHECK(0, "cannot read %s: %s", path, err.msg);
-        return;
-    }
+    fc_problem *p = read_problem(FRICON_SHARED_DATA, dir, name);
+    if (!p) return;
     fc_options opt;
     fc_default_options(&opt);
     fc_info info;
@@ -153,14 +158,8 @@ static void test_file(const char *dir, const char *name, int must)
  * within 3000 (1331); the answer judged by check.h. */
 static void test_plain_phases(void)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/Capsules-i125-1213.hdf5", FRICON_EXAMPLES);
-    fc_problem *p = NULL;
-    fc_error err;
-    if (fc_read(path, &p, &err) != FC_OK) {
-        CHECK(0, "cannot read %s: %s", path, err.msg);
-        return;
-    }
+    fc_problem *p = read_problem(FRICON_EXAMPLES, ".", "Capsules-i125-1213.hdf5");
+    if (!p) return;
     fc_options opt;
     fc_default_options(&opt);
     opt.max_iter = 3000;
