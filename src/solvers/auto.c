@@ -390,7 +390,9 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
              * 16.3 -> 3.2 s), the steps where NSGS fails up to 1.4 times
              * slower; the generated columns 0.3-1.3 s slower (2224
              * contacts: 3.4 -> 4.6 s); the shared problems within
-             * +-25% but Spheres-i099, 10 -> 5.4 ms */
+             * +-25% but Spheres-i099, 10 -> 5.4 ms.  The stage is still
+             * capped at FC_AUTO_NSGS_MAX_SWEEPS (the 36536-contact
+             * column: 5000 sweeps, 50 s, of a predicted 71500) */
             a.grace = (int)fmin(1e9, a.newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a.iterations;
             done = watched_nsgs(&a, r, u, info);
             a.grace = 0;
