@@ -375,8 +375,6 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
         if (!done) {
             a.newton_sweeps = fmax(a.newton_sweeps, newton_cost_from_analysis(p));
             fc_log(opt, 1, "auto: Newton's predicted cost %.0f sweeps", a.newton_sweeps);
-        }
-        if (!done) {
             /* NSGS again, judged only after a quarter of Newton's
              * predicted cost in all (FC_AUTO_NEWTON_MARGIN): with
              * Anderson, NSGS's error can stall for hundreds of sweeps

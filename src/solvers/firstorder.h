@@ -108,6 +108,9 @@ typedef struct fo_accel {
 
 /* 0 on success (also when off), -1 when out of memory. */
 int fo_accel_init(fo_accel *A, int mem, int start, double growth, int m);
+/* The same for NSGS sweeps (nsgs, nsgs-v) from o's nsgs.anderson*: no
+ * rest after a rejection, plain phases after anderson_window sweeps. */
+int fo_accel_init_nsgs(fo_accel *A, const fc_nsgs_options *o, int m);
 /* Before the map: remember x = r. */
 void fo_accel_save(fo_accel *A, const double *r, int m);
 /* After the map of iteration it (err: the measure at x): r = G(x) in,

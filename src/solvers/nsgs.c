@@ -142,16 +142,11 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     w.rlast = fc_calloc((size_t)m, sizeof *w.rlast);
     w.x = fc_calloc((size_t)m, sizeof *w.x);
     if (!w.loc || !w.order || !w.rlast || !w.x ||
-        fo_accel_init(&w.aa, o->anderson, o->anderson_start, o->anderson_growth, m)) {
+        fo_accel_init_nsgs(&w.aa, o, m)) {
         work_free(&w);
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
-    /* the next sweep is extrapolated again right after a rejection
-     * (measured: resting anderson_start sweeps takes BoxesStack1 from 649
-     * sweeps to 1756, Capsules-i122 from 850 to 5460) */
-    w.aa.rest = 0;
-    w.aa.window = w.aa.plain_len = o->anderson_window;
     for (int a = 0; a < nc; a++) {
         double blk[25];
         fc_matrix_diag_block(W, a, d, blk);

@@ -149,13 +149,11 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     /* safeguarded Anderson acceleration of the sweeps, as in nsgs (options
      * nsgs.anderson*, the same plain phases and no rest after a
      * rejection): r extrapolated, projected, and v moved along by G */
-    if (fo_accel_init(&aa, o->anderson, o->anderson_start, o->anderson_growth, m) ||
+    if (fo_accel_init_nsgs(&aa, o, m) ||
         (aa.on && !(rplain = fc_calloc((size_t)m, sizeof *rplain)))) {
         snprintf(info->message, sizeof info->message, "out of memory");
         goto done;
     }
-    aa.rest = 0;
-    aa.window = aa.plain_len = o->anderson_window;
     fo_run R;
     if (fo_run_begin(&R, p, opt, 0, 1, opt->tolerance, opt->max_iter, NULL, r)) {
         snprintf(info->message, sizeof info->message, "out of memory");
