@@ -42,7 +42,7 @@
 /* Sweeps of the first NSGS stage before its rate is judged (d = 3: the
  * second measurement, at sweep 9), and at most. */
 #define FC_AUTO_NSGS_SWEEPS 8
-#define FC_AUTO_NSGS_MAX_SWEEPS 5000
+#define FC_AUTO_NSGS_MAX_SWEEPS 10000
 /* d = 2, 5: NSGS goes on while the tolerance is predicted within this
  * many times the sweeps done so far (judged from 50 sweeps on). */
 #define FC_AUTO_NSGS_PATIENCE 3
@@ -58,6 +58,9 @@
  * sweeps per predicted flop over 2 nnz(W). */
 #define FC_AUTO_SOLVE_SWEEPS 3.0
 #define FC_AUTO_FLOP_SWEEPS 0.2
+/* d = 3, after a failed stick: Newton's iterations grow like sqrt(nc)
+ * above this many contacts (newton_cost_from_analysis). */
+#define FC_AUTO_ITERS_CONTACTS 1000.0
 /* d = 3: NSGS must be predicted this many times cheaper than Newton. */
 #define FC_AUTO_NEWTON_MARGIN 4.0
 /* The fixed cost of a factorisation, in block products (a sweep makes
@@ -281,7 +284,17 @@ static int plateau_nsgs(auto_run *a, double *r, double *u, fc_info *info)
  * predicted flops over a sweep's 2 nnz(W) (fitted on stick's own time
  * over a sweep's: 0.11-0.29 on KaplasTower, the stack and the column's
  * steps, within 2x of the measured times but on BoxesStack1, 52
- * contacts).  Deterministic, unlike a measured time: the same problem
+ * contacts).  FC_AUTO_NEWTON_ITERS iterations up to FC_AUTO_ITERS_CONTACTS
+ * contacts, and that times sqrt(nc / FC_AUTO_ITERS_CONTACTS) above: the
+ * interior-point stage takes 13-23 iterations on the shared problems (up
+ * to 570 contacts) and 55-208 on the generated piles it solves (3500 to
+ * 6500 contacts); sqrt(nc) is the path-following methods' bound, a
+ * cautious growth.  Measured on 35 pile steps of 3400-6500 contacts that
+ * go to ipm-mdp (30 s limit, both versions run in turn): 18 converged
+ * either way, in 0.58 of the time (geometric mean; 238 -> 165 s in all):
+ * where NSGS converges given more sweeps 3-7 times faster (the default
+ * pile's step 24: 18.4 -> 2.9 s), where it does not 1.05-1.2 times
+ * slower.  Deterministic, unlike a measured time: the same problem
  * takes the same stages on a loaded machine (tests/test_threads.c). */
 static double newton_cost_from_analysis(const fc_problem *p)
 {
@@ -290,7 +303,8 @@ static double newton_cost_from_analysis(const fc_problem *p)
     fc_error e;
     if (W->kind != FC_MAT_BSR || W->bs != p->d || fc_chol_predict_bsr(W, &entries, &flops, &e) != FC_OK)
         return 0;
-    return FC_AUTO_NEWTON_ITERS * (FC_AUTO_SOLVE_SWEEPS + FC_AUTO_FLOP_SWEEPS * flops / (2.0 * W->nnz));
+    double iters = FC_AUTO_NEWTON_ITERS * fmax(1.0, sqrt(p->nc / FC_AUTO_ITERS_CONTACTS));
+    return iters * (FC_AUTO_SOLVE_SWEEPS + FC_AUTO_FLOP_SWEEPS * flops / (2.0 * W->nnz));
 }
 
 /* Blocks per block row of W, averaged (1: decoupled contacts). */
@@ -390,7 +404,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
              * contacts: 3.4 -> 4.6 s); the shared problems within
              * +-25% but Spheres-i099, 10 -> 5.4 ms.  The stage is still
              * capped at FC_AUTO_NSGS_MAX_SWEEPS (the 36536-contact
-             * column: 5000 sweeps, 50 s, of a predicted 71500) */
+             * column: 10000 sweeps, 92 s, of a predicted 1.7e6) */
             a.grace = (int)fmin(1e9, a.newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a.iterations;
             done = watched_nsgs(&a, r, u, info);
             a.grace = 0;
