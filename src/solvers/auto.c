@@ -73,7 +73,15 @@
  * coupled problems (KaplasTower: 43 sweeps to go predicted at sweep 17,
  * 136 needed); the fixed cost is certain. */
 #define FC_AUTO_STICK_MARGIN 2.0
-/* Measurements of the first NSGS stage kept for its rate. */
+/* Measurements of a watched NSGS stage kept for its rate: when full,
+ * every other one is dropped and from then on every other sweep is
+ * recorded, so that they span the whole stage (one near half-way).
+ * Before, recording stopped when full, and a stage judged after its
+ * grace (thousands of sweeps) took its rate from sweep 265 on instead of
+ * the last half; measured, the same stages and iterations on every
+ * shared problem and on the 35 hard pile steps of
+ * bench/results/2026-11-24-size-aware-cost/: the rule as documented,
+ * not a gain. */
 #define FC_AUTO_HISTORY 256
 /* At most this many iterations of the interior-point stage (ipm-mdp:
  * steps, jam breaks and polish). */
@@ -117,7 +125,9 @@ typedef struct auto_run {
     double mdp_margin;      /* > 0: the ipm-mdp stage's start margin       */
     int grace;              /* sweeps before NSGS's rate is judged, if more
                                than FC_AUTO_NSGS_SWEEPS                   */
-    int nhist;              /* the first NSGS stage's measurements         */
+    int nhist, stride;      /* a watched NSGS stage's measurements, one
+                               every stride calls                         */
+    int calls;
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
 } auto_run;
@@ -132,7 +142,16 @@ typedef struct auto_run {
  * OneObject and Spheres leave it after 9 sweeps). */
 static int nsgs_worth_going_on(auto_run *a, int it, double err)
 {
-    if (a->nhist < FC_AUTO_HISTORY) {
+    if (a->nhist == FC_AUTO_HISTORY) {
+        for (int k = 0; k < FC_AUTO_HISTORY / 2; k++) {
+            a->hist_it[k] = a->hist_it[2 * k + 1];
+            a->hist_err[k] = a->hist_err[2 * k + 1];
+        }
+        a->nhist = FC_AUTO_HISTORY / 2;
+        a->stride *= 2;
+    }
+    if (a->stride < 1) a->stride = 1;
+    if (++a->calls % a->stride == 0) {
         a->hist_it[a->nhist] = it;
         a->hist_err[a->nhist++] = err;
     }
@@ -256,6 +275,8 @@ static int watched_nsgs(auto_run *a, double *r, double *u, fc_info *info)
     int left = a->opt->max_iter - a->iterations;
     a->watch = 1;
     a->nhist = 0;
+    a->stride = 1;
+    a->calls = 0;
     int done = stage(a, "nsgs", 0, left < FC_AUTO_NSGS_MAX_SWEEPS ? left : FC_AUTO_NSGS_MAX_SWEEPS,
                      r, u, info);
     a->watch = 0;
