@@ -54,7 +54,9 @@ typedef struct nsgs_work {
     fc_local *loc;      /* nc one-contact data (diagonal blocks)         */
     int *order;         /* nc contact order                              */
     double *rlast;      /* m: last finite iterate                        */
-    double *x;          /* m: the point the current sweep started from   */
+    double *x;          /* m: the point the current sweep started from,
+                           when not accelerated (else aa.x, saved by
+                           fo_accel_save: one copy per sweep, not two)   */
     fo_accel aa;        /* acceleration (aa.on == 0 when off)            */
 } nsgs_work;
 
@@ -140,9 +142,10 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     w.loc = fc_calloc((size_t)nc, sizeof *w.loc);
     w.order = fc_calloc((size_t)nc, sizeof *w.order);
     w.rlast = fc_calloc((size_t)m, sizeof *w.rlast);
-    w.x = fc_calloc((size_t)m, sizeof *w.x);
-    if (!w.loc || !w.order || !w.rlast || !w.x ||
-        fo_accel_init_nsgs(&w.aa, o, m)) {
+    int oom = fo_accel_init_nsgs(&w.aa, o, m);
+    if (!w.aa.on) w.x = fc_calloc((size_t)m, sizeof *w.x);
+    const double *x0 = w.aa.on ? w.aa.x : w.x;
+    if (!w.loc || !w.order || !w.rlast || oom || !x0) {
         work_free(&w);
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
@@ -178,13 +181,13 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             break;
         }
         if (o->shuffle) shuffle(nc, w.order, &seed);
-        memcpy(w.x, r, (size_t)m * sizeof *r);
-        fo_accel_save(&w.aa, r, m);
+        if (w.aa.on) fo_accel_save(&w.aa, r, m);
+        else memcpy(w.x, r, (size_t)m * sizeof *r);
         missed = sweep(p, W, &w, &par, omega, r);
         it++;
         double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
         for (int i = 0; i < m; i++) {
-            fres += (r[i] - w.x[i]) * (r[i] - w.x[i]);
+            fres += (r[i] - x0[i]) * (r[i] - x0[i]);
             rn += r[i] * r[i];
         }
         /* finite sums: a finite r (the full scan only when they overflow) */
