@@ -296,6 +296,17 @@ static int plateau_nsgs(auto_run *a, double *r, double *u, fc_info *info)
     return done;
 }
 
+/* Has any contact friction?  Without (every mu = 0) the problem is a
+ * monotone LCP: the interior point's steps do not grow with its size
+ * (27-29 on the generated columns made frictionless, 1515 to 10397
+ * contacts) and NSGS's slow phases are not worth waiting through. */
+static int frictional(const fc_problem *p)
+{
+    for (int c = 0; c < p->nc; c++)
+        if (p->mu[c] > 0) return 1;
+    return 0;
+}
+
 /* d = 3, after a failed stick: Newton's cost in sweeps from the Cholesky
  * analysis of W's pattern (the b^2 model underestimates heavy fill: on
  * fricon simulate stack, 800 contacts, b = 9, it predicts 10 sweeps a
@@ -316,7 +327,8 @@ static int plateau_nsgs(auto_run *a, double *r, double *u, fc_info *info)
  * where NSGS converges given more sweeps 3-7 times faster (the default
  * pile's step 24: 18.4 -> 2.9 s), where it does not 1.05-1.2 times
  * slower.  Deterministic, unlike a measured time: the same problem
- * takes the same stages on a loaded machine (tests/test_threads.c). */
+ * takes the same stages on a loaded machine (tests/test_threads.c).
+ * Without friction, FC_AUTO_NEWTON_ITERS at any size (frictional). */
 static double newton_cost_from_analysis(const fc_problem *p)
 {
     const fc_matrix *W = p->W;
@@ -324,7 +336,8 @@ static double newton_cost_from_analysis(const fc_problem *p)
     fc_error e;
     if (W->kind != FC_MAT_BSR || W->bs != p->d || fc_chol_predict_bsr(W, &entries, &flops, &e) != FC_OK)
         return 0;
-    double iters = FC_AUTO_NEWTON_ITERS * fmax(1.0, sqrt(p->nc / FC_AUTO_ITERS_CONTACTS));
+    double iters = FC_AUTO_NEWTON_ITERS;
+    if (frictional(p)) iters *= fmax(1.0, sqrt(p->nc / FC_AUTO_ITERS_CONTACTS));
     return iters * (FC_AUTO_SOLVE_SWEEPS + FC_AUTO_FLOP_SWEEPS * flops / (2.0 * W->nnz));
 }
 
@@ -427,7 +440,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
              * capped at FC_AUTO_NSGS_MAX_SWEEPS (the 36536-contact
              * column: 10000 sweeps, 92 s, of a predicted 1.7e6) */
             a.grace = (int)fmin(1e9, a.newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a.iterations;
-            done = watched_nsgs(&a, r, u, info);
+            if (frictional(p)) done = watched_nsgs(&a, r, u, info);
             a.grace = 0;
         }
     }
