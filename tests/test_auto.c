@@ -116,10 +116,10 @@ static void pile_step(void)
 }
 
 /* examples/column500-step2.hdf5 made frictionless (every mu = 0): a
- * monotone problem, where auto goes from a failed stick to ipm-mdp without
- * a second NSGS stage (it had run 796 sweeps there; docs/solvers.md).
- * Asked: converged, judged by check.h, in at most 200 iterations in all
- * (38 measured). */
+ * monotone problem, where auto goes from a failed stick to its interior
+ * point (gipm on (M, H)) without a second NSGS stage (it had run 796
+ * sweeps there; docs/solvers.md).  Asked: converged, judged by check.h,
+ * in at most 200 iterations in all (32 measured). */
 static void frictionless(void)
 {
     fc_problem *p = NULL;
