@@ -461,7 +461,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     }
     int mdp_iterations = 0;
     if (!done && p->d == 3) {
-        int cap = opt->max_iter - a.iterations, before = a.iterations;
+        int cap = opt->max_iter - a.iterations, before = a.iterations, staged = info->nstages;
         /* the interior point on the maximum-dissipation form, with its
          * polish, under the whole time left: it ends by itself when it
          * stalls (60 steps without halving its error), and it is the
@@ -472,6 +472,18 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
         done = stage(&a, "ipm-mdp", 1, cap < FC_AUTO_MDP_MAX_ITER ? cap : FC_AUTO_MDP_MAX_ITER,
                      r, u, info);
         mdp_iterations = a.iterations - before;
+        if (!done && !frictional(p) && info->nstages > staged &&
+            info->stages[info->nstages - 1].status == FC_STATUS_ERROR) {
+            /* without friction, where ipm-mdp could not run (its LU of W
+             * + D refused for its fill: the 10397-contact column made
+             * frictionless, local form, ended at 2.4e-8 after 24 s), ipm
+             * solves the same convex problem by an LL' of W's pattern
+             * (T W T + G^-2); not in ipm-mdp's place: on the shared
+             * problems made frictionless it was 1.05-1.45 times slower
+             * but on KaplasTower (0.37) */
+            int left = opt->max_iter - a.iterations;
+            done = stage(&a, "ipm", 1, left < FC_AUTO_MDP_MAX_ITER ? left : FC_AUTO_MDP_MAX_ITER, r, u, info);
+        }
         if (!done) {
             /* NSGS from ipm-mdp's iterate, until a plateau: where ipm-mdp
              * crawls (large piles), NSGS with its plain phases converges
