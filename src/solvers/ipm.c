@@ -28,6 +28,9 @@
 /* Predicted factorisation flops per second, to refuse a step that the
  * time limit cannot hold (as nsn.c and sticking.c). */
 #define FC_IPM_FLOPS_PER_SECOND 1e10
+/* Without friction: outer iterations without halving the error before
+ * the run stops. */
+#define FC_IPM_FRICTIONLESS_STALL 3
 
 typedef struct ipm {
     const fc_problem *p;
@@ -626,6 +629,12 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         memset(w.u, 0, (size_t)w.m * sizeof *w.u);
         ipm_update_shift(&w);
     }
+    /* no friction: the shift stays 0, so the outer iterations only
+     * re-solve the one cone QP more tightly; they stop after
+     * FC_IPM_FRICTIONLESS_STALL without halving the error (measured: 200
+     * identical QPs, 0.38 s, on CubeH8 made frictionless) */
+    int frictionless = 1, no_gain = 0;
+    for (int a = 0; a < p->nc && frictionless; a++) frictionless = !(p->mu[a] > 0);
     int stop = 0, outer = 0, warm = 0, ok = ipm_cold_start(&w);
     const char *why = NULL;
     char why_buf[160];
@@ -691,6 +700,12 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
             break;
         }
         if (e <= opt->tolerance) { st = FC_CONVERGED; break; }
+        no_gain = frictionless && e > 0.5 * e_last ? no_gain + 1 : 0;
+        if (no_gain >= FC_IPM_FRICTIONLESS_STALL) {
+            st = FC_MAX_ITER;
+            why = "no friction and the cone QP's error no longer falls";
+            break;
+        }
         double smax = 1e-300;
         for (int a = 0; a < w.nc; a++) smax = fmax(smax, w.s[a]);
         for (int i = 0; i < w.m; i++) smax = fmax(smax, fabs(w.c[i]));
