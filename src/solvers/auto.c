@@ -24,7 +24,10 @@
  *     ipm-mdp again from other start margins (auto_mdp_margins); then
  *     the interior point method (ipm) from r = 0, unless the best error
  *     is already below sqrt(tolerance).  d = 2: Lemke's exact pivoting;
- *     d = 5: ADMM.
+ *     d = 5: ADMM.  Without friction (every mu = 0: a convex problem)
+ *     the second NSGS stage is judged from its start, and the interior
+ *     point is gipm on (M, H) for a global problem from 500 contacts on,
+ *     ipm where ipm-mdp's LU is refused.
  *  4. If that fails: nonsmooth Newton with NSGS fallback (nsn-hybrid).
  *  5. Whatever is left of the time and iteration budget goes to NSGS
  *     again from the best iterate so far (robust where the others stall),
