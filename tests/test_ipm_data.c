@@ -138,6 +138,25 @@ static void frictionless(void)
     }
     free(mu0);
     fc_problem_free(p);
+    /* gipm without friction where its cone QP stalls (CubeH8: M stored as
+     * one triangle, dynamics residual 5.8e-5, docs/solvers-ipm.md):
+     * the outer iterations, which only re-solve the same QP, stop within
+     * a few (before, 200 of them: 1799 steps) */
+    char path[2048];
+    snprintf(path, sizeof path, "%s/global/CubeH8.hdf5", FRICON_SHARED_DATA);
+    if (fc_read(path, &p, &err) != FC_OK) { printf("skip CubeH8: %s\n", err.msg); return; }
+    for (int c = 0; c < p->nc; c++) p->mu[c] = 0.0;
+    m = fc_problem_m(p);
+    double *r = calloc((size_t)m, 8), *u = calloc((size_t)m, 8), *v = calloc((size_t)p->n, 8);
+    fc_options opt;
+    fc_default_options(&opt);
+    fc_info info;
+    CHECK(fc_solve(p, "gipm", &opt, r, u, v, &info, &err) == FC_OK, "gipm: %s", err.msg);
+    printf("gipm CubeH8 frictionless: %s, it %d (%s)\n", fc_status_name(info.status), info.iterations,
+           info.message);
+    CHECK(info.iterations <= 100, "gipm on frictionless CubeH8: %d steps", info.iterations);
+    free(r); free(u); free(v);
+    fc_problem_free(p);
 }
 
 int main(void)
