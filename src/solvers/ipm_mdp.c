@@ -703,7 +703,7 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
  * bodies' level (K = M + H D^-1 H', sparse LU: the unknowns dr = D^-1 (h +
  * R1 - H' dv) eliminated contact by contact), when ipm.formulation is 2
  * (primal), or 0 (auto) with at least FC_IPM_MDP_DIRECT_CONTACTS contacts;
- * otherwise, or when a contact has mu = 0 or M is not symmetric, through
+ * otherwise, or when M is not symmetric, through
  * the reduction to W.  The polish (NSGS and Newton) runs on the reduced
  * problem. */
 fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
