@@ -109,6 +109,15 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
 #define FC_IPM_MDP_DIRECT_CONTACTS 500
 fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                   double *u, double *v, fc_info *info);
+/* Does any contact have friction (mu > 0)?  Without, the problem is a
+ * monotone complementarity problem (a convex QP): auto and ipm/gipm treat
+ * it as such. */
+static inline int fc_problem_has_friction(const fc_problem *p)
+{
+    for (int c = 0; c < p->nc; c++)
+        if (p->mu[c] > 0) return 1;
+    return 0;
+}
 /* ipm-mdp's start margin: ipm.margin, or 1 when unset (<= 0). */
 static inline double fc_ipm_mdp_margin(const fc_options *opt)
 {

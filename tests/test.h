@@ -33,14 +33,12 @@ static int test_checks = 0;
         return test_failures ? 1 : 0;                                        \
     } while (0)
 
-/* A problem of the shared collection by its path under shared/data
- * ("fc3d/Rover1039.dat"); NULL, with a failed check, when unreadable. */
-#ifdef FRICON_SHARED_DATA
 #include "fricon.h"
-static inline fc_problem *test_load(const char *rel)
+
+/* The problem in the file at path; NULL, with a failed check, when
+ * unreadable. */
+static inline fc_problem *test_read(const char *path)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", FRICON_SHARED_DATA, rel);
     fc_problem *p = NULL;
     fc_error err;
     if (fc_read(path, &p, &err) != FC_OK) {
@@ -48,6 +46,16 @@ static inline fc_problem *test_load(const char *rel)
         return NULL;
     }
     return p;
+}
+
+/* A problem of the shared collection by its path under shared/data
+ * ("fc3d/Rover1039.dat"). */
+#ifdef FRICON_SHARED_DATA
+static inline fc_problem *test_load(const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", FRICON_SHARED_DATA, rel);
+    return test_read(path);
 }
 #endif
 

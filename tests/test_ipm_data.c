@@ -111,12 +111,9 @@ static void kaplas(void)
  * (27 measured, polish included). */
 static void frictionless(void)
 {
-    fc_problem *p = NULL;
+    fc_problem *p = test_read(FRICON_EXAMPLES "/column500-step2.hdf5");
+    if (!p) return;
     fc_error err;
-    if (fc_read(FRICON_EXAMPLES "/column500-step2.hdf5", &p, &err) != FC_OK) {
-        CHECK(0, "read column500-step2.hdf5: %s", err.msg);
-        return;
-    }
     int m = fc_problem_m(p);
     double *mu0 = malloc((size_t)p->nc * sizeof *mu0);
     memcpy(mu0, p->mu, (size_t)p->nc * sizeof *mu0);
@@ -142,9 +139,7 @@ static void frictionless(void)
      * one triangle, dynamics residual 5.8e-5, docs/solvers-ipm.md):
      * the outer iterations, which only re-solve the same QP, stop within
      * a few (before, 200 of them: 1799 steps) */
-    char path[2048];
-    snprintf(path, sizeof path, "%s/global/CubeH8.hdf5", FRICON_SHARED_DATA);
-    if (fc_read(path, &p, &err) != FC_OK) { printf("skip CubeH8: %s\n", err.msg); return; }
+    if (!(p = test_load("global/CubeH8.hdf5"))) return;
     for (int c = 0; c < p->nc; c++) p->mu[c] = 0.0;
     m = fc_problem_m(p);
     double *r = calloc((size_t)m, 8), *u = calloc((size_t)m, 8), *v = calloc((size_t)p->n, 8);

@@ -205,20 +205,6 @@ static double measure(const fc_problem *p, const double *r, double *u)
     return fc_error_local(p, r, u);
 }
 
-/* Has any contact friction?  Without (every mu = 0) the problem is a
- * monotone LCP: the interior point's steps do not grow with its size
- * (27-29 on the generated columns made frictionless, 1515 to 10397
- * contacts) and NSGS's slow phases are not worth waiting through (its
- * second stage is judged from its start; skipping that stage lost on
- * warm-started simulation steps, 1.4 -> 4.9 s a step on fricon simulate
- * column --count 3000 --mu 0). */
-static int frictional(const fc_problem *p)
-{
-    for (int c = 0; c < p->nc; c++)
-        if (p->mu[c] > 0) return 1;
-    return 0;
-}
-
 /* One stage: solver name from the best iterate (from r = 0 when cold:
  * interior point methods lose to a warm start, measured: ipm needs 37
  * iterations on KaplasTower from 0 and over 1700 from an NSGS iterate),
@@ -273,7 +259,8 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
          * symmetric) */
         double *v = fc_calloc((size_t)a->global->n, sizeof *v);
         o.ipm.formulation = FC_IPM_PRIMAL;
-        if (v && a->mdp_margin == 0 && !frictional(p) && fc_matrix_asymmetry(a->global->M) <= 1e-13) {
+        if (v && a->mdp_margin == 0 && !fc_problem_has_friction(p) &&
+            fc_matrix_asymmetry(a->global->M) <= 1e-13) {
             snprintf(label, sizeof label, "gipm");
             st = fc_gipm_solve(a->global, &o, r, u, v, &sub);
         } else {
@@ -345,7 +332,8 @@ static int plateau_nsgs(auto_run *a, double *r, double *u, fc_info *info)
  * pile's step 24: 18.4 -> 2.9 s), where it does not 1.05-1.2 times
  * slower.  Deterministic, unlike a measured time: the same problem
  * takes the same stages on a loaded machine (tests/test_threads.c).
- * Without friction, FC_AUTO_NEWTON_ITERS at any size (frictional). */
+ * Without friction, FC_AUTO_NEWTON_ITERS at any size (see the second
+ * NSGS stage in auto_solve). */
 static double newton_cost_from_analysis(const fc_problem *p)
 {
     const fc_matrix *W = p->W;
@@ -354,7 +342,7 @@ static double newton_cost_from_analysis(const fc_problem *p)
     if (W->kind != FC_MAT_BSR || W->bs != p->d || fc_chol_predict_bsr(W, &entries, &flops, &e) != FC_OK)
         return 0;
     double iters = FC_AUTO_NEWTON_ITERS;
-    if (frictional(p)) iters *= fmax(1.0, sqrt(p->nc / FC_AUTO_ITERS_CONTACTS));
+    if (fc_problem_has_friction(p)) iters *= fmax(1.0, sqrt(p->nc / FC_AUTO_ITERS_CONTACTS));
     return iters * (FC_AUTO_SOLVE_SWEEPS + FC_AUTO_FLOP_SWEEPS * flops / (2.0 * W->nnz));
 }
 
@@ -456,7 +444,14 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
              * +-25% but Spheres-i099, 10 -> 5.4 ms.  The stage is still
              * capped at FC_AUTO_NSGS_MAX_SWEEPS (the 36536-contact
              * column: 10000 sweeps, 92 s, of a predicted 1.7e6) */
-            if (frictional(p))
+            /* without friction (every mu = 0, a monotone LCP) the
+             * interior point's steps do not grow with size (27-29 on
+             * the generated columns made frictionless, 1515 to 10397
+             * contacts) and NSGS's slow phases are not worth waiting
+             * through: judged from its start (skipping the stage lost
+             * on warm-started steps, 1.4 -> 4.9 s a step on fricon
+             * simulate column --count 3000 --mu 0) */
+            if (fc_problem_has_friction(p))
                 a.grace = (int)fmin(1e9, a.newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a.iterations;
             done = watched_nsgs(&a, r, u, info);
             a.grace = 0;
@@ -475,7 +470,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
         done = stage(&a, "ipm-mdp", 1, cap < FC_AUTO_MDP_MAX_ITER ? cap : FC_AUTO_MDP_MAX_ITER,
                      r, u, info);
         mdp_iterations = a.iterations - before;
-        if (!done && !frictional(p) && info->nstages > staged &&
+        if (!done && !fc_problem_has_friction(p) && info->nstages > staged &&
             info->stages[info->nstages - 1].status == FC_STATUS_ERROR) {
             /* without friction, where ipm-mdp could not run (its LU of W
              * + D refused for its fill: the 10397-contact column made

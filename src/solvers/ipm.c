@@ -633,8 +633,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
      * re-solve the one cone QP more tightly; they stop after
      * FC_IPM_FRICTIONLESS_STALL without halving the error (measured: 200
      * identical QPs, 0.38 s, on CubeH8 made frictionless) */
-    int frictionless = 1, no_gain = 0;
-    for (int a = 0; a < p->nc && frictionless; a++) frictionless = !(p->mu[a] > 0);
+    int frictionless = !fc_problem_has_friction(p), no_gain = 0;
     int stop = 0, outer = 0, warm = 0, ok = ipm_cold_start(&w);
     const char *why = NULL;
     char why_buf[160];

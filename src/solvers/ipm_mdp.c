@@ -126,8 +126,6 @@ static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt, int glob
     return 1;
 }
 
-static int frictional(const mdp *w, int a) { return w->p->mu[a] > 0; }
-
 /* beta = (mu r_N, r_T) and eta = (psi, u_T) of contact a (from r, u, psi
  * or the steps dr, du, dpsi). */
 static void pair_vectors(const mdp *w, int a, const double *r, const double *u,
@@ -172,7 +170,7 @@ static double mdp_gap(const mdp *w, const double *r, const double *u, const doub
     for (int a = 0; a < w->nc; a++) {
         gap += r[d * a] * u[d * a];
         n++;
-        if (!frictional(w, a)) continue;
+        if (!fc_mdp_frictional(w, a)) continue;
         pair_vectors(w, a, r, u, psi, be, et);
         gap += fc_dot(d, be, et);
         n++;
@@ -189,7 +187,7 @@ static void mdp_scalings(mdp *w)
     double be[3], et[3];
     for (int a = 0; a < w->nc; a++) {
         w->Dn[a] = w->u[d * a] / w->r[d * a];
-        if (!frictional(w, a)) continue;
+        if (!fc_mdp_frictional(w, a)) continue;
         pair_vectors(w, a, w->r, w->u, w->psi, be, et);
         double *nt = w->nt + (size_t)a * (d + 1);
         fc_soc_nt(d, be, et, nt, w->lam + d * a);
@@ -216,7 +214,7 @@ static void mdp_assemble(mdp *w, double delta)
     int d = w->d, dd = d * d;
     double D[9];
     for (int a = 0; a < w->nc; a++) {
-        int fr = frictional(w, a);
+        int fr = fc_mdp_frictional(w, a);
         fc_mdp_dblock(w, a, D);
         for (int t = w->J.bp[a]; t < w->J.bp[a + 1]; t++) {
             const double *Wb = w->J.bw[t] >= 0 ? w->W->x + w->J.bw[t] * dd : NULL;
@@ -246,7 +244,7 @@ static void mdp_apply(mdp *w, const double *x, double *out)
     for (int a = 0; a < w->nc; a++) {
         const double *xa = x + d * a;
         double *oa = out + d * a;
-        if (!frictional(w, a)) {
+        if (!fc_mdp_frictional(w, a)) {
             oa[0] += w->Dn[a] * xa[0];
             for (int k = 1; k < d; k++) oa[k] = xa[k];
             continue;
@@ -269,7 +267,7 @@ static int mdp_direction(mdp *w, double *dv, double *dr, double *du, double *dps
         const double *rc = w->rc + (size_t)a * (d + 1);
         double *h = w->rhs + d * a;
         h[0] = rc[0] / w->r[d * a];
-        if (!frictional(w, a)) {
+        if (!fc_mdp_frictional(w, a)) {
             for (int k = 1; k < d; k++) h[k] = -w->r[d * a + k] - w->R1[d * a + k];
             continue;
         }
@@ -298,7 +296,7 @@ static int mdp_direction(mdp *w, double *dv, double *dr, double *du, double *dps
     for (int i = 0; i < m; i++) du[i] -= w->R1[i];
 psi:
     for (int a = 0; a < w->nc; a++) {
-        if (!frictional(w, a)) { dpsi[a] = 0; continue; }
+        if (!fc_mdp_frictional(w, a)) { dpsi[a] = 0; continue; }
         const double *Bk = w->B + (size_t)a * dd;
         const double *x = dr + d * a;
         double s = w->p->mu[a] * Bk[0] * x[0];
@@ -316,7 +314,7 @@ static double mdp_contact_step(const mdp *w, int a, const double *dr, const doub
     double al = 1.0, be[3], et[3], dbe[3], det[3];
     if (dr[d * a] < 0) al = fmin(al, -w->r[d * a] / dr[d * a]);
     if (du[d * a] < 0) al = fmin(al, -w->u[d * a] / du[d * a]);
-    if (!frictional(w, a)) return al;
+    if (!fc_mdp_frictional(w, a)) return al;
     pair_vectors(w, a, w->r, w->u, w->psi, be, et);
     pair_vectors(w, a, dr, du, dpsi, dbe, det);
     al = fc_soc_max_step(d, be, dbe, al);
@@ -383,8 +381,8 @@ static int mdp_unjam(mdp *w, double limit, double mu_c)
         fc_local_velocity(&c, qa, ra, ua);
         double mu = w->p->mu[a];
         double rt = fc_norm_small(d - 1, ra + 1);
-        w->r[d * a] = (frictional(w, a) ? fmax(ra[0], rt / mu) : fmax(ra[0], 0.0)) + tr;
-        for (int k = 1; k < d; k++) w->r[d * a + k] = frictional(w, a) ? ra[k] : 0.0;
+        w->r[d * a] = (fc_mdp_frictional(w, a) ? fmax(ra[0], rt / mu) : fmax(ra[0], 0.0)) + tr;
+        for (int k = 1; k < d; k++) w->r[d * a + k] = fc_mdp_frictional(w, a) ? ra[k] : 0.0;
         w->u[d * a] = fmax(ua[0], 0.0) + tu;
         for (int k = 1; k < d; k++) w->u[d * a + k] = ua[k];
         w->psi[a] = fc_norm_small(d - 1, ua + 1) + tu;
@@ -425,7 +423,7 @@ static void mdp_start(mdp *w, const double *r0)
     for (int a = 0; a < w->nc; a++) {
         const double *ra = w->r + d * a;
         double need = -ra[0];
-        if (frictional(w, a)) need = fmax(need, fc_norm_small(d - 1, ra + 1) / w->p->mu[a] - ra[0]);
+        if (fc_mdp_frictional(w, a)) need = fmax(need, fc_norm_small(d - 1, ra + 1) / w->p->mu[a] - ra[0]);
         else for (int k = 1; k < d; k++) w->r[d * a + k] = 0;
         ar = fmax(ar, need);
         au = fmax(au, -w->u[d * a]);
@@ -501,7 +499,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
         for (int a = 0; a < nc; a++) {
             double *rc = w->rc + (size_t)a * (d + 1);
             rc[0] = -w->r[d * a] * w->u[d * a];
-            if (!frictional(w, a)) continue;
+            if (!fc_mdp_frictional(w, a)) continue;
             fc_soc_prod(d, w->lam + d * a, w->lam + d * a, rc + 1);
             for (int k = 1; k <= d; k++) rc[k] = -rc[k];
         }
@@ -516,7 +514,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
             double *rc = w->rc + (size_t)a * (d + 1);
             rc[0] -= w->dra[d * a] * w->dua[d * a];
             rc[0] += sigma * mu_c;
-            if (!frictional(w, a)) continue;
+            if (!fc_mdp_frictional(w, a)) continue;
             const double *nt = w->nt + (size_t)a * (d + 1);
             pair_vectors(w, a, w->dra, w->dua, w->dpsia, be, et);
             fc_soc_nt_apply(d, nt, 1, be, t1);

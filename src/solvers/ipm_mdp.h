@@ -41,6 +41,9 @@ typedef struct mdp {
     fc_error err;
 } mdp;
 
+/* Has contact a a friction pair (mu > 0)?  Without, r_T is held at 0. */
+static inline int fc_mdp_frictional(const mdp *w, int a) { return w->p->mu[a] > 0; }
+
 /* D_a (d x d, column-major) from the scalings: du_a = h_a - D_a dr_a
  * (ipm_mdp.c). */
 void fc_mdp_dblock(const mdp *w, int a, double *D);

@@ -185,7 +185,7 @@ int fc_mdp_global_factor(mdp *w)
     int d = w->d, dd = d * d, nc = w->nc;
     for (int a = 0; a < nc; a++) {
         double D[5][5], Da[9], *Di = w->Dinv + (size_t)a * dd;
-        if (!(w->p->mu[a] > 0)) {
+        if (!fc_mdp_frictional(w, a)) {
             /* frictionless: r_T stays 0 whatever dv (fc_mdp_global_solve),
              * only the normal pair couples to the bodies */
             memset(Di, 0, (size_t)dd * sizeof *Di);
@@ -261,7 +261,7 @@ int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du)
             for (int j = 0; j < d; j++) s += Di[i + j * d] * (w->rhs[d * a + j] + w->R1[d * a + j]);
             w->tmp[d * a + i] = s;
         }
-        if (!(p->mu[a] > 0))   /* dr_T = h_T + R1_T = -r_T (ipm_mdp.c) */
+        if (!fc_mdp_frictional(w, a))   /* dr_T = h_T + R1_T = -r_T (ipm_mdp.c) */
             for (int i = 1; i < d; i++) w->tmp[d * a + i] = w->rhs[d * a + i] + w->R1[d * a + i];
     }
     fc_matrix_gemv(p->H, 1.0, w->tmp, 0.0, w->tn);
