@@ -38,6 +38,10 @@ REUSE=0
 MU=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --fricon|--out|--solvers|--time-limit|--counts|--mu)
+      [ $# -ge 2 ] || { echo "mbd_scale: $1 needs a value" >&2; exit 2; } ;;
+  esac
+  case "$1" in
     --fricon) FRICON=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --solvers) SOLVERS=$2; shift 2 ;;
@@ -55,8 +59,10 @@ for n in $COUNTS; do
   [ $REUSE = 1 ] && [ -f "$OUT/collection/column-$n-local.hdf5" ] && continue
   for form in "" --local; do
     "$FRICON" simulate column --count "$n" --steps 2 --every 2 --solver nsgs --max-iter 50 \
-      "${MU[@]}" --quiet $form --export "$OUT/collection" >/dev/null 2>&1
+      "${MU[@]}" --quiet $form --export "$OUT/collection" >/dev/null 2>"$OUT/simulate.err"
     rc=$?
+    # exit status 2: fricon refused an argument (--mu -1): its message, status 2
+    [ $rc -ne 2 ] || { head -n 1 "$OUT/simulate.err" >&2; exit 2; }
     [ $rc -le 1 ] || { echo "mbd_scale: simulate column --count $n failed ($rc)" >&2; exit 1; }
   done
   mv "$OUT/collection/column-000002.hdf5" "$OUT/collection/column-$n.hdf5"

@@ -3,7 +3,8 @@
 # exporting every 50th step (global and local FClib HDF5 with solutions);
 # `fricon solve` reads and solves the exported files; the exported
 # solutions are judged by shared/tools/fccheck.py when it runs here;
-# --vtk writes frames; bad arguments exit 2 with a message.
+# --vtk writes frames; bad arguments exit 2 with a message (also those of
+# bench/mbd_scale.sh).
 # usage: mbd_cli.sh FRICON [FCCHECK]
 set -u
 FRICON=$1
@@ -39,5 +40,13 @@ done
 [ $rc = 2 ] || bad "--steps -1: exit $rc"
 "$FRICON" simulate stack --solver nosuch >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 2 ] || bad "--solver nosuch: exit $rc"
+# the scale benchmark's generator: bad arguments exit 2 with one line
+SCALE=$(dirname "$0")/../bench/mbd_scale.sh
+bash "$SCALE" --fricon "$FRICON" --mu >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "--mu needs a value" "$T/err" ||
+  bad "mbd_scale --mu: exit $rc: $(cat "$T/err")"
+bash "$SCALE" --fricon "$FRICON" --mu -1 --counts 30 --out "$T/scale" >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "--mu: '-1'" "$T/err" ||
+  bad "mbd_scale --mu -1: exit $rc: $(cat "$T/err")"
 [ $fail = 0 ] && echo "mbd_cli: all passed"
 exit $fail
