@@ -16,13 +16,23 @@ static int stop_after_3(void *user, int it, double err)
     return ++calls >= 3;
 }
 
-/* auto on the file at path (name: its label), from r = 0; if skipped is
- * not NULL, no stage of that name may run. */
-static void solve_file(const char *path, const char *name, const char *skipped)
+/* Shared problems whose frictionless version (every mu = 0) is not
+ * solved: required only to improve on r = 0.  fc2d granular 667: its q is
+ * at rounding level (|q| <= 5.4e-19), so the relative SPEC measure judges
+ * rounding (r = 0 scores 0.59); with friction auto solves it, without it
+ * every solver ends between 0.09 and 0.31 (auto 0.25, measured before and
+ * after the frictionless stages). */
+static const char *frictionless_known[] = {"fc2d_granularflowonwall_00667_00000.dat"};
+
+/* auto on the file at path (name: its label), from r = 0, with every mu
+ * set to 0 if frictionless; if skipped is not NULL, no stage of that name
+ * may run.  Returns auto's iterations (-1: unreadable). */
+static int solve_file(const char *path, const char *name, const char *skipped, int frictionless)
 {
-    fc_problem *p = NULL;
+    fc_problem *p = test_read(path);
+    if (!p) return -1;
     fc_error err;
-    if (fc_read(path, &p, &err) != FC_OK) { CHECK(0, "cannot read %s: %s", path, err.msg); return; }
+    for (int c = 0; frictionless && c < p->nc; c++) p->mu[c] = 0.0;
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
@@ -32,17 +42,28 @@ static void solve_file(const char *path, const char *name, const char *skipped)
     fc_info info;
     CHECK(fc_solve(p, NULL, &opt, r, u, v, &info, &err) == FC_OK, "%s: %s", name, err.msg);
     double chk = check_error(p, r);
-    printf("%-46s nc=%4d %-10s it=%6d error=%.2e %.3f s, %d stages:", name, p->nc,
-           fc_status_name(info.status), info.iterations, chk, info.seconds, info.nstages);
+    printf("%-46s%s nc=%4d %-10s it=%6d error=%.2e %.3f s, %d stages:", name,
+           frictionless ? " mu=0" : "", p->nc, fc_status_name(info.status), info.iterations, chk,
+           info.seconds, info.nstages);
     for (int k = 0; k < info.nstages; k++) printf(" %s", info.stages[k].solver);
     printf("\n");
-    CHECK(info.status == FC_CONVERGED && chk <= 1e-8, "%s: auto %s, independent error %.3e",
-          name, fc_status_name(info.status), chk);
+    int known = 0;
+    for (size_t k = 0; frictionless && k < sizeof frictionless_known / sizeof *frictionless_known; k++)
+        known |= !strcmp(name, frictionless_known[k]);
+    if (known) {
+        double *z = calloc((size_t)m, sizeof *z);
+        CHECK(chk < check_error(p, z), "%s (mu = 0): error %.3e, no better than r = 0", name, chk);
+        free(z);
+    } else {
+        CHECK(info.status == FC_CONVERGED && chk <= 1e-8, "%s%s: auto %s, independent error %.3e",
+              name, frictionless ? " (mu = 0)" : "", fc_status_name(info.status), chk);
+    }
     CHECK(info.nstages >= 1, "%s: stages recorded", name);
     for (int k = 0; skipped && k < info.nstages; k++)
         CHECK(strcmp(info.stages[k].solver, skipped) != 0, "%s: stage %d is %s", name, k + 1, skipped);
     free(r); free(u); free(v);
     fc_problem_free(p);
+    return info.iterations;
 }
 
 static void limits(void)
@@ -89,7 +110,7 @@ static void limits(void)
  * check.h, whichever stage gets there. */
 static void column_step(void)
 {
-    solve_file(FRICON_EXAMPLES "/column300-step39.hdf5", "column300-step39.hdf5", NULL);
+    solve_file(FRICON_EXAMPLES "/column300-step39.hdf5", "column300-step39.hdf5", NULL, 0);
 }
 
 /* examples/column500-step2.hdf5: step 2 of fricon simulate column --count
@@ -100,7 +121,7 @@ static void column_step(void)
  * (174 steps, 1.4 s).  Asked: auto converges, judged by check.h. */
 static void column_restart(void)
 {
-    solve_file(FRICON_EXAMPLES "/column500-step2.hdf5", "column500-step2.hdf5", NULL);
+    solve_file(FRICON_EXAMPLES "/column500-step2.hdf5", "column500-step2.hdf5", NULL, 0);
 }
 
 /* examples/pile-step24.hdf5: step 24 of fricon simulate pile --steps 26
@@ -112,7 +133,7 @@ static void column_restart(void)
  * converges, judged by check.h, without an ipm-mdp stage. */
 static void pile_step(void)
 {
-    solve_file(FRICON_EXAMPLES "/pile-step24.hdf5", "pile-step24.hdf5", "ipm-mdp");
+    solve_file(FRICON_EXAMPLES "/pile-step24.hdf5", "pile-step24.hdf5", "ipm-mdp", 0);
 }
 
 /* examples/column500-step2.hdf5 made frictionless (every mu = 0): a
@@ -123,26 +144,8 @@ static void pile_step(void)
  * iterations in all (105 measured). */
 static void frictionless(void)
 {
-    fc_problem *p = test_read(FRICON_EXAMPLES "/column500-step2.hdf5");
-    if (!p) return;
-    fc_error err;
-    for (int c = 0; c < p->nc; c++) p->mu[c] = 0.0;
-    int m = fc_problem_m(p);
-    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
-    double *v = calloc((size_t)p->n, sizeof *v);
-    fc_options opt;
-    fc_default_options(&opt);
-    opt.time_limit = 60;
-    fc_info info;
-    CHECK(fc_solve(p, NULL, &opt, r, u, v, &info, &err) == FC_OK, "frictionless: %s", err.msg);
-    double chk = check_error(p, r);
-    printf("column500-step2 frictionless: %s, it %d, error %.2e, %.3f s, %d stages\n",
-           fc_status_name(info.status), info.iterations, chk, info.seconds, info.nstages);
-    CHECK(info.status == FC_CONVERGED && chk <= 1e-8 && info.iterations <= 200,
-          "frictionless column: %s, %d iterations, independent error %.3e",
-          fc_status_name(info.status), info.iterations, chk);
-    free(r); free(u); free(v);
-    fc_problem_free(p);
+    int it = solve_file(FRICON_EXAMPLES "/column500-step2.hdf5", "column500-step2.hdf5", NULL, 1);
+    CHECK(it <= 200, "frictionless column: %d iterations", it);
 }
 
 /* A tolerance out of reach (1e-30: every measured error ends between
@@ -196,8 +199,10 @@ static void plateau(const char *rel)
 int main(void)
 {
     CHECK(strcmp(fc_default_solver(), "auto") == 0, "auto is the default");
-    const char *dirs[] = {"fc3d", "fc2d", "global", "rolling"};
-    for (int k = 0; k < 4; k++) {
+    /* every shared problem, then the 2D and 3D ones made frictionless
+     * (every mu = 0: the convex problem, auto's frictionless stages) */
+    const char *dirs[] = {"fc3d", "fc2d", "global", "rolling", "fc3d", "fc2d", "global"};
+    for (int k = 0; k < 7; k++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", FRICON_SHARED_DATA, dirs[k]);
         struct dirent **names;
@@ -207,7 +212,7 @@ int main(void)
             if (names[i]->d_name[0] != '.') {
                 char file[1536];
                 snprintf(file, sizeof file, "%s/%s", path, names[i]->d_name);
-                solve_file(file, names[i]->d_name, NULL);
+                solve_file(file, names[i]->d_name, NULL, k >= 4);
             }
             free(names[i]);
         }

@@ -1,5 +1,6 @@
 /* ipm, ipm-mdp and admm on every problem of shared/data/fc3d (ipm-mdp also
- * on fc2d and on the global ones through W), gipm and gadmm on
+ * on fc2d and on the global ones through W, and on the global ones made
+ * frictionless directly on (M, H)), gipm and gadmm on
  * every 3D problem of shared/data/global (directly on M and H, W never
  * formed), admm and gadmm on the rolling (d = 5) problems: the residual of the
  * returned r is recomputed with tests/check.h (global: through its own
@@ -25,7 +26,10 @@ static int is_known(const char *solver, const char *name)
     return 0;
 }
 
-static void run_dir(const char *sub, const char *solver, int want_d, int max_iter)
+/* solver on every problem of shared/data/sub of dimension want_d;
+ * frictionless: with every mu set to 0, and global problems on (M, H)
+ * directly (ipm.formulation 2: ipm-mdp's frictionless contacts in K). */
+static void run_dir(const char *sub, const char *solver, int want_d, int max_iter, int frictionless)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/%s", FRICON_SHARED_DATA, sub);
@@ -40,6 +44,7 @@ static void run_dir(const char *sub, const char *solver, int want_d, int max_ite
         fc_error err;
         if (fc_read(path, &p, &err) != FC_OK) { CHECK(0, "read %s: %s", path, err.msg); continue; }
         if (p->d != want_d) { fc_problem_free(p); continue; }
+        for (int c = 0; frictionless && c < p->nc; c++) p->mu[c] = 0.0;
         int m = fc_problem_m(p);
         double *r = calloc((size_t)m, 8), *u = calloc((size_t)m, 8);
         double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, 8) : NULL;
@@ -47,11 +52,12 @@ static void run_dir(const char *sub, const char *solver, int want_d, int max_ite
         fc_default_options(&opt);
         opt.max_iter = max_iter;
         opt.time_limit = 60; /* a guard only: sanitizer builds on a shared machine run 5-10x slower */
+        if (frictionless) opt.ipm.formulation = FC_IPM_PRIMAL;
         fc_info info;
         CHECK(fc_solve(p, solver, &opt, r, u, v, &info, &err) == FC_OK, "%s on %s: %s", solver, e->d_name, err.msg);
         double res = check_error(p, r);
-        printf("%-6s %-45s nc %4d %-9s it %6d residual %.3e (check %.3e) %.3f s\n", solver,
-               e->d_name, p->nc, fc_status_name(info.status), info.iterations, info.residual, res,
+        printf("%-6s%s %-45s nc %4d %-9s it %6d residual %.3e (check %.3e) %.3f s\n", solver,
+               frictionless ? " mu=0" : "", e->d_name, p->nc, fc_status_name(info.status), info.iterations, info.residual, res,
                info.seconds);
         if (is_known(solver, e->d_name)) {
             double *z = calloc((size_t)m, 8);
@@ -158,16 +164,17 @@ int main(void)
 {
     frictionless();
     kaplas();
-    run_dir("fc3d", "ipm", 3, 5000);
+    run_dir("fc3d", "ipm", 3, 5000, 0);
     /* ipm-mdp (with its polish) on every fc3d, fc2d and 3D global problem
      * (global ones through the reduction) */
-    run_dir("fc3d", "ipm-mdp", 3, 1000);
-    run_dir("fc2d", "ipm-mdp", 2, 1000);
-    run_dir("global", "ipm-mdp", 3, 1000);
-    run_dir("global", "gipm", 3, 5000);
-    run_dir("fc3d", "admm", 3, 20000);
-    run_dir("global", "gadmm", 3, 20000);
-    run_dir("rolling", "admm", 5, 20000);   /* the global one through W */
-    run_dir("rolling", "gadmm", 5, 20000);  /* the local ones as admm */
+    run_dir("fc3d", "ipm-mdp", 3, 1000, 0);
+    run_dir("fc2d", "ipm-mdp", 2, 1000, 0);
+    run_dir("global", "ipm-mdp", 3, 1000, 0);
+    run_dir("global", "ipm-mdp", 3, 1000, 1);
+    run_dir("global", "gipm", 3, 5000, 0);
+    run_dir("fc3d", "admm", 3, 20000, 0);
+    run_dir("global", "gadmm", 3, 20000, 0);
+    run_dir("rolling", "admm", 5, 20000, 0);   /* the global one through W */
+    run_dir("rolling", "gadmm", 5, 20000, 0);  /* the local ones as admm */
     TEST_DONE();
 }
