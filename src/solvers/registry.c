@@ -5,7 +5,8 @@
 
 static const fc_solver solvers[] = {
     {"auto", "the default: accelerated NSGS, then (3D) stick, ipm-mdp (if it fails: prox, "
-             "ipm-mdp from other starts), ipm / lemke (2D) / admm (rolling), then nsn-hybrid, "
+             "ipm-mdp from other starts; without friction gipm / ipm), ipm / lemke (2D) / admm "
+             "(rolling), then nsn-hybrid, "
              "NSGS; costed switches, shared time limit (docs/solvers.md)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, fc_auto_solve_global},
     {"nsgs", "nonsmooth Gauss-Seidel over contacts, hybrid one-contact solver "
