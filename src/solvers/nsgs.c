@@ -184,11 +184,6 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         if (w.aa.on) fo_accel_save(&w.aa, r, m);
         else memcpy(w.x, r, (size_t)m * sizeof *r);
         missed = sweep(p, W, &w, &par, omega, r);
-        if (getenv("FW_SYM")) {
-            for (int i = 0; i < nc / 2; i++) { int t = w.order[i]; w.order[i] = w.order[nc - 1 - i]; w.order[nc - 1 - i] = t; }
-            missed += sweep(p, W, &w, &par, omega, r);
-            for (int i = 0; i < nc / 2; i++) { int t = w.order[i]; w.order[i] = w.order[nc - 1 - i]; w.order[nc - 1 - i] = t; }
-        }
         it++;
         double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
         for (int i = 0; i < m; i++) {
