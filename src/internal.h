@@ -107,6 +107,10 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
  * shared global problems (at most 356 contacts) are faster through W
  * (Spheres-i099 7 ms against 99 ms). */
 #define FC_IPM_MDP_DIRECT_CONTACTS 500
+/* The interior points take M as symmetric (a Cholesky of M, K = M + H D
+ * H') when its relative asymmetry is at most this; above, a file's M (one
+ * stored triangle, LMGC dumps) goes through W or its own LU. */
+#define FC_IPM_M_SYMMETRIC 1e-13
 fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                   double *u, double *v, fc_info *info);
 /* Does any contact have friction (mu > 0)?  Without, the problem is a

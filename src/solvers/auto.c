@@ -260,7 +260,7 @@ static int stage(auto_run *a, const char *name, int cold, int max_iter, double *
         double *v = fc_calloc((size_t)a->global->n, sizeof *v);
         o.ipm.formulation = FC_IPM_PRIMAL;
         if (v && a->mdp_margin == 0 && !fc_problem_has_friction(p) &&
-            fc_matrix_asymmetry(a->global->M) <= 1e-13) {
+            fc_matrix_asymmetry(a->global->M) <= FC_IPM_M_SYMMETRIC) {
             snprintf(label, sizeof label, "gipm");
             st = fc_gipm_solve(a->global, &o, r, u, v, &sub);
         } else {

@@ -181,7 +181,7 @@ static int ipm_init(ipm *w, const fc_problem *p, const fc_options *opt, int glob
     }
     if (global) {
         /* v recomputed from r (as the SPEC checker does) when M is definite */
-        if (fc_matrix_asymmetry(p->M) <= 1e-13) w->Mf = fc_chol_factor(p->M, "M", NULL);
+        if (fc_matrix_asymmetry(p->M) <= FC_IPM_M_SYMMETRIC) w->Mf = fc_chol_factor(p->M, "M", NULL);
         w->vr = fc_calloc((size_t)w->n, sizeof(double));
         if (!w->vr) { fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory"); return 0; }
     }

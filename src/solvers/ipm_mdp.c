@@ -713,7 +713,7 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
     }
     int direct = opt->ipm.formulation == FC_IPM_PRIMAL ||
                  (opt->ipm.formulation == FC_IPM_AUTO && p->nc >= FC_IPM_MDP_DIRECT_CONTACTS);
-    if (direct && fc_matrix_asymmetry(p->M) > 1e-13) direct = 0;
+    if (direct && fc_matrix_asymmetry(p->M) > FC_IPM_M_SYMMETRIC) direct = 0;
     fc_clock clock;
     fc_clock_start(&clock, opt);
     fc_status st = FC_MAX_ITER;
