@@ -159,5 +159,14 @@ fo_tresca *fo_tresca_new(const fc_problem *p, const fc_options *opt);
 double fo_tresca_solve(fo_tresca *T, int mode, const double *s, double tol,
                        const fc_clock *deadline, double *r, int *its);
 void fo_tresca_free(fo_tresca *T);
+/* The outer loop of the Tresca-type fixed points (tfp, pfp): until
+ * fo_run_check stops it, step(R, T, s, tol, r) updates r from r, tol being
+ * the inner tolerance for the current error err, s scratch for nc
+ * thresholds; it returns the inner sweeps it took, summed and logged
+ * (level 1) under name with the outer iterations. */
+typedef int (*fo_tresca_step)(fo_run *R, fo_tresca *T, double *s, double tol, int it,
+                              double err, double *r);
+fc_status fo_tresca_fixed_point(fo_run *R, const char *name, fo_tresca_step step, double *r,
+                                double *u);
 
 #endif

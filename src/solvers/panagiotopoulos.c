@@ -8,37 +8,24 @@
  * those of the Tresca solver (tresca.c). */
 #include "solvers/firstorder.h"
 
-#include <stdio.h>
+/* One alternation: the normal problem with r_T frozen, then the
+ * tangential one with the thresholds mu r_N it gave. */
+static int pfp_step(fo_run *R, fo_tresca *T, double *s, double tol, int it, double err, double *r)
+{
+    const fc_problem *p = R->p;
+    int d = p->d, sn = 0, stg = 0;
+    double en = fo_tresca_solve(T, FO_TRESCA_NORMAL, s, tol, &R->clock, r, &sn);
+    for (int a = 0; a < p->nc; a++) s[a] = p->mu[a] * r[d * a];
+    double et = fo_tresca_solve(T, FO_TRESCA_TANGENT, s, tol, &R->clock, r, &stg);
+    fc_log(R->opt, 2, "pfp %d: error %.3e, normal %.3e (%d), tangent %.3e (%d)", it, err, en, sn,
+           et, stg);
+    return sn + stg;
+}
 
 static fc_status pfp_run(fo_run *R, int kind, double *r, double *u)
 {
     (void)kind;
-    const fc_problem *p = R->p;
-    const fc_tresca_options *o = &R->opt->tresca;
-    int d = p->d;
-    fo_tresca *T = fo_tresca_new(p, R->opt);
-    double *s = fc_calloc((size_t)p->nc + 1, sizeof *s);
-    int st = -1;
-    if (!T || !s) {
-        snprintf(R->message, sizeof R->message, "out of memory");
-        st = FC_STATUS_ERROR;
-    }
-    fo_velocity(p, r, u);
-    for (int it = 0; st < 0; it++) {
-        double err = fo_error(p, 0, r, u);
-        if ((st = fo_run_check(R, it, r, err)) >= 0) break;
-        double tol = fo_inner_tol(&o->inner, err, p->nc, R->tol);
-        int sn = 0, stg = 0;
-        double en = fo_tresca_solve(T, FO_TRESCA_NORMAL, s, tol, &R->clock, r, &sn);
-        for (int a = 0; a < p->nc; a++) s[a] = p->mu[a] * r[d * a];
-        double et = fo_tresca_solve(T, FO_TRESCA_TANGENT, s, tol, &R->clock, r, &stg);
-        fc_log(R->opt, 2, "pfp %d: error %.3e, normal %.3e (%d), tangent %.3e (%d)", it, err,
-               en, sn, et, stg);
-        fo_velocity(p, r, u);
-    }
-    fo_tresca_free(T);
-    free(s);
-    return fo_run_end(R, st, r, u);
+    return fo_tresca_fixed_point(R, "pfp", pfp_step, r, u);
 }
 
 fc_status fc_pfp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
