@@ -301,6 +301,54 @@ fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const dou
     return K;
 }
 
+fc_kkt *fc_kkt_new_problem(const fc_problem *p, int global, const double *ta, double sign,
+                           const double *hs, int cblocks, fc_error *err)
+{
+    int n = global ? p->n : 0, d = p->d, N = n + fc_problem_m(p);
+    fc_matrix *A = fc_matrix_to_csr(global ? p->M : p->W);
+    fc_matrix *H = global ? fc_matrix_to_csr(p->H) : NULL;
+    int *ti = NULL, *tj = NULL;
+    double *tx = NULL;
+    if (A && (!global || H)) {
+        size_t nz = (size_t)A->nnz + (H ? (size_t)H->nnz : 0) +
+                    (cblocks ? (size_t)p->nc * d * d : 0) + 1;
+        ti = fc_calloc(nz, sizeof *ti);
+        tj = fc_calloc(nz, sizeof *tj);
+        tx = fc_calloc(nz, sizeof *tx);
+    }
+    fc_kkt *K = NULL;
+    if (ti && tj && tx) {
+        long k = 0;
+        for (int i = 0; i < A->rows; i++)
+            for (int q = A->p[i]; q < A->p[i + 1]; q++) {
+                int j = A->j[q];
+                double v = A->x[q] * (i == j ? 1.0 : 0.5);
+                if (ta) v *= ta[i] * ta[j];
+                ti[k] = i; tj[k] = j; tx[k] = v; k++;
+            }
+        if (H)
+            for (int i = 0; i < H->rows; i++)
+                for (int q = H->p[i]; q < H->p[i + 1]; q++) {
+                    int j = H->j[q];
+                    ti[k] = i; tj[k] = n + j; tx[k] = sign * H->x[q] * (hs ? hs[j] : 1.0); k++;
+                }
+        if (cblocks)
+            for (int a = 0; a < p->nc; a++)
+                for (int jj = 0; jj < d; jj++)
+                    for (int ii = 0; ii <= jj; ii++) {
+                        ti[k] = n + d * a + ii; tj[k] = n + d * a + jj; tx[k] = 0; k++;
+                    }
+        K = global ? fc_kkt_new_schur(N, k, ti, tj, tx, n, d, err)
+                   : fc_kkt_new(N, k, ti, tj, tx, 0, err);
+    } else {
+        fc_error_set(err, FC_ERR_NOMEM, "out of memory building a KKT matrix");
+    }
+    free(ti); free(tj); free(tx);
+    fc_matrix_free(A);
+    fc_matrix_free(H);
+    return K;
+}
+
 /* Invert the symmetric positive definite bs x bs block C (column-major,
  * full) in place by Gauss-Jordan without pivoting (stable on a definite
  * matrix); a pivot lost to rounding (the interior point's late scaling

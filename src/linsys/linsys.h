@@ -103,6 +103,15 @@ fc_kkt *fc_kkt_new(int n, long nz, const int *ti, const int *tj, const double *t
  * H' M^-1 H).  Falls back to the whole LDL' when C is not block diagonal. */
 fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const double *tx,
                          int n1, int bs, fc_error *err);
+/* The KKT matrix of a problem's cone QP: for a local problem (global =
+ * 0) W alone, for a global one [M sign H; sign H' C] with C of d x d
+ * blocks (fc_kkt_new_schur).  M or W enters as (A + A')/2, times ta_i
+ * ta_j if ta is not NULL; H's column j times sign and hs_j (hs may be
+ * NULL); with cblocks, explicit zeros for the upper triangles of the
+ * d x d diagonal blocks of the contacts' part (filled in by the caller
+ * through fc_kkt_find).  The contacts' diagonal starts at zero. */
+fc_kkt *fc_kkt_new_problem(const fc_problem *p, int global, const double *ta, double sign,
+                           const double *hs, int cblocks, fc_error *err);
 /* Position of entry (i, j) in the values array (-1: not in the pattern). */
 long fc_kkt_find(const fc_kkt *K, int i, int j);
 long fc_kkt_diag(const fc_kkt *K, int i);

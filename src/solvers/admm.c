@@ -73,35 +73,8 @@ static void project_dual(int d, double mu, double mur, double *x)
 
 static int admm_build(admm *w)
 {
-    const fc_problem *p = w->p;
-    int n = w->n;
-    fc_matrix *A = fc_matrix_to_csr(w->global ? p->M : p->W);
-    fc_matrix *H = w->global ? fc_matrix_to_csr(p->H) : NULL;
-    if (!A || (w->global && !H)) { fc_matrix_free(A); fc_matrix_free(H); return 0; }
-    long nz = A->nnz + (H ? H->nnz : 0);
-    int *ti = fc_calloc((size_t)nz + 1, sizeof *ti), *tj = fc_calloc((size_t)nz + 1, sizeof *tj);
-    double *tx = fc_calloc((size_t)nz + 1, sizeof *tx);
-    int ok = ti && tj && tx;
-    long k = 0;
-    if (ok) {
-        for (int i = 0; i < A->rows; i++)
-            for (int q = A->p[i]; q < A->p[i + 1]; q++) {
-                int j = A->j[q];
-                ti[k] = i; tj[k] = j; tx[k] = A->x[q] * (i == j ? 1.0 : 0.5); k++;
-            }
-        if (H)
-            for (int i = 0; i < H->rows; i++)
-                for (int q = H->p[i]; q < H->p[i + 1]; q++) {
-                    ti[k] = i; tj[k] = n + H->j[q]; tx[k] = H->x[q]; k++;
-                }
-        w->K = w->global ? fc_kkt_new_schur(w->N, k, ti, tj, tx, n, w->d, &w->err)
-                         : fc_kkt_new(w->N, k, ti, tj, tx, 0, &w->err);
-        ok = w->K != NULL;
-    }
-    free(ti); free(tj); free(tx);
-    fc_matrix_free(A);
-    fc_matrix_free(H);
-    if (!ok) return 0;
+    w->K = fc_kkt_new_problem(w->p, w->global, NULL, 1.0, NULL, 0, &w->err);
+    if (!w->K) return 0;
     w->base = fc_calloc((size_t)w->N, sizeof *w->base);
     if (!w->base) return 0;
     double *vals = fc_kkt_values(w->K);

@@ -80,52 +80,16 @@ static void ipm_free(ipm *w)
     free(w->aS); free(w->aG); free(w->sprev); free(w->gprev); free(w->Fs);
 }
 
-/* Triplets of the Newton matrix (with zero scaling blocks). */
+/* The Newton matrix, its pattern with the zero scaling blocks. */
 static int ipm_build(ipm *w)
 {
-    const fc_problem *p = w->p;
-    int d = w->d, m = w->m, n = w->n;
-    fc_matrix *A = fc_matrix_to_csr(w->global ? p->M : p->W);
-    fc_matrix *H = w->global ? fc_matrix_to_csr(p->H) : NULL;
-    if (!A || (w->global && !H)) { fc_matrix_free(A); fc_matrix_free(H); return 0; }
-    long nz = A->nnz + (H ? H->nnz : 0) + (long)w->nc * d * d;
-    int *ti = fc_calloc((size_t)nz, sizeof *ti), *tj = fc_calloc((size_t)nz, sizeof *tj);
-    double *tx = fc_calloc((size_t)nz, sizeof *tx);
-    int ok = ti && tj && tx;
-    long k = 0;
-    if (ok) {
-        /* (A + A')/2, scaled by T for the dual form */
-        for (int i = 0; i < A->rows; i++)
-            for (int q = A->p[i]; q < A->p[i + 1]; q++) {
-                int j = A->j[q];
-                double v = A->x[q] * (i == j ? 1.0 : 0.5);
-                if (!w->global) v *= w->t[i] * w->t[j];
-                ti[k] = i; tj[k] = j; tx[k] = v; k++;
-            }
-        if (H)
-            for (int i = 0; i < H->rows; i++)
-                for (int q = H->p[i]; q < H->p[i + 1]; q++) {
-                    int j = H->j[q];
-                    ti[k] = i; tj[k] = n + j; tx[k] = -H->x[q] * w->t[j]; k++;
-                }
-        int off = w->global ? n : 0;
-        for (int a = 0; a < w->nc; a++)
-            for (int jj = 0; jj < d; jj++)
-                for (int ii = 0; ii <= jj; ii++) {
-                    ti[k] = off + d * a + ii; tj[k] = off + d * a + jj; tx[k] = 0; k++;
-                }
-        w->K = w->global ? fc_kkt_new_schur(w->N, k, ti, tj, tx, n, d, &w->err)
-                         : fc_kkt_new(w->N, k, ti, tj, tx, 0, &w->err);
-        ok = w->K != NULL;
-    }
-    free(ti); free(tj); free(tx);
-    fc_matrix_free(A);
-    fc_matrix_free(H);
-    if (!ok) return 0;
-    long nv = 0;
+    int d = w->d, n = w->n;
+    /* M and H, or W scaled by T (the dual form) */
+    w->K = fc_kkt_new_problem(w->p, w->global, w->global ? NULL : w->t, -1.0, w->t, 1, &w->err);
+    if (!w->K) return 0;
     double *vals = fc_kkt_values(w->K);
     /* number of stored values: last diagonal position + 1 */
-    nv = fc_kkt_diag(w->K, w->N - 1) + 1;
+    long nv = fc_kkt_diag(w->K, w->N - 1) + 1;
     w->base = fc_dup(vals, (size_t)nv);
     w->blk = fc_calloc((size_t)w->nc * d * d, sizeof *w->blk);
     if (!w->base || !w->blk) return 0;
@@ -135,7 +99,6 @@ static int ipm_build(ipm *w)
             for (int ii = 0; ii < d; ii++)
                 w->blk[(long)a * d * d + jj * d + ii] =
                     ii <= jj ? fc_kkt_find(w->K, off + d * a + ii, off + d * a + jj) : -1;
-    (void)m;
     return 1;
 }
 
