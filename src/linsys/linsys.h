@@ -108,8 +108,8 @@ fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const dou
  * blocks (fc_kkt_new_schur).  M or W enters as (A + A')/2, times ta_i
  * ta_j if ta is not NULL; H's column j times sign and hs_j (hs may be
  * NULL); with cblocks, explicit zeros for the upper triangles of the
- * d x d diagonal blocks of the contacts' part (filled in by the caller
- * through fc_kkt_find).  The contacts' diagonal starts at zero. */
+ * d x d diagonal blocks of the contacts' part (W's, or C's; filled in by
+ * the caller through fc_kkt_find).  C starts at zero. */
 fc_kkt *fc_kkt_new_problem(const fc_problem *p, int global, const double *ta, double sign,
                            const double *hs, int cblocks, fc_error *err);
 /* Position of entry (i, j) in the values array (-1: not in the pattern). */
