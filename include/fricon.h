@@ -516,7 +516,10 @@ typedef struct fc_options {
     void *log_user;
     fc_progress_fn progress; /* default NULL                               */
     void *progress_user;
-    const double *r0;      /* warm start (m values) or NULL for zero       */
+    const double *r0;      /* warm start (m values) or NULL for zero; auto
+                              returns nothing worse than it (and it, with 0
+                              iterations, when it meets the tolerance); the
+                              other solvers return their own iterate      */
     fc_nsgs_options nsgs;
     fc_nsn_options nsn;
     fc_ipm_options ipm;
