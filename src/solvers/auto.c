@@ -401,7 +401,6 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     a.p = p;
     a.global = global;
     a.opt = opt;
-    a.best_err = INFINITY;
     fc_clock_start(&a.clk, opt);
     a.best = fc_dup(r, (size_t)m);
     if (!a.best) {

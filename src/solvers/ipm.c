@@ -93,12 +93,11 @@ static int ipm_build(ipm *w)
     w->base = fc_dup(vals, (size_t)nv);
     w->blk = fc_calloc((size_t)w->nc * d * d, sizeof *w->blk);
     if (!w->base || !w->blk) return 0;
-    int off = w->global ? n : 0;
-    for (int a = 0; a < w->nc; a++)
+    for (int a = 0; a < w->nc; a++)      /* the contacts' rows start at n (0: local) */
         for (int jj = 0; jj < d; jj++)
             for (int ii = 0; ii < d; ii++)
                 w->blk[(long)a * d * d + jj * d + ii] =
-                    ii <= jj ? fc_kkt_find(w->K, off + d * a + ii, off + d * a + jj) : -1;
+                    ii <= jj ? fc_kkt_find(w->K, n + d * a + ii, n + d * a + jj) : -1;
     return 1;
 }
 
