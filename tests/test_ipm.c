@@ -161,8 +161,43 @@ static void test_global(void)
     }
 }
 
+/* A factorisation that cannot end within the time limit is not started:
+ * admm (through W) and gadmm (on M, H) on examples/column500-step2.hdf5
+ * with a limit of 1e-9 s stop before their first iteration, status
+ * time-limit, returning the guess (r = 0).  Before, they factorised and
+ * ran one iteration whatever the limit: with a 1-s limit on the
+ * 36536-contact column, 5.6 s and 5.4 s. */
+static void test_factor_refused(void)
+{
+    fc_problem *p = test_read(FRICON_EXAMPLES "/column500-step2.hdf5");
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, 8), *u = calloc((size_t)m, 8), *v = calloc((size_t)p->n, 8);
+    const char *names[] = {"admm", "gadmm"};
+    for (int k = 0; k < 2; k++) {
+        fc_options opt;
+        fc_default_options(&opt);
+        opt.time_limit = 1e-9;
+        memset(r, 0, (size_t)m * sizeof *r);
+        fc_info info;
+        fc_error err;
+        CHECK(fc_solve(p, names[k], &opt, r, u, v, &info, &err) == FC_OK, "%s runs: %s", names[k], err.msg);
+        printf("%s with a 1e-9 s limit: %s after %d iterations (%s)\n", names[k],
+               fc_status_name(info.status), info.iterations, info.message);
+        CHECK(info.status == FC_TIME_LIMIT && info.iterations == 0,
+              "%s with a 1e-9 s limit: %s after %d iterations", names[k], fc_status_name(info.status),
+              info.iterations);
+        double rn = 0;
+        for (int i = 0; i < m; i++) rn = fmax(rn, fabs(r[i]));
+        CHECK(rn == 0, "%s with a 1e-9 s limit: r moved from the guess (%.3e)", names[k], rn);
+    }
+    free(r); free(u); free(v);
+    fc_problem_free(p);
+}
+
 int main(void)
 {
+    test_factor_refused();
     test_soc();
     test_rolling();
     test_global();
