@@ -226,6 +226,15 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         admm_free(&w);
         return FC_STATUS_ERROR;
     }
+    /* the prediction needs only the pattern: judged before M's Cholesky
+     * and rho's eigenvalue estimate, which a refusal would waste */
+    if (!admm_factor_fits(&w)) {
+        snprintf(info->message, sizeof info->message,
+                 "admm: one factorisation (%.3g flops predicted) would take longer than the time left",
+                 fc_kkt_predicted_flops(w.K));
+        admm_free(&w);
+        return FC_TIME_LIMIT;
+    }
     const fc_admm_options *o = &opt->admm;
     /* the factorised matrix is symmetrised; a non-symmetric W (or M) has
      * its skew part K = (A - A')/2 moved to the right-hand side at the
@@ -264,13 +273,6 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         double mumax = 0;
         for (int a = 0; a < w.nc; a++) mumax = fmax(mumax, p->mu[a] + (p->mu_r ? p->mu_r[a] : 0.0));
         safe_floor = 0.5 * mumax * lambda_max(&w, NULL);
-    }
-    if (!admm_factor_fits(&w)) {
-        snprintf(info->message, sizeof info->message,
-                 "admm: one factorisation (%.3g flops predicted) would take longer than the time left",
-                 fc_kkt_predicted_flops(w.K));
-        admm_free(&w);
-        return FC_TIME_LIMIT;
     }
     if (!admm_factor(&w)) {
         snprintf(info->message, sizeof info->message, "admm: %.200s", w.err.msg);
