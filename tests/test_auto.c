@@ -277,6 +277,14 @@ static void plateau(const char *rel)
     for (int k = 0; k < info.nstages; k++)
         printf(" %s %d (%.1e)", info.stages[k].solver, info.stages[k].iterations, info.stages[k].residual);
     printf("\n");
+    if (info.status == FC_CONVERGED && check_error(p, r) == 0.0) {
+        /* an exact solution meets even 1e-30 (seen on Rover1039 with some
+         * BLAS kernels): nothing to plateau on */
+        printf("%s: exact solution, plateau rules not exercised\n", rel);
+        free(r); free(u);
+        fc_problem_free(p);
+        return;
+    }
     CHECK(info.status == FC_MAX_ITER && info.iterations < opt.max_iter / 2,
           "%s: %s after %d iterations (max_iter %d)", rel, fc_status_name(info.status),
           info.iterations, opt.max_iter);
