@@ -5,7 +5,7 @@
 #include "test.h"
 #include "check.h"
 #include "fricon.h"
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
  * each solved by a convex cone-complementarity solver (apgd by default,
  * or vi-eg / vi-fpp on the relaxation), warm-started from the previous r,
  * to an inner tolerance set by aclm.inner. */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 
 #include <stdio.h>
 

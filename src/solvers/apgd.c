@@ -12,7 +12,7 @@
  * One product with W per iteration (W y is carried along linearly), plus
  * one per rejected Lipschitz estimate.  The same iteration solves the
  * Tresca-type problems of tfp and pfp (the run's set, fo_run_project). */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 
 #include <stdio.h>
 

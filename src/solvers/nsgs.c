@@ -37,7 +37,7 @@
 #include "cone/cone.h"
 #include "matrix/bsr.h"
 #include "measure/measure.h"
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 
 #include <stdio.h>
 

@@ -8,7 +8,7 @@
  * When G would be dense (more than 20 (nnz(H) + n) entries) the problem
  * is reduced to W (fc_problem_reduce) and solved by nsgs.  On a local
  * problem (W given) nsgs-v is nsgs. */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 #include "cone/cone.h"
 #include "linsys/linsys.h"
 

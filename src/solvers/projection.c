@@ -12,7 +12,7 @@
  * The self-adaptive rule (Khobotov; Siconos VI solvers): shrink rho by
  * ls_tau until rho ||F(x) - F(y)|| <= ls_L ||x - y||, y = P_K(x - rho F(x)),
  * and grow it by ls_tauinv when the ratio falls under ls_Lmin. */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 
 #include <stdio.h>
 

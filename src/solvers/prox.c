@@ -8,7 +8,7 @@
  * outer step that does not reduce the error by 10% divides the rule's
  * alpha by 10 for the rest of the solve.  prox.max_sweeps bounds the inner
  * iterations in all (auto's budget for this stage). */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 
 #include <stdio.h>
 

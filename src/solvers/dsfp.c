@@ -4,7 +4,7 @@
  *  fp.rho <= 0 (default): per-contact steps rho_a = theta / lambda_max(W_aa)
  *    with a global damping theta, shrunk by fp.ls_tau when the error grows
  *    and regrown by fp.ls_tauinv (up to 1) after 10 decreases in a row. */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* Anderson acceleration of fixed-point iterations (see anderson.h). */
 #include "internal.h"
-#include "solvers/anderson.h"
+#include "core/anderson.h"
 
 
 /* Ridge of the normal equations, relative to the largest diagonal entry

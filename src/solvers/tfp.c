@@ -8,7 +8,7 @@
  * iterations").  After each Tresca solve s <- mu r_N.
  * The sweeps also serve pfp (panagiotopoulos.c): normal-only and
  * tangent-only modes. */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 #include "cone/cone.h"
 
 #include <stdio.h>

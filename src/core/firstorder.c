@@ -1,7 +1,7 @@
 /* Shared pieces of the first-order and fixed-point solvers: the natural
  * map, the SPEC measure with or without g, lambda_max(W), the iteration
  * bookkeeping of fo_run and the inner-tolerance strategies. */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 #include "cone/cone.h"
 #include "measure/measure.h"
 

@@ -6,7 +6,7 @@
 #define FRICON_FIRSTORDER_H
 
 #include "internal.h"
-#include "solvers/anderson.h"
+#include "core/anderson.h"
 
 /* ---- the maps ------------------------------------------------------ */
 

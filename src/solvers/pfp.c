@@ -6,7 +6,7 @@
  *     over contacts with local projected iterations on the disk),
  * each solved to the inner tolerance of tresca.inner; the sweeps are
  * those of the Tresca solver (tresca.c). */
-#include "solvers/firstorder.h"
+#include "core/firstorder.h"
 
 /* One alternation: the normal problem with r_T frozen, then the
  * tangential one with the thresholds mu r_N it gave. */

@@ -1,0 +1,344 @@
+/* fricon's solver options: fc_options, one struct per solver family, with
+ * each field's default (set by fc_default_options) and the options by name
+ * (fc_options_set, `fricon options`).  Included by fricon.h at its place;
+ * include fricon.h. */
+#ifndef FRICON_H
+#include "fricon.h"
+#else
+#ifndef FRICON_OPTIONS_H
+#define FRICON_OPTIONS_H
+
+/* Log callback: level 0 = info, 1 = detail, 2 = debug. */
+typedef void (*fc_log_fn)(void *user, int level, const char *msg);
+/* Progress callback, called once per outer iteration; return nonzero to
+ * stop the solve (status then FC_MAX_ITER). */
+typedef int (*fc_progress_fn)(void *user, int iteration, double error);
+
+/* Local one-contact solver used inside NSGS. */
+typedef enum fc_local_solver {
+    FC_LOCAL_HYBRID = 0, /* AC Newton, fallback to projection, then exact */
+    FC_LOCAL_PROJECTION, /* projection on the cone with diagonal scaling   */
+    FC_LOCAL_NEWTON_AC,  /* damped Alart-Curnier Newton only               */
+    FC_LOCAL_EXACT       /* enumerative (quartic) solver                   */
+} fc_local_solver;
+
+typedef struct fc_nsgs_options {
+    double omega;          /* relaxation (PSOR when != 1); default 1.0      */
+    int shuffle;           /* 0: fixed order; 1: shuffle each sweep; default 0 */
+    unsigned seed;         /* seed of the shuffle; default 1               */
+    int error_every;       /* full error measured every k sweeps; 0: when the
+                              sweep's change predicts the tolerance (at least
+                              every 8 sweeps); default 0                     */
+    int local;             /* an fc_local_solver; default FC_LOCAL_HYBRID  */
+    double local_tol;      /* one-contact tolerance; default 1e-14         */
+    int local_max_iter;    /* one-contact Newton iterations; default 20    */
+    int anderson;          /* Anderson acceleration memory (0: off); default 10 */
+    int anderson_start;    /* plain sweeps before acceleration; default 10  */
+    double anderson_growth;/* an accelerated sweep is rejected when it grows
+                              the fixed-point residual by more; default 2.0 */
+    int anderson_window;   /* when the error has not halved in this many
+                              sweeps, plain sweeps run alone for as many
+                              (twice as many each time) before Anderson is
+                              tried again; 0: never; default 500          */
+} fc_nsgs_options;
+
+/* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);
+ * see docs/solvers-newton.md. */
+typedef enum fc_nsn_rho {
+    FC_NSN_RHO_CONSTANT = 0,       /* rho_N = rho_T = nsn.rho                     */
+    FC_NSN_RHO_SPECTRAL = 1,       /* nsn.rho / lambda_max(W_aa), per contact     */
+    FC_NSN_RHO_SPLIT_SPECTRAL = 2, /* rho_N = nsn.rho / W_aa[N,N], rho_T =
+                                      nsn.rho / lambda_max(W_aa[T,T])            */
+    FC_NSN_RHO_ADAPTIVE = 3        /* split spectral, rebalanced per contact to
+                                      ||r_a|| / ||u_a|| when Newton stalls        */
+} fc_nsn_rho;
+
+typedef enum fc_nsn_linesearch {
+    FC_NSN_LS_NONE = 0,        /* full steps                                     */
+    FC_NSN_LS_GOLDSTEIN = 1,   /* Goldstein-Price on 1/2 ||F||^2                  */
+    FC_NSN_LS_ARMIJO = 2,      /* Armijo backtracking on 1/2 ||F||^2              */
+    FC_NSN_LS_NONMONOTONE = 3  /* Armijo against the max of the last M merits     */
+} fc_nsn_linesearch;
+
+typedef enum fc_nsn_formulation {
+    FC_NSN_AC = 0,  /* Alart-Curnier                      */
+    FC_NSN_JM = 1,  /* Jean-Moreau                        */
+    FC_NSN_FB = 2,  /* Fischer-Burmeister (second-order cone) */
+    FC_NSN_NM = 3   /* natural map r - P_K(r - rho u_hat)  */
+} fc_nsn_formulation;
+
+typedef struct fc_nsn_options {
+    int rho_strategy;      /* an fc_nsn_rho; default FC_NSN_RHO_SPLIT_SPECTRAL */
+    double rho;            /* the constant rho, or the factor applied to the
+                              spectral ones; default 1.0                      */
+    int line_search;       /* an fc_nsn_linesearch; default FC_NSN_LS_GOLDSTEIN */
+    int ls_max_iter;       /* line-search steps per Newton iteration; default 20 */
+    int nonmonotone_m;     /* memory M of the non-monotone search; default 5 */
+    int regularisation;    /* 0 none, 1 delta*I added to the W part of the
+                              Jacobian (A (W + delta I) + B), 2 Levenberg-
+                              Marquardt-like shift J + delta I; default 1     */
+    double reg_delta;      /* first delta, relative to max_a ||W_aa||; default 1e-10 */
+    double reg_max;        /* largest relative delta tried; default 1e-2       */
+    int linear_solver;     /* 0 UMFPACK, 1 KLU (dense LU below 64 rows); default 1 */
+    int stagnation;        /* Newton iterations without a 2x better error
+                              before declaring stagnation; default 20         */
+    int formulation;       /* an fc_nsn_formulation, used by nsn-hybrid; default FC_NSN_AC */
+    int hybrid_sweeps;     /* NSGS sweeps of the first fallback; default 10   */
+    int hybrid_max_sweeps; /* cap of the doubling fallback length; default 2000 */
+    int hybrid_newton_iter;/* Newton iterations per attempt in nsn-hybrid; default 50 */
+    int hybrid_stagnation; /* nsn-hybrid leaves Newton after this many iterations
+                              without halving the error; default 10           */
+} fc_nsn_options;
+/* Interior point (ipm, gipm): see docs/solvers-ipm.md. */
+typedef enum fc_ipm_formulation {
+    FC_IPM_AUTO = 0,       /* ipm: dual; gipm: primal                     */
+    FC_IPM_DUAL,           /* unknown r, the cone QP in W (global: W formed) */
+    FC_IPM_PRIMAL,         /* unknown v: the QP in M, H (never forms W)     */
+    FC_IPM_EQUILIBRIUM     /* v, r, u of the equations of motion at once,
+                              the friction shift updated every step        */
+} fc_ipm_formulation;
+
+typedef struct fc_ipm_options {
+    int formulation;       /* an fc_ipm_formulation; default FC_IPM_AUTO   */
+    double step_fraction;  /* fraction of the step to the boundary; 0.99    */
+    int max_outer;         /* cone QPs solved at most, i.e. fixed-point
+                              updates of s = mu ||u_T|| + 1 (the GAMS study
+                              used 10); default 200                         */
+    int max_inner;         /* interior-point steps per cone QP; default 80  */
+    int warm_start;        /* 1: start each cone QP from the last one; 1    */
+    int convex;            /* 1: solve only the convex relaxation (s = 0)
+                              and return its last iterate (status and
+                              residual still judge Coulomb's law); default 0 */
+    double reg;            /* static regularisation of the KKT; 1e-11     */
+    int refine;            /* iterative refinement steps; default 3        */
+    int anderson;          /* memory of the Anderson acceleration of the
+                              fixed point on the shift (<= 20); 0: plain
+                              (damped) updates; default 5                   */
+    int polish;            /* ipm-mdp: 1 finishes an unconverged run from its
+                              best iterate with NSGS sweeps (at most
+                              polish_sweeps), then Alart-Curnier Newton,
+                              then, within 10 times the tolerance, Fischer-
+                              Burmeister Newton from the interior point's
+                              iterate;
+                              0: the interior point alone; default 1       */
+    int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; 100      */
+    int stall;             /* ipm-mdp: steps without halving the error
+                              before the run counts as stalled; 60         */
+    double margin;         /* ipm-mdp: the start's margin inside the cones,
+                              relative to the sizes of r and u; 1          */
+    int unjam;             /* ipm-mdp: 1 breaks a jam (two steps below 1e-2)
+                              by solving the contacts that block the step
+                              alone, the others fixed; default 1           */
+} fc_ipm_options;
+
+/* ADMM (admm, gadmm): see docs/solvers-ipm.md. */
+typedef enum fc_admm_rho_strategy {
+    FC_ADMM_RHO_CONSTANT = 0,
+    FC_ADMM_RHO_RESIDUAL_BALANCING,
+    FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING
+} fc_admm_rho_strategy;
+typedef enum fc_admm_initial_rho {
+    FC_ADMM_RHO_GIVEN = 0,    /* admm.rho                                  */
+    FC_ADMM_RHO_NORM_INF,     /* ||W||_inf (global: ||M||_inf / ||H||_inf^2) */
+    FC_ADMM_RHO_EIGENVALUES   /* sqrt(lambda_max * lambda_min) estimates   */
+} fc_admm_initial_rho;
+typedef enum fc_admm_acceleration {
+    FC_ADMM_NO_ACCELERATION = 0,
+    FC_ADMM_ACCELERATION,
+    FC_ADMM_ACCELERATION_AND_RESTART
+} fc_admm_acceleration;
+
+typedef struct fc_admm_options {
+    double rho;            /* penalty when initial_rho is GIVEN; default 1  */
+    int initial_rho;       /* an fc_admm_initial_rho; default EIGENVALUES  */
+    int rho_strategy;      /* an fc_admm_rho_strategy; default SCALED_RESIDUAL_BALANCING */
+    int acceleration;      /* an fc_admm_acceleration; default AND_RESTART */
+    double restart_eta;    /* restart when the combined residual exceeds
+                              eta times the previous; default 0.999        */
+    double balancing_tau;  /* rho multiplied / divided by tau; default 2   */
+    double balancing_phi;  /* when one residual exceeds phi times the other;
+                              default 10                                    */
+    int balancing_every;   /* iterations between two rho updates; default 10 */
+    int scaling;           /* admm (local): 1 scales each contact's normal,
+                              tangential (and rolling) rows and columns of W
+                              to a unit diagonal, mu adjusted; 0 none; 1   */
+    int probe;             /* admm (local): at most this many iterations of
+                              an unscaled sticking probe first (rho cut 10x
+                              while the projection is inactive), 0 none; 50 */
+} fc_admm_options;
+/* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
+
+/* How a composite solver sets the tolerance of its inner solves. */
+typedef enum fc_inner_tol {
+    FC_INNER_TOL_GIVEN = 0,   /* inner tolerance = tol                         */
+    FC_INNER_TOL_ADAPTIVE,    /* outer error / ratio                           */
+    FC_INNER_TOL_ADAPTIVE_NC  /* outer error / (ratio * nc)                    */
+} fc_inner_tol;
+
+typedef struct fc_inner_options {
+    int strategy;          /* an fc_inner_tol                                */
+    double tol;            /* the given value (GIVEN)                        */
+    double ratio;          /* divisor of the outer error (ADAPTIVE*)         */
+    int max_iter;          /* iterations of one inner solve                  */
+} fc_inner_options;
+
+/* fpp, eg, vi-fpp, vi-eg, hp, dsfp: projection methods on the natural map
+ * r = P_K(r - rho (u + g(u))). */
+typedef struct fc_fp_options {
+    double rho;            /* step; <= 0: 1 / lambda_max(W) (power
+                              iteration); default 0 (measured: the seed's 1
+                              diverges when ||W|| > 2)                       */
+    double ls_tau;         /* vi-*: rho *= tau while the step is rejected; 2/3 */
+    double ls_tauinv;      /* vi-*: rho *= tauinv after an easy step; 1.5    */
+    double ls_L;           /* vi-*: accept when rho ||F(x)-F(y)|| <= L ||x-y||; 0.9 */
+    double ls_Lmin;        /* vi-*: grow rho when below Lmin ||x-y||; 0.3    */
+    int ls_max_iter;       /* backtracking steps per iteration; 100          */
+    double hp_sigma;       /* hp: Armijo constant of the hyperplane search;
+                              0.5 (measured; the seed's 0.99 is slower)   */
+    int anderson;          /* fpp, eg, vi-fpp, vi-eg, hp, dsfp: safeguarded Anderson
+                              acceleration memory of the iteration map
+                              (0: the plain method); default 10           */
+    int anderson_start;    /* plain iterations before it starts; 10        */
+    double anderson_growth;/* an extrapolated step is dropped (and the
+                              history reset) when the map's residual grows
+                              by more than this factor; 2.0              */
+} fc_fp_options;
+
+/* prox: proximal point, inner solves of FC(W + alpha I, q - alpha r_k). */
+typedef struct fc_prox_options {
+    const char *inner_solver; /* a registered solver name; default "nsgs"    */
+    double alpha;          /* first alpha relative to lambda_max(W); <= 0:
+                              from the sigma / nu rule; default 0            */
+    double sigma;          /* alpha = sigma * error^nu * lambda_max(W); 5    */
+    double nu;             /* 1                                              */
+    double alpha_min;      /* relative floor of alpha; 1e-8                  */
+    fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 1000 iterations */
+    int max_sweeps;        /* the inner solver's iterations in all (for
+                              nsgs: sweeps) at most; 0: no such bound     */
+} fc_prox_options;
+
+/* tfp (Tresca fixed point) and pfp (Panagiotopoulos fixed point). */
+typedef struct fc_tresca_options {
+    int inner_solver;      /* 0: Gauss-Seidel sweeps over contacts; 1: apgd
+                              on the whole convex problem (max_iter x 50
+                              iterations); default 1 (measured: Gauss-Seidel
+                              does not solve BoxesStack1)                    */
+    fc_inner_options inner; /* one Tresca problem: ADAPTIVE, tol 1e-10,
+                               ratio 10, 200 sweeps                         */
+    int local_max_iter;    /* projected iterations of one contact; 100      */
+    double local_tol;      /* one-contact tolerance; 1e-14                   */
+} fc_tresca_options;
+
+/* Convex solvers usable inside aclm. */
+typedef enum fc_ccp_solver {
+    FC_CCP_APGD = 0,       /* accelerated projected gradient (apgd-ccp)      */
+    FC_CCP_VI_EG,          /* self-adaptive extragradient on the relaxation  */
+    FC_CCP_VI_FPP          /* self-adaptive projection on the relaxation     */
+} fc_ccp_solver;
+
+/* aclm: convex problems with s = mu ||u_T|| frozen. */
+typedef struct fc_aclm_options {
+    int inner_solver;      /* an fc_ccp_solver; default FC_CCP_APGD          */
+    fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 5000 iterations */
+} fc_aclm_options;
+
+/* apgd, apgd-ccp: Nesterov accelerated projected gradient with a
+ * backtracking Lipschitz estimate and gradient restart. */
+typedef struct fc_apgd_options {
+    double L0;             /* first Lipschitz estimate; <= 0: from two
+                              products with W; default 0                     */
+    double L_grow;         /* L *= grow while the descent test fails; 2      */
+    double L_shrink;       /* L *= shrink after each iteration; 0.9          */
+    int restart;           /* 1: restart when the gradient opposes the step  */
+} fc_apgd_options;
+
+/* The 2D pivoting solvers lemke and enum (the 2D problem as an LCP of
+ * size 4 nc, see docs/solvers-2d.md). */
+typedef struct fc_lcp_options {
+    int refactor_every;    /* lemke: KLU refactorisation of the basis every
+                              k pivots (product-form etas between); default 50 */
+    double pivot_tol;      /* lemke: pivots below pivot_tol * max|column| are
+                              refused; default 1e-11                          */
+    double tie_tol;        /* lemke: ratios within this relative gap are ties,
+                              broken lexicographically; default 1e-9          */
+    int restarts;          /* lemke: new paths from other covering vectors
+                              after a secondary ray; default 3               */
+    int crash_sweeps;      /* lemke: the first path starts from the basis
+                              guessed from at most this many NSGS sweeps (to
+                              1e-6); 0: the classical start; default 100    */
+    int enum_max_size;     /* enum: largest LCP size 4 nc accepted; default 24 */
+    double regularisation; /* lemke: when every path fails, the LCP of
+                              W + reg diag(W_NN) is solved, then its basis
+                              tried on W; 0: off; default 1e-10              */
+} fc_lcp_options;
+
+/* cpg: conjugate projected gradient on the cone QP, inside a fixed point
+ * on the De Saxce term mu ||u_T|| (Coulomb friction). */
+typedef struct fc_cpg_options {
+    int inner_max_iter;    /* CPG iterations per friction update; default 200 */
+    double inner_ratio;    /* the inner QP is solved to inner_ratio times the
+                              current Coulomb error; default 0.1             */
+} fc_cpg_options;
+
+/* stick, the all-sticking solution (least-norm W r = -q, accepted when
+ * inside the cones); see docs/solvers.md. */
+typedef struct fc_stick_options {
+    double shift;          /* eps of the factorised W + eps I, relative to the
+                              largest diagonal entry of W; default 1e-10      */
+    int refine;            /* proximal (refinement) steps at most; default 10 */
+} fc_stick_options;
+
+typedef struct fc_options {
+    double tolerance;      /* target of the SPEC measure; default 1e-8     */
+    int max_iter;          /* outer iterations; default 100000             */
+    double time_limit;     /* seconds, <= 0 for none; default 0            */
+    int verbose;           /* 0 silent; >0 passes messages to log          */
+    fc_log_fn log;         /* default NULL                                 */
+    void *log_user;
+    fc_progress_fn progress; /* default NULL                               */
+    void *progress_user;
+    const double *r0;      /* warm start (m values) or NULL for zero; auto
+                              returns nothing worse than it (and it, with 0
+                              iterations, when it meets the tolerance); the
+                              other solvers return their own iterate      */
+    fc_nsgs_options nsgs;
+    fc_nsn_options nsn;
+    fc_ipm_options ipm;
+    fc_admm_options admm;
+    fc_lcp_options lcp;
+    fc_cpg_options cpg;
+    fc_fp_options fp;       /* fpp, eg, vi-fpp, vi-eg, hp, dsfp              */
+    fc_prox_options prox;
+    fc_tresca_options tresca; /* tfp, pfp                                    */
+    fc_aclm_options aclm;   /* aclm, apgd                                     */
+    fc_apgd_options apgd;   /* apgd, apgd-ccp (and aclm's inner apgd)          */
+    fc_stick_options stick;
+} fc_options;
+
+void fc_default_options(fc_options *opt);
+
+/* Options by name: every field settable by name ("nsgs.omega", ...) with
+ * the values it accepts (`fricon options` lists them). */
+typedef enum { FC_OPTION_DOUBLE, FC_OPTION_INT, FC_OPTION_SOLVER } fc_option_type;
+enum { FC_OPTION_CLOSED = 0, FC_OPTION_OPEN_LO = 1, FC_OPTION_OPEN_HI = 2, FC_OPTION_OPEN = 3 };
+typedef struct fc_option_info {
+    const char *name;       /* "family.field"                              */
+    const char *help;       /* one line                                    */
+    fc_option_type type;
+    size_t offset;          /* of the field in fc_options                  */
+    double lo, hi;          /* accepted values (ints: inclusive)           */
+    int open;               /* doubles: FC_OPTION_CLOSED, _OPEN_LO, _OPEN_HI or _OPEN */
+} fc_option_info;
+/* The i-th option, NULL past the last. */
+const fc_option_info *fc_option_at(int i);
+/* Its range as text ("a number in (0, 2)", "an integer >= 1", ...) in buf. */
+const char *fc_option_range(const fc_option_info *o, char *buf, size_t n);
+/* Parse value into the named field: FC_ERR_INVALID (message naming the
+ * option) for an unknown name, a malformed number or one out of range. */
+fc_err fc_options_set(fc_options *opt, const char *name, const char *value, fc_error *err);
+/* Every field in its range (fc_solve checks this first): FC_OK or
+ * FC_ERR_INVALID naming the first field out of range. */
+fc_err fc_options_validate(const fc_options *opt, fc_error *err);
+
+#endif /* FRICON_OPTIONS_H */
+#endif /* FRICON_H */
