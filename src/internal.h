@@ -75,6 +75,14 @@ int fc_find_sorted(const int *idx, int lo, int end, int key);
 /* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
 fc_matrix *fc_csr_transpose(const fc_matrix *C);
 
+/* u = W r + q (q and u of W's rows): the velocity of a local problem, or
+ * of any matrix and shift a solver works with.  fc_problem_u: p's own. */
+void fc_affine(const fc_matrix *W, const double *r, const double *q, double *u);
+static inline void fc_problem_u(const fc_problem *p, const double *r, double *u)
+{
+    fc_affine(p->W, r, p->q, u);
+}
+
 /* Dense vector kernels. */
 double fc_dot(int n, const double *x, const double *y);
 double fc_norm2(int n, const double *x);

@@ -9,8 +9,7 @@
 
 void fo_velocity(const fc_problem *p, const double *r, double *u)
 {
-    memcpy(u, p->q, (size_t)fc_problem_m(p) * sizeof *u);
-    fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    fc_problem_u(p, r, u);
 }
 
 void fo_uhat(const fc_problem *p, int ccp, const double *u, double *F)

@@ -11,8 +11,7 @@ static void recompute_u(const fc_problem *p, const double *r, const double *v, d
 {
     int m = fc_problem_m(p);
     if (p->kind == FC_LOCAL) {
-        memcpy(u, p->q, (size_t)m * sizeof *u);
-        fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+        fc_problem_u(p, r, u);
     } else {
         memcpy(u, p->w, (size_t)m * sizeof *u);
         fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);

@@ -292,3 +292,9 @@ double fc_matrix_asymmetry(const fc_matrix *A)
     if (C != A) fc_matrix_free(C);
     return dmax / (amax > 1e-300 ? amax : 1e-300);
 }
+
+void fc_affine(const fc_matrix *W, const double *r, const double *q, double *u)
+{
+    memcpy(u, q, (size_t)W->rows * sizeof *u);
+    fc_matrix_gemv(W, 1.0, r, 1.0, u);
+}

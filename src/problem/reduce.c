@@ -141,8 +141,7 @@ fail:
 fc_err fc_reduction_recover_v(fc_reduction *red, const double *r, double *v, fc_error *err)
 {
     const fc_problem *p = red->global;
-    memcpy(v, p->f, (size_t)p->n * sizeof *v);
-    fc_matrix_gemv(p->H, 1.0, r, 1.0, v);
+    fc_affine(p->H, r, p->f, v);
     return solve_M(red, v, v, err);
 }
 

@@ -282,8 +282,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     /* initial point: the warm start r (local: z = r; global: reactions) */
     if (!global) {
         memcpy(w.a, r, m * sizeof *r);
-        memcpy(w.u, p->q, m * sizeof *w.u);
-        fc_matrix_gemv(p->W, 1.0, r, 1.0, w.u);
+        fc_problem_u(p, r, w.u);
     } else {
         memcpy(w.b, r, m * sizeof *r);
         memcpy(w.u, p->w, m * sizeof *w.u);
@@ -312,8 +311,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             for (int c = 0; c < w.nc; c++)
                 fc_project_cone(d, p->mu[c], p->mu_r ? p->mu_r[c] : 0.0, w.a + d * c);
             for (int i = 0; i < w.m; i++) w.b[i] = w.bh[i] + w.x[i] - w.a[i];
-            memcpy(w.u, p->q, m * sizeof *w.u);
-            fc_matrix_gemv(p->W, 1.0, w.a, 1.0, w.u);
+            fc_problem_u(p, w.a, w.u);
             for (int i = 0; i < w.m; i++) w.tmp[i] = w.x[i] - w.a[i];
             pr = fc_norm2(w.m, w.tmp);
             for (int i = 0; i < w.m; i++) w.tmp[i] = w.a[i] - w.ah[i];
@@ -397,8 +395,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             memset(w.b, 0, m * sizeof *w.b);
             memcpy(w.ah, w.a, m * sizeof *w.a);
             memcpy(w.bh, w.b, m * sizeof *w.b);
-            memcpy(w.u, p->q, m * sizeof *w.u);
-            fc_matrix_gemv(p->W, 1.0, w.a, 1.0, w.u);
+            fc_problem_u(p, w.a, w.u);
             admm_shift(&w, w.u);
             alpha = 1.0;
             cprev = INFINITY;
@@ -483,8 +480,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         if (global) memcpy(v, best_v, (size_t)n * sizeof *v);
     }
     if (!global) {
-        memcpy(u, p->q, m * sizeof *u);
-        fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+        fc_problem_u(p, r, u);
     } else {
         memcpy(u, p->w, m * sizeof *u);
         fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
@@ -578,8 +574,7 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
         }
         fc_log(opt, 1, "admm: sticking probe ended after %d iterations (best error %.3e)", probe_it, best);
         /* the scaled run from the better start, with what is left of the limits */
-        memcpy(u, p->q, (size_t)m * sizeof *u);
-        fc_matrix_gemv(p->W, 1.0, r0, 1.0, u);
+        fc_problem_u(p, r0, u);
         double e0 = fc_error_measure(p->d, p->nc, p->mu, p->mu_r, p->q, r0, u, NULL);
         if (!(best < e0)) memcpy(r, r0, (size_t)m * sizeof *r);
         free(r0);
@@ -604,8 +599,7 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
     st = admm_run(sp, &o2, 0, p, D, 0, r, u, NULL, info, NULL);
     info->iterations += probe_it;
     for (int i = 0; i < m; i++) r[i] *= D[i];
-    memcpy(u, p->q, (size_t)m * sizeof *u);
-    fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    fc_problem_u(p, r, u);
     fc_problem_free(sp);
     free(D);
     return st;

@@ -199,9 +199,7 @@ static int progress(void *user, int iteration, double error)
 /* The SPEC measure of r (u recomputed into u). */
 static double measure(const fc_problem *p, const double *r, double *u)
 {
-    int m = fc_problem_m(p);
-    memcpy(u, p->q, (size_t)m * sizeof *u);
-    fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    fc_problem_u(p, r, u);
     return fc_error_local(p, r, u);
 }
 

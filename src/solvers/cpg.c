@@ -123,8 +123,7 @@ fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt, double *r, do
     for (int i = 0; i < m; i++) ws.y[i] = r[i] / ws.c[i];
     project_all(&ws, ws.y);
     for (int i = 0; i < m; i++) ws.t[i] = ws.c[i] * ws.y[i];
-    memcpy(ws.u, p->q, (size_t)m * sizeof *ws.u);
-    fc_matrix_gemv(p->W, 1.0, ws.t, 1.0, ws.u);
+    fc_problem_u(p, ws.t, ws.u);
     for (int a = 0; a < nc; a++) ws.s[a] = fabs(ws.u[2 * a + 1]);
 
     fc_clock clk;
@@ -218,8 +217,7 @@ fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt, double *r, do
         if (done) break;
         /* the friction update s = |u_T| */
         for (int i = 0; i < m; i++) ws.t[i] = ws.c[i] * ws.y[i];
-        memcpy(ws.u, p->q, (size_t)m * sizeof *ws.u);
-        fc_matrix_gemv(p->W, 1.0, ws.t, 1.0, ws.u);
+        fc_problem_u(p, ws.t, ws.u);
         /* damped by half from the first update after which the error grew:
          * the fixed point on s is not a contraction in general (singular W
          * makes it cycle).  bench/lcp2d_stress.c: 201 -> 205 of 210 solved,
@@ -231,8 +229,7 @@ fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt, double *r, do
             ws.s[a] = (1.0 - theta) * ws.s[a] + theta * fabs(ws.u[2 * a + 1]);
     }
     for (int i = 0; i < m; i++) r[i] = ws.c[i] * ws.ylast[i];
-    memcpy(u, p->q, (size_t)m * sizeof *u);
-    fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    fc_problem_u(p, r, u);
     info->iterations = it;
     fc_log(opt, 1, "cpg: %d steps, error %.3e", it, err);
     ws_free(&ws);

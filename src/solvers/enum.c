@@ -103,7 +103,7 @@ static int try_basis(enum_ws *e, unsigned long S)
 fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                         fc_info *info)
 {
-    int nc = p->nc, n = 4 * nc, m = fc_problem_m(p);
+    int nc = p->nc, n = 4 * nc;
     int maxn = opt->lcp.enum_max_size > 0 ? opt->lcp.enum_max_size : 24;
     if (maxn > 60) maxn = 60;
     info->iterations = 0;
@@ -174,8 +174,7 @@ fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt, double *r, d
         snprintf(info->message, sizeof info->message,
                  "enum: none of the complementary bases is feasible (tolerance %g)", e.feas_tol);
     }
-    memcpy(u, p->q, (size_t)m * sizeof *u);
-    fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    fc_problem_u(p, r, u);
 done:
     free(e.M); free(e.A); free(e.b); free(e.z); free(e.ipiv); free(e.idx);
     fc_lcp_free(&lcp);

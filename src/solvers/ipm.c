@@ -167,8 +167,7 @@ static void ipm_physical(ipm *w)
     const double *x = w->z + w->n;
     for (int i = 0; i < w->m; i++) w->r[i] = w->t[i] * x[i];
     if (!w->global) {
-        memcpy(w->u, p->q, (size_t)w->m * sizeof *w->u);
-        fc_matrix_gemv(p->W, 1.0, w->r, 1.0, w->u);
+        fc_problem_u(p, w->r, w->u);
     } else {
         memcpy(w->vr, w->z, (size_t)w->n * sizeof *w->vr);
         if (w->Mf) {
@@ -584,8 +583,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
     /* the initial shift from the initial guess r (u = W r + q, or for the
      * global problem from r through v is not available: s = 0) */
     if (!global && !opt->ipm.convex) {
-        memcpy(w.u, p->q, (size_t)w.m * sizeof *w.u);
-        fc_matrix_gemv(p->W, 1.0, r, 1.0, w.u);
+        fc_problem_u(p, r, w.u);
         ipm_update_shift(&w);
     } else {
         memset(w.u, 0, (size_t)w.m * sizeof *w.u);

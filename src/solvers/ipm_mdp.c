@@ -399,8 +399,7 @@ static double mdp_eval(mdp *w, const double *r, double *u)
         fc_mdp_global_u(w, r, u);
         return fc_error_measure(w->d, w->nc, p->mu, p->mu_r, p->w, r, u, NULL);
     }
-    memcpy(u, p->q, (size_t)w->m * sizeof *u);
-    fc_matrix_gemv(w->W, 1.0, r, 1.0, u);
+    fc_affine(w->W, r, p->q, u);
     return fc_error_local(p, r, u);
 }
 
@@ -746,8 +745,7 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
         if (o.time_limit > 0) o.time_limit = fmax(1e-3, o.time_limit - fc_clock_elapsed(&clock));
         st = fc_ipm_mdp_solve(loc, &o, r, ul, info);
     } else {
-        memcpy(ul, loc->q, (size_t)fc_problem_m(p) * sizeof *ul);
-        fc_matrix_gemv(loc->W, 1.0, r, 1.0, ul);
+        fc_problem_u(loc, r, ul);
         best = fc_error_local(loc, r, ul);
         st = mdp_polish(loc, opt, &clock, r, ul, &best, info);
     }

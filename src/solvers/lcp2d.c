@@ -128,8 +128,7 @@ void fc_lcp2d_reactions(const fc_problem *p, const fc_lcp *lcp, const double *z,
 
 void fc_lcp_slack(const fc_lcp *lcp, const double *z, double *w)
 {
-    memcpy(w, lcp->q, (size_t)lcp->n * sizeof *w);
-    fc_matrix_gemv(lcp->M, 1.0, z, 1.0, w);
+    fc_affine(lcp->M, z, lcp->q, w);
 }
 
 double fc_lcp_error(const fc_lcp *lcp, const double *z, double *w)

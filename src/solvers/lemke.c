@@ -641,7 +641,6 @@ fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt, double *r, 
 {
     fc_lcp lcp;
     fc_error err;
-    int m = fc_problem_m(p);
     double t0 = fc_now();
     if (fc_lcp2d_build(p, &lcp, &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
@@ -657,8 +656,7 @@ fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt, double *r, 
     if (st == FC_CONVERGED || st == FC_MAX_ITER || st == FC_TIME_LIMIT) fc_lcp2d_reactions(p, &lcp, z, r);
     else if (st == FC_STATUS_ERROR && opt->lcp.regularisation > 0)
         st = lemke_regularised(p, opt, t0, z, r, info);
-    memcpy(u, p->q, (size_t)m * sizeof *u);
-    fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+    fc_problem_u(p, r, u);
     free(z);
     fc_lcp_free(&lcp);
     return st;

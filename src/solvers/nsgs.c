@@ -205,8 +205,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                             : it == 1 || it - measured_at >= FC_NSGS_MEASURE_GAP ||
                               !(ratio * change > FC_NSGS_PREDICT_MARGIN * opt->tolerance);
         if (due || it >= opt->max_iter) {
-            memcpy(u, p->q, (size_t)m * sizeof *u);
-            fc_matrix_gemv(W, 1.0, r, 1.0, u);
+            fc_affine(W, r, p->q, u);
             err = fc_error_local(p, r, u);
             measured_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
@@ -222,8 +221,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     }
     if (w.aa.extrapolated) memcpy(r, w.rlast, (size_t)m * sizeof *r); /* a measured iterate */
     if (w.aa.on) fc_log(opt, 1, "nsgs: %d accelerated sweeps accepted", w.aa.accepted);
-    memcpy(u, p->q, (size_t)m * sizeof *u);
-    fc_matrix_gemv(W, 1.0, r, 1.0, u);
+    fc_affine(W, r, p->q, u);
     info->iterations = it;
     info->residual = fc_error_local(p, r, u);
     fc_log(opt, 0, "%s: %s after %d sweeps, error %.3e, %.3f s",

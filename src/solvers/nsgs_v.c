@@ -140,8 +140,7 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
     /* v = M^-1 (H r + f) */
-    memcpy(b, p->f, (size_t)n * sizeof *b);
-    fc_matrix_gemv(p->H, 1.0, r, 1.0, b);
+    fc_affine(p->H, r, p->f, b);
     if (fc_chol_solve(F, b, v, &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "nsgs-v: %.200s", err.msg);
         goto done;
@@ -192,8 +191,7 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     /* the best iterate and its v, recomputed exactly */
     if (R.error > R.best_err || !fc_all_finite((size_t)m, r)) memcpy(r, R.best, (size_t)m * sizeof *r);
     free(R.best);
-    memcpy(b, p->f, (size_t)n * sizeof *b);
-    fc_matrix_gemv(p->H, 1.0, r, 1.0, b);
+    fc_affine(p->H, r, p->f, b);
     fc_chol_solve(F, b, v, NULL);
     for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
     st = fo_run_report(&R, (fc_status)rs, info);

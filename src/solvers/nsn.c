@@ -443,8 +443,7 @@ static void apply_J(nsn_ws *w, const double *dv, const double *Wd, double *Jd)
 
 static void compute_u(nsn_ws *w, const double *r, double *u)
 {
-    memcpy(u, w->p->q, (size_t)w->m * sizeof *u);
-    fc_matrix_gemv(w->W, 1.0, r, 1.0, u);
+    fc_affine(w->W, r, w->p->q, u);
 }
 
 static double ref_merit(nsn_ws *w, double psi)

@@ -127,8 +127,7 @@ fc_status fc_stick_solve(const fc_problem *p, const fc_options *opt, double *r, 
     int it = 0, max_it = opt->stick.refine < opt->max_iter ? opt->stick.refine : opt->max_iter;
     while (1) {
         /* u = W r + q; res = -u */
-        memcpy(u, p->q, (size_t)m * sizeof *u);
-        fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+        fc_problem_u(p, r, u);
         double prev = err;
         err = fc_error_local(p, r, u);
         fc_log(opt, 1, "stick step %d: error %.3e", it, err);
