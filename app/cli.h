@@ -30,6 +30,11 @@ int cli_fail(const char *fmt, ...)
 int cli_parse_double(const char *s, double *out);
 int cli_parse_int(const char *s, int *out);
 
+/* Are a and b the same existing file (same device and inode)? */
+int cli_same_file(const char *a, const char *b);
+/* Does path end in a problem file's extension (.dat, .hdf5, .h5, any case)? */
+int cli_problem_extension(const char *path);
+
 /* Set a named solver option ("nsgs.omega=1.3"); 0 on success, else an
  * error message is printed and EXIT_BAD_INPUT returned. */
 int cli_set_option(fc_options *opt, const char *assignment);

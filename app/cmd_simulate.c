@@ -17,6 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Bounds of --count (bodies: 10^7 is some GB of bodies, contacts and
+ * problems) and --dt (a step longer than a second is no time step). */
+#define SIM_MAX_COUNT 10000000
+#define SIM_MAX_DT 1.0
+
 typedef struct {
     const char *scene, *solver, *export_dir, *vtk_dir;
     int steps, every, quiet, local;
@@ -50,15 +55,15 @@ static int parse_args(int argc, char **argv, sim_args *a)
             if (cli_parse_int(val, &a->every) || a->every <= 0)
                 return cli_fail("--every: '%s' is not a positive integer", val);
         } else if (!strcmp(s, "--count")) {
-            if (cli_parse_int(val, &a->par.count) || a->par.count <= 0)
-                return cli_fail("--count: '%s' is not a positive integer", val);
+            if (cli_parse_int(val, &a->par.count) || a->par.count <= 0 || a->par.count > SIM_MAX_COUNT)
+                return cli_fail("--count: '%s' is not an integer in [1, %d]", val, SIM_MAX_COUNT);
         } else if (!strcmp(s, "--seed")) {
             int seed;
             if (cli_parse_int(val, &seed) || seed < 0) return cli_fail("--seed: '%s' is not an integer >= 0", val);
             a->par.seed = (unsigned)seed;
         } else if (!strcmp(s, "--dt")) {
-            if (cli_parse_double(val, &a->dt) || a->dt <= 0)
-                return cli_fail("--dt: '%s' is not a positive number", val);
+            if (cli_parse_double(val, &a->dt) || a->dt <= 0 || a->dt > SIM_MAX_DT)
+                return cli_fail("--dt: '%s' is not a number in (0, %g] seconds", val, SIM_MAX_DT);
         } else if (!strcmp(s, "--angle")) {
             if (cli_parse_double(val, &a->par.angle_deg) || fabs(a->par.angle_deg) >= 90)
                 return cli_fail("--angle: '%s' is not an angle in (-90, 90) degrees", val);
@@ -134,6 +139,8 @@ int cmd_simulate(int argc, char **argv)
         if (fc_mbd_step(w, a.solver, &a.opt, &in, &err)) {
             if (tty && !a.quiet) fputc('\n', stderr);
             fc_mbd_world_free(w);
+            /* the simulator's messages may name the step already */
+            if (!strncmp(err.msg, "step ", 5)) return cli_fail("%s", err.msg);
             return cli_fail("step %d: %s", s, err.msg);
         }
         t_step += in.t_step;
@@ -159,7 +166,9 @@ int cmd_simulate(int argc, char **argv)
                 snprintf(sol, sizeof sol, "%s.sol", path);
                 if (fc_mbd_export_last(w, path, a.local, sol, &err)) {
                     fc_mbd_world_free(w);
-                    return cli_fail("step %d: %s", s, err.msg);
+                    /* the simulator's messages may name the step already */
+            if (!strncmp(err.msg, "step ", 5)) return cli_fail("%s", err.msg);
+            return cli_fail("step %d: %s", s, err.msg);
                 }
                 exported++;
             }

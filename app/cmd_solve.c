@@ -119,6 +119,8 @@ int cmd_solve(int argc, char **argv)
 {
     solve_args a;
     if (parse_args(argc, argv, &a)) return EXIT_BAD_INPUT;
+    if (a.output && cli_same_file(a.file, a.output))
+        return cli_fail("%s: --output is the problem file itself (it would be overwritten)", a.output);
     fc_problem *p;
     fc_error err;
     if (fc_read(a.file, &p, &err)) return cli_fail("%s", err.msg);

@@ -8,22 +8,29 @@
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *out)
+/* Each command's usage: its name and its lines of the general usage. */
+static const struct { const char *cmd, *text; } usages[] = {
+    {"info", "  info FILE                  kind, d, nc, n, nnz, mu range, W symmetry\n"},
+    {"solvers", "  solvers                    every solver with a one-line description\n"},
+    {"solve", "  solve FILE [--solver NAME] [--tol T] [--max-iter N] [--time-limit S]\n"
+              "             [--output SOL] [--json] [--verbose] [--set NAME=VALUE]...\n"},
+    {"convert", "  convert IN OUT             between .dat and .hdf5 (either direction)\n"},
+    {"options", "  options                    the solver options settable with --set\n"},
+    {"simulate", "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
+                 "             [--every K] [--vtk DIR]  rigid bodies (incline slide stack pile column)\n"},
+    {"bench", "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--out DIR] FILE|DIR...\n"},
+    {"profile", "  profile [--tol T] [--out DIR] RESULTS.csv...   performance profiles of bench results\n"},
+    {"check", "  check PROBLEM SOLUTION [--tol T]   the SPEC measure of a solution file\n"},
+};
+#define NUSAGES (int)(sizeof usages / sizeof usages[0])
+
+/* The usage of one command (cmd), or of all (NULL). */
+static void usage(FILE *out, const char *cmd)
 {
-    fprintf(out,
-            "usage: fricon COMMAND [ARGS]\n"
-            "  info FILE                  kind, d, nc, n, nnz, mu range, W symmetry\n"
-            "  solvers                    every solver with a one-line description\n"
-            "  solve FILE [--solver NAME] [--tol T] [--max-iter N] [--time-limit S]\n"
-            "             [--output SOL] [--json] [--verbose] [--set NAME=VALUE]...\n"
-            "  convert IN OUT             between .dat and .hdf5 (either direction)\n"
-            "  options                    the solver options settable with --set\n"
-            "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
-            "             [--every K] [--vtk DIR]  rigid bodies (incline slide stack pile column)\n"
-            "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--out DIR] FILE|DIR...\n"
-            "  profile [--tol T] [--out DIR] RESULTS.csv...   performance profiles of bench results\n"
-            "  check PROBLEM SOLUTION [--tol T]   the SPEC measure of a solution file\n"
-            "exit status: 0 converged/done, 1 not converged, 2 bad input or usage\n");
+    fprintf(out, "usage: fricon %s\n", cmd ? cmd : "COMMAND [ARGS]");
+    for (int k = 0; k < NUSAGES; k++)
+        if (!cmd || !strcmp(cmd, usages[k].cmd)) fputs(usages[k].text, out);
+    fprintf(out, "exit status: 0 converged/done, 1 not converged, 2 bad input or usage\n");
 }
 
 int cli_fail(const char *fmt, ...)
@@ -67,14 +74,22 @@ int fricon_main(int argc, char **argv)
 {
     single_threaded_blas();
     if (argc < 2) {
-        usage(stderr);
+        usage(stderr, NULL);
         return EXIT_BAD_INPUT;
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        usage(stdout);
+        usage(stdout, NULL);
         return EXIT_DONE;
     }
+    /* COMMAND --help (or -h) anywhere: that command's usage */
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            for (int k = 0; k < NUSAGES; k++)
+                if (!strcmp(cmd, usages[k].cmd)) {
+                    usage(stdout, cmd);
+                    return EXIT_DONE;
+                }
     if (!strcmp(cmd, "--version")) {
         printf("fricon %s\n", FRICON_VERSION);
         return EXIT_DONE;
@@ -88,6 +103,6 @@ int fricon_main(int argc, char **argv)
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "profile")) return cmd_profile(argc - 2, argv + 2);
     if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
-    usage(stderr);
+    usage(stderr, NULL);
     return cli_fail("unknown command '%s'", cmd);
 }

@@ -1,4 +1,5 @@
 /* Strict parsing of command-line values, and JSON strings. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
@@ -6,6 +7,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 int cli_parse_double(const char *s, double *out)
 {
@@ -37,4 +40,26 @@ void cli_json_string(const char *s)
         else putchar(c);
     }
     putchar('"');
+}
+
+int cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) || stat(b, &sb)) return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int cli_problem_extension(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash)) return 0;
+    static const char *const ok[] = {".dat", ".hdf5", ".h5"};
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(ok[k]);
+        if (strlen(dot) != n) continue;
+        size_t i = 0;
+        while (i < n && (dot[i] | 0x20) == ok[k][i]) i++;
+        if (i == n) return 1;
+    }
+    return 0;
 }

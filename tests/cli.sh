@@ -110,5 +110,27 @@ done
 "$BIN" convert "$EXAMPLES/FC3D_Example1.dat" "$TMP/ex.hdf5" && "$BIN" convert "$TMP/ex.hdf5" "$TMP/ex.dat" \
   && check_solve "$TMP/ex.dat" || bad "convert round trip"
 
+# ---- a command's --help: its usage on stdout, exit 0; outputs that would
+# overwrite the input or have no known format are refused (exit 2, one line)
+for c in info solvers solve convert options simulate bench profile check; do
+  "$BIN" "$c" --help >"$TMP/out" 2>"$TMP/err"
+  if [ $? -eq 0 ] && grep -q "fricon $c" "$TMP/out" && [ ! -s "$TMP/err" ]; then ok; else bad "$c --help"; fi
+done
+expect_fail2() {   # expect_fail2 NAME NEEDLE COMMAND...: exit 2, one line naming NEEDLE
+  local name=$1 needle=$2; shift 2
+  "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$needle" "$TMP/err"; then ok
+  else bad "$name: exit $rc: $(head -c 200 "$TMP/err")"; fi
+}
+cp "$EXAMPLES/FC3D_Example1.dat" "$TMP/self.dat"
+expect_fail2 "solve --output onto the problem" self.dat solve "$TMP/self.dat" --output "$TMP/self.dat"
+expect_fail2 "convert onto the input" self.dat convert "$TMP/self.dat" "$TMP/../$(basename "$TMP")/self.dat"
+cmp -s "$TMP/self.dat" "$EXAMPLES/FC3D_Example1.dat" && ok || bad "the refused outputs left the problem changed"
+expect_fail2 "convert to an unknown format" out.txt convert "$TMP/self.dat" "$TMP/out.txt"
+[ ! -e "$TMP/out.txt" ] && ok || bad "convert wrote out.txt"
+expect_fail2 "simulate --count too large" -- simulate pile --count 100000000
+expect_fail2 "simulate --dt too large" -- simulate pile --dt 1e308
+
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
