@@ -110,6 +110,18 @@ done
 "$BIN" convert "$EXAMPLES/FC3D_Example1.dat" "$TMP/ex.hdf5" && "$BIN" convert "$TMP/ex.hdf5" "$TMP/ex.dat" \
   && check_solve "$TMP/ex.dat" || bad "convert round trip"
 
+# ---- a global M must be positive definite: singular and negative definite refused
+G="$DATA/global/GFC3D_Example00.dat"
+if [ -f "$G" ]; then
+  awk 'NR==7{$1="0.0"} {print}' "$G" >"$TMP/singular_M.dat"; expect_bad "singular M" "$TMP/singular_M.dat"
+  awk 'NR>=7 && NR<=9 {for (i = 1; i <= NF; i++) if ($i + 0 != 0) $i = "-1.0"} {print}' "$G" >"$TMP/negdef_M.dat"
+  expect_bad "negative definite M" "$TMP/negdef_M.dat"
+  for c in info convert; do
+    "$BIN" $c "$TMP/negdef_M.dat" $([ $c = convert ] && echo "$TMP/o.hdf5") >/dev/null 2>"$TMP/err"
+    [ $? -eq 2 ] && grep -q "negdef_M.dat: matrix M is not positive definite" "$TMP/err" && ok || bad "$c accepts an indefinite M"
+  done
+fi
+
 # ---- a command's --help: its usage on stdout, exit 0; outputs that would
 # overwrite the input or have no known format are refused (exit 2, one line)
 for c in info solvers solve convert options simulate bench profile check; do

@@ -63,9 +63,13 @@ static fc_chol *chol_fail(fc_chol *F, int nomem, long minor, const char *name, f
     return NULL;
 }
 
-fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err)
+/* The factorisation of fc_chol_factor; ll: LL' throughout (supernodal),
+ * which fails on any pivot <= 0, where the simplicial LDL' that CHOLMOD
+ * picks for small sparse matrices accepts an indefinite A. */
+static fc_chol *chol_factor(const fc_matrix *A, const char *name, int ll, fc_error *err)
 {
     fc_chol *F = chol_start(A->rows);
+    if (F && ll) F->c.supernodal = CHOLMOD_SUPERNODAL;
     fc_matrix *C = F ? csr_or_convert(A) : NULL;
     if (!C) {
         free(F);
@@ -79,6 +83,19 @@ fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err)
     if (C != A) fc_matrix_free(C);
     if (!ok) return chol_fail(F, 0, F->L ? (long)F->L->minor : 0L, name, err);
     return F;
+}
+
+fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err)
+{
+    return chol_factor(A, name, 0, err);
+}
+
+fc_err fc_chol_check_definite(const fc_matrix *A, const char *name, fc_error *err)
+{
+    fc_chol *F = chol_factor(A, name, 1, err);
+    if (!F) return err->code;
+    fc_chol_free(F);
+    return FC_OK;
 }
 
 /* The upper triangle of A + shift I, A block-CSR with bs x bs blocks,

@@ -28,6 +28,9 @@ fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 /* H^T A^-1 H as a symmetrised CSR matrix (H: n x m, any storage). */
 fc_matrix *fc_chol_congruence(fc_chol *F, const fc_matrix *H, fc_error *err);
 void fc_chol_free(fc_chol *F);
+/* FC_OK when A (its upper triangle) is positive definite, else
+ * FC_ERR_NUMERIC (or FC_ERR_NOMEM) with a message naming it. */
+fc_err fc_chol_check_definite(const fc_matrix *A, const char *name, fc_error *err);
 
 /* Sparse LU of a square nonsymmetric matrix with a fixed pattern, for
  * Newton methods: the pattern (CSC: Ap[n+1], Ai[nnz], row indices sorted

@@ -1,5 +1,6 @@
 /* Problems: allocation, names and validation. */
 #include "internal.h"
+#include "linsys/linsys.h"
 
 #include <stdio.h>
 
@@ -122,6 +123,17 @@ static fc_err check_diagonal(const fc_problem *p, fc_error *err)
     return FC_OK;
 }
 
+/* A global problem's M must be positive definite (rigid bodies' masses and
+ * inertias; a singular or indefinite M has no velocity v = M^-1 (H r + f)):
+ * its Cholesky (of the upper triangle, as the reduction reads it). */
+static fc_err check_definite(const fc_matrix *M, fc_error *err)
+{
+    fc_error e = {FC_OK, ""};
+    if (fc_chol_check_definite(M, "M", &e) == FC_OK) return FC_OK;
+    if (e.code == FC_ERR_NOMEM) return fc_error_set(err, FC_ERR_NOMEM, "%s", e.msg);
+    return fc_error_set(err, FC_ERR_INVALID, "matrix %s", e.msg);
+}
+
 fc_err fc_problem_validate(const fc_problem *p, fc_error *err)
 {
     if (!p) return fc_error_set(err, FC_ERR_INVALID, "no problem");
@@ -144,5 +156,5 @@ fc_err fc_problem_validate(const fc_problem *p, fc_error *err)
         check_vector(p->f, p->n, "f", err) || check_vector(p->w, m, "w", err) ||
         check_symmetric(p->M, "M", err))
         return FC_ERR_INVALID;
-    return FC_OK;
+    return check_definite(p->M, err);
 }
