@@ -1,17 +1,53 @@
 /* fricon solve FILE [options]: solve, report, optionally write the
  * solution (SPEC sections 3 and 4). */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <math.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct {
     const char *file, *solver, *output;
-    int json, verbose;
+    int json, verbose, quiet;
     fc_options opt;
 } solve_args;
+
+/* Progress on a terminal: after PROGRESS_AFTER seconds, one line updated
+ * every PROGRESS_EVERY seconds (iteration, error, elapsed), erased at the
+ * end; never with --json, --verbose or --quiet, or when stderr is not a
+ * terminal. */
+#define PROGRESS_AFTER 1.0
+#define PROGRESS_EVERY 0.25
+typedef struct {
+    const char *solver;
+    double start, last;
+    int shown;
+} progress_line;
+
+static double wall_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int show_progress(void *user, int iteration, double error)
+{
+    progress_line *pl = user;
+    double now = wall_seconds();
+    if (now - pl->start >= PROGRESS_AFTER && now - pl->last >= PROGRESS_EVERY) {
+        fprintf(stderr, "\r%s: iteration %d, error %.3e, %.1f s ", pl->solver, iteration, error,
+                now - pl->start);
+        fflush(stderr);
+        pl->last = now;
+        pl->shown = 1;
+    }
+    return 0;
+}
 
 static void log_stderr(void *user, int level, const char *msg)
 {
@@ -33,6 +69,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
                     !strcmp(s, "--time-limit") || !strcmp(s, "--output") || !strcmp(s, "--set");
         if (takes && !val) return cli_fail("option %s needs a value", s);
         if (!strcmp(s, "--json")) a->json = 1;
+        else if (!strcmp(s, "--quiet")) a->quiet = 1;
         else if (!strcmp(s, "--verbose")) a->verbose++;   /* twice: per-iteration detail */
         else if (!strcmp(s, "--solver")) a->solver = val;
         else if (!strcmp(s, "--output")) a->output = val;
@@ -128,9 +165,19 @@ int cmd_solve(int argc, char **argv)
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
     fc_info info;
+    progress_line pl = {a.solver, wall_seconds(), 0.0, 0};
+    if (!a.json && !a.verbose && !a.quiet && isatty(2)) {
+        a.opt.progress = show_progress;
+        a.opt.progress_user = &pl;
+    }
+    fc_err solved = FC_OK;
+    if (r && u && (p->kind == FC_LOCAL || v)) {
+        solved = fc_solve(p, a.solver, &a.opt, r, u, v, &info, &err);
+        if (pl.shown) fprintf(stderr, "\r%*s\r", 72, "");
+    }
     if (!r || !u || (p->kind == FC_GLOBAL && !v)) {
         cli_fail("%s: out of memory", a.file);
-    } else if (fc_solve(p, a.solver, &a.opt, r, u, v, &info, &err)) {
+    } else if (solved) {
         cli_fail("%s: %s", a.file, err.msg);
     } else if (a.output && fc_write_solution(a.output, p, r, u, v, &err)) {
         cli_fail("%s", err.msg);

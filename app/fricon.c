@@ -13,7 +13,7 @@ static const struct { const char *cmd, *text; } usages[] = {
     {"info", "  info FILE                  kind, d, nc, n, nnz, mu range, W symmetry\n"},
     {"solvers", "  solvers                    every solver with a one-line description\n"},
     {"solve", "  solve FILE [--solver NAME] [--tol T] [--max-iter N] [--time-limit S]\n"
-              "             [--output SOL] [--json] [--verbose] [--set NAME=VALUE]...\n"},
+              "             [--output SOL] [--json] [--verbose] [--quiet] [--set NAME=VALUE]...\n"},
     {"convert", "  convert IN OUT             between .dat and .hdf5 (either direction)\n"},
     {"options", "  options                    the solver options settable with --set\n"},
     {"simulate", "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
