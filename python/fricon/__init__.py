@@ -45,7 +45,7 @@ def _csr_arrays(A, name):
 def _matrix_arg(A, name, d=None):
     """The extension's tuple form of a scipy.sparse matrix or a dense array."""
     if _sp.issparse(A):
-        if np.iscomplexobj(A.data):
+        if np.issubdtype(A.dtype, np.complexfloating):
             raise ValueError(f"matrix {name} is complex")
         rows, cols = A.shape
         if (A.format == "bsr" and d and A.blocksize == (d, d)):
