@@ -872,7 +872,7 @@ static PyObject *world_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     int count = 0;
     double mu = -1, angle = NAN;
     long seed = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zidl:World", kwlist, &scene, &count, &mu, &angle, &seed))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|ziddl:World", kwlist, &scene, &count, &mu, &angle, &seed))
         return NULL;
     WorldObject *self = (WorldObject *)type->tp_alloc(type, 0);
     if (!self) return NULL;
