@@ -228,3 +228,14 @@ def test_residual():
     e, dyn = fricon.residual(g, r, v=v, full=True)
     assert dyn == pytest.approx(spec.global_error(g, r, v)[1], rel=1e-10)
     assert fricon.residual(p, np.zeros(p.m), full=True)[1] is None
+
+
+def test_threads_and_paths(tmp_path):
+    import pathlib
+    p = fricon.read(pathlib.Path(CAPSULES))
+    a = fricon.solve(p, "nsgs", max_iter=30)
+    b = fricon.solve(p, "nsgs", max_iter=30, threads=2)
+    assert a.iterations == b.iterations and np.allclose(a.r, b.r, rtol=1e-12, atol=1e-15)
+    out = tmp_path / "p.hdf5"
+    fricon.write(p, out)
+    assert fricon.read(out).nc == p.nc
