@@ -14,4 +14,9 @@ else
 fi
 cmake -S . -B "$dir" "$@" >/dev/null
 cmake --build "$dir" -j2
-cd "$dir" && ctest --output-on-failure -j2
+(cd "$dir" && ctest --output-on-failure -j2)
+# the Python package (python/): installed into .venv, its pytest suite
+if [ "$dir" = build ]; then
+  sh scripts/python.sh
+  .venv/bin/python3 -m pytest -q tests/python
+fi
