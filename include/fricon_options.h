@@ -29,7 +29,7 @@ typedef struct fc_nsgs_options {
     int error_every;       /* full error measured every k sweeps; 0: when the
                               sweep's change predicts the tolerance (at least
                               every 8 sweeps); default 0                     */
-    int local;             /* an fc_local_solver; default FC_LOCAL_HYBRID  */
+    fc_local_solver local; /* default FC_LOCAL_HYBRID                      */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
     int anderson;          /* Anderson acceleration memory (0: off); default 10 */
@@ -67,22 +67,33 @@ typedef enum fc_nsn_formulation {
     FC_NSN_NM = 3   /* natural map r - P_K(r - rho u_hat)  */
 } fc_nsn_formulation;
 
+/* What nsn adds to its Jacobian when the Newton system is singular. */
+typedef enum fc_nsn_regularisation {
+    FC_NSN_REG_NONE = 0,   /* none                                           */
+    FC_NSN_REG_W = 1,      /* delta*I added to the W part: A (W + delta I) + B */
+    FC_NSN_REG_SHIFT = 2   /* Levenberg-Marquardt-like shift J + delta I     */
+} fc_nsn_regularisation;
+
+/* nsn's sparse LU (a dense LU below 64 rows either way). */
+typedef enum fc_nsn_linear_solver {
+    FC_NSN_UMFPACK = 0,
+    FC_NSN_KLU = 1
+} fc_nsn_linear_solver;
+
 typedef struct fc_nsn_options {
-    int rho_strategy;      /* an fc_nsn_rho; default FC_NSN_RHO_SPLIT_SPECTRAL */
+    fc_nsn_rho rho_strategy; /* default FC_NSN_RHO_SPLIT_SPECTRAL          */
     double rho;            /* the constant rho, or the factor applied to the
                               spectral ones; default 1.0                      */
-    int line_search;       /* an fc_nsn_linesearch; default FC_NSN_LS_GOLDSTEIN */
+    fc_nsn_linesearch line_search; /* default FC_NSN_LS_GOLDSTEIN          */
     int ls_max_iter;       /* line-search steps per Newton iteration; default 20 */
     int nonmonotone_m;     /* memory M of the non-monotone search; default 5 */
-    int regularisation;    /* 0 none, 1 delta*I added to the W part of the
-                              Jacobian (A (W + delta I) + B), 2 Levenberg-
-                              Marquardt-like shift J + delta I; default 1     */
+    fc_nsn_regularisation regularisation; /* default FC_NSN_REG_W        */
     double reg_delta;      /* first delta, relative to max_a ||W_aa||; default 1e-10 */
     double reg_max;        /* largest relative delta tried; default 1e-2       */
-    int linear_solver;     /* 0 UMFPACK, 1 KLU (dense LU below 64 rows); default 1 */
+    fc_nsn_linear_solver linear_solver; /* default FC_NSN_KLU            */
     int stagnation;        /* Newton iterations without a 2x better error
                               before declaring stagnation; default 20         */
-    int formulation;       /* an fc_nsn_formulation, used by nsn-hybrid; default FC_NSN_AC */
+    fc_nsn_formulation formulation; /* nsn-hybrid's; default FC_NSN_AC    */
     int hybrid_sweeps;     /* NSGS sweeps of the first fallback; default 10   */
     int hybrid_max_sweeps; /* cap of the doubling fallback length; default 2000 */
     int hybrid_newton_iter;/* Newton iterations per attempt in nsn-hybrid; default 50 */
@@ -99,7 +110,7 @@ typedef enum fc_ipm_formulation {
 } fc_ipm_formulation;
 
 typedef struct fc_ipm_options {
-    int formulation;       /* an fc_ipm_formulation; default FC_IPM_AUTO   */
+    fc_ipm_formulation formulation; /* default FC_IPM_AUTO               */
     double step_fraction;  /* fraction of the step to the boundary; 0.99    */
     int max_outer;         /* cone QPs solved at most, i.e. fixed-point
                               updates of s = mu ||u_T|| + 1 (the GAMS study
@@ -150,9 +161,11 @@ typedef enum fc_admm_acceleration {
 
 typedef struct fc_admm_options {
     double rho;            /* penalty when initial_rho is GIVEN; default 1  */
-    int initial_rho;       /* an fc_admm_initial_rho; default EIGENVALUES  */
-    int rho_strategy;      /* an fc_admm_rho_strategy; default SCALED_RESIDUAL_BALANCING */
-    int acceleration;      /* an fc_admm_acceleration; default AND_RESTART */
+    fc_admm_initial_rho initial_rho;   /* default FC_ADMM_RHO_EIGENVALUES */
+    fc_admm_rho_strategy rho_strategy; /* default
+                                          FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING */
+    fc_admm_acceleration acceleration; /* default
+                                          FC_ADMM_ACCELERATION_AND_RESTART */
     double restart_eta;    /* restart when the combined residual exceeds
                               eta times the previous; default 0.999        */
     double balancing_tau;  /* rho multiplied / divided by tau; default 2   */
@@ -176,7 +189,7 @@ typedef enum fc_inner_tol {
 } fc_inner_tol;
 
 typedef struct fc_inner_options {
-    int strategy;          /* an fc_inner_tol                                */
+    fc_inner_tol strategy;
     double tol;            /* the given value (GIVEN)                        */
     double ratio;          /* divisor of the outer error (ADAPTIVE*)         */
     int max_iter;          /* iterations of one inner solve                  */
@@ -217,11 +230,16 @@ typedef struct fc_prox_options {
                               nsgs: sweeps) at most; 0: no such bound     */
 } fc_prox_options;
 
+/* The solver of tfp's and pfp's inner (Tresca) problems. */
+typedef enum fc_tresca_solver {
+    FC_TRESCA_GAUSS_SEIDEL = 0, /* sweeps over the contacts                  */
+    FC_TRESCA_APGD = 1          /* apgd on the whole convex problem (max_iter
+                                   x 50 iterations)                         */
+} fc_tresca_solver;
+
 /* tfp (Tresca fixed point) and pfp (Panagiotopoulos fixed point). */
 typedef struct fc_tresca_options {
-    int inner_solver;      /* 0: Gauss-Seidel sweeps over contacts; 1: apgd
-                              on the whole convex problem (max_iter x 50
-                              iterations); default 1 (measured: Gauss-Seidel
+    fc_tresca_solver inner_solver; /* default FC_TRESCA_APGD (Gauss-Seidel
                               does not solve BoxesStack1)                    */
     fc_inner_options inner; /* one Tresca problem: ADAPTIVE, tol 1e-10,
                                ratio 10, 200 sweeps                         */
@@ -238,7 +256,7 @@ typedef enum fc_ccp_solver {
 
 /* aclm: convex problems with s = mu ||u_T|| frozen. */
 typedef struct fc_aclm_options {
-    int inner_solver;      /* an fc_ccp_solver; default FC_CCP_APGD          */
+    fc_ccp_solver inner_solver; /* default FC_CCP_APGD                   */
     fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 5000 iterations */
 } fc_aclm_options;
 
@@ -315,19 +333,31 @@ typedef struct fc_options {
     fc_stick_options stick;
 } fc_options;
 
+/* Every field's default: the table of options by name (fc_option_at)
+ * for the fields it names, zero or NULL for the others. */
 void fc_default_options(fc_options *opt);
 
 /* Options by name: every field settable by name ("nsgs.omega", ...) with
- * the values it accepts (`fricon options` lists them). */
-typedef enum { FC_OPTION_DOUBLE, FC_OPTION_INT, FC_OPTION_SOLVER } fc_option_type;
+ * its default and the values it accepts (`fricon options` lists them,
+ * docs/options.md is generated from them).  fc_default_options writes
+ * these defaults and zero (NULL) into every other field. */
+typedef enum {
+    FC_OPTION_DOUBLE,
+    FC_OPTION_INT,
+    FC_OPTION_ENUM,         /* an enum field, stored as an int (checked)   */
+    FC_OPTION_UNSIGNED,
+    FC_OPTION_SOLVER        /* a registered solver's name                  */
+} fc_option_type;
 enum { FC_OPTION_CLOSED = 0, FC_OPTION_OPEN_LO = 1, FC_OPTION_OPEN_HI = 2, FC_OPTION_OPEN = 3 };
 typedef struct fc_option_info {
     const char *name;       /* "family.field"                              */
     const char *help;       /* one line                                    */
     fc_option_type type;
     size_t offset;          /* of the field in fc_options                  */
-    double lo, hi;          /* accepted values (ints: inclusive)           */
+    double lo, hi;          /* accepted values (integers: inclusive)       */
     int open;               /* doubles: FC_OPTION_CLOSED, _OPEN_LO, _OPEN_HI or _OPEN */
+    double def;             /* the default (all but FC_OPTION_SOLVER)      */
+    const char *def_solver; /* the default of an FC_OPTION_SOLVER          */
 } fc_option_info;
 /* The i-th option, NULL past the last. */
 const fc_option_info *fc_option_at(int i);
