@@ -111,16 +111,16 @@ typedef enum fc_ipm_formulation {
 
 typedef struct fc_ipm_options {
     fc_ipm_formulation formulation; /* default FC_IPM_AUTO               */
-    double step_fraction;  /* fraction of the step to the boundary; 0.99    */
+    double step_fraction;  /* fraction of the step to the boundary; default 0.99 */
     int max_outer;         /* cone QPs solved at most, i.e. fixed-point
                               updates of s = mu ||u_T|| + 1 (the GAMS study
                               used 10); default 200                         */
     int max_inner;         /* interior-point steps per cone QP; default 80  */
-    int warm_start;        /* 1: start each cone QP from the last one; 1    */
+    int warm_start;        /* 1: start each cone QP from the last one; default 1 */
     int convex;            /* 1: solve only the convex relaxation (s = 0)
                               and return its last iterate (status and
                               residual still judge Coulomb's law); default 0 */
-    double reg;            /* static regularisation of the KKT; 1e-11     */
+    double reg;            /* static regularisation of the KKT; default 1e-11 */
     int refine;            /* iterative refinement steps; default 3        */
     int anderson;          /* memory of the Anderson acceleration of the
                               fixed point on the shift (<= 20); 0: plain
@@ -132,11 +132,11 @@ typedef struct fc_ipm_options {
                               Burmeister Newton from the interior point's
                               iterate;
                               0: the interior point alone; default 1       */
-    int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; 100      */
+    int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; default 100 */
     int stall;             /* ipm-mdp: steps without halving the error
-                              before the run counts as stalled; 60         */
+                              before the run counts as stalled; default 60  */
     double margin;         /* ipm-mdp: the start's margin inside the cones,
-                              relative to the sizes of r and u; 1          */
+                              relative to the sizes of r and u; default 1   */
     int unjam;             /* ipm-mdp: 1 breaks a jam (two steps below 1e-2)
                               by solving the contacts that block the step
                               alone, the others fixed; default 1           */
@@ -174,10 +174,12 @@ typedef struct fc_admm_options {
     int balancing_every;   /* iterations between two rho updates; default 10 */
     int scaling;           /* admm (local): 1 scales each contact's normal,
                               tangential (and rolling) rows and columns of W
-                              to a unit diagonal, mu adjusted; 0 none; 1   */
+                              to a unit diagonal, mu adjusted; 0 none;
+                              default 1                                    */
     int probe;             /* admm (local): at most this many iterations of
                               an unscaled sticking probe first (rho cut 10x
-                              while the projection is inactive), 0 none; 50 */
+                              while the projection is inactive), 0 none;
+                              default 50                                   */
 } fc_admm_options;
 /* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
 
@@ -189,7 +191,7 @@ typedef enum fc_inner_tol {
 } fc_inner_tol;
 
 typedef struct fc_inner_options {
-    fc_inner_tol strategy;
+    fc_inner_tol strategy;  /* the defaults: in each parent's "inner" field */
     double tol;            /* the given value (GIVEN)                        */
     double ratio;          /* divisor of the outer error (ADAPTIVE*)         */
     int max_iter;          /* iterations of one inner solve                  */
@@ -201,20 +203,22 @@ typedef struct fc_fp_options {
     double rho;            /* step; <= 0: 1 / lambda_max(W) (power
                               iteration); default 0 (measured: the seed's 1
                               diverges when ||W|| > 2)                       */
-    double ls_tau;         /* vi-*: rho *= tau while the step is rejected; 2/3 */
-    double ls_tauinv;      /* vi-*: rho *= tauinv after an easy step; 1.5    */
-    double ls_L;           /* vi-*: accept when rho ||F(x)-F(y)|| <= L ||x-y||; 0.9 */
-    double ls_Lmin;        /* vi-*: grow rho when below Lmin ||x-y||; 0.3    */
-    int ls_max_iter;       /* backtracking steps per iteration; 100          */
+    double ls_tau;         /* vi-*: rho *= tau while the step is rejected;
+                              default 2/3                                  */
+    double ls_tauinv;      /* vi-*: rho *= tauinv after an easy step; default 1.5 */
+    double ls_L;           /* vi-*: accept when rho ||F(x)-F(y)|| <= L ||x-y||;
+                              default 0.9                                  */
+    double ls_Lmin;        /* vi-*: grow rho when below Lmin ||x-y||; default 0.3 */
+    int ls_max_iter;       /* backtracking steps per iteration; default 100 */
     double hp_sigma;       /* hp: Armijo constant of the hyperplane search;
-                              0.5 (measured; the seed's 0.99 is slower)   */
+                              default 0.5 (the seed's 0.99 is slower)     */
     int anderson;          /* fpp, eg, vi-fpp, vi-eg, hp, dsfp: safeguarded Anderson
                               acceleration memory of the iteration map
                               (0: the plain method); default 10           */
-    int anderson_start;    /* plain iterations before it starts; 10        */
+    int anderson_start;    /* plain iterations before it starts; default 10 */
     double anderson_growth;/* an extrapolated step is dropped (and the
                               history reset) when the map's residual grows
-                              by more than this factor; 2.0              */
+                              by more than this factor; default 2        */
 } fc_fp_options;
 
 /* prox: proximal point, inner solves of FC(W + alpha I, q - alpha r_k). */
@@ -222,12 +226,15 @@ typedef struct fc_prox_options {
     const char *inner_solver; /* a registered solver name; default "nsgs"    */
     double alpha;          /* first alpha relative to lambda_max(W); <= 0:
                               from the sigma / nu rule; default 0            */
-    double sigma;          /* alpha = sigma * error^nu * lambda_max(W); 5    */
-    double nu;             /* 1                                              */
-    double alpha_min;      /* relative floor of alpha; 1e-8                  */
-    fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 1000 iterations */
+    double sigma;          /* alpha = sigma * error^nu * lambda_max(W);
+                              default 5                                    */
+    double nu;             /* exponent of the alpha rule; default 1        */
+    double alpha_min;      /* relative floor of alpha; default 1e-8          */
+    fc_inner_options inner; /* default {FC_INNER_TOL_ADAPTIVE, 1e-10, 10,
+                               1000}                                        */
     int max_sweeps;        /* the inner solver's iterations in all (for
-                              nsgs: sweeps) at most; 0: no such bound     */
+                              nsgs: sweeps) at most; 0: no such bound;
+                              default 0                                    */
 } fc_prox_options;
 
 /* The solver of tfp's and pfp's inner (Tresca) problems. */
@@ -241,10 +248,10 @@ typedef enum fc_tresca_solver {
 typedef struct fc_tresca_options {
     fc_tresca_solver inner_solver; /* default FC_TRESCA_APGD (Gauss-Seidel
                               does not solve BoxesStack1)                    */
-    fc_inner_options inner; /* one Tresca problem: ADAPTIVE, tol 1e-10,
-                               ratio 10, 200 sweeps                         */
-    int local_max_iter;    /* projected iterations of one contact; 100      */
-    double local_tol;      /* one-contact tolerance; 1e-14                   */
+    fc_inner_options inner; /* one Tresca problem; default
+                               {FC_INNER_TOL_ADAPTIVE, 1e-10, 10, 200}      */
+    int local_max_iter;    /* projected iterations of one contact; default 100 */
+    double local_tol;      /* one-contact tolerance; default 1e-14           */
 } fc_tresca_options;
 
 /* Convex solvers usable inside aclm. */
@@ -257,7 +264,8 @@ typedef enum fc_ccp_solver {
 /* aclm: convex problems with s = mu ||u_T|| frozen. */
 typedef struct fc_aclm_options {
     fc_ccp_solver inner_solver; /* default FC_CCP_APGD                   */
-    fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 5000 iterations */
+    fc_inner_options inner; /* default {FC_INNER_TOL_ADAPTIVE, 1e-10, 10,
+                               5000}                                        */
 } fc_aclm_options;
 
 /* apgd, apgd-ccp: Nesterov accelerated projected gradient with a
@@ -265,9 +273,11 @@ typedef struct fc_aclm_options {
 typedef struct fc_apgd_options {
     double L0;             /* first Lipschitz estimate; <= 0: from two
                               products with W; default 0                     */
-    double L_grow;         /* L *= grow while the descent test fails; 2      */
-    double L_shrink;       /* L *= shrink after each iteration; 0.9          */
-    int restart;           /* 1: restart when the gradient opposes the step  */
+    double L_grow;         /* L *= grow while the descent test fails;
+                              default 2                                    */
+    double L_shrink;       /* L *= shrink after each iteration; default 0.9 */
+    int restart;           /* 1: restart when the gradient opposes the step;
+                              default 1                                    */
 } fc_apgd_options;
 
 /* The 2D pivoting solvers lemke and enum (the 2D problem as an LCP of
@@ -278,7 +288,7 @@ typedef struct fc_lcp_options {
     double pivot_tol;      /* lemke: pivots below pivot_tol * max|column| are
                               refused; default 1e-11                          */
     double tie_tol;        /* lemke: ratios within this relative gap are ties,
-                              broken lexicographically; default 1e-9          */
+                              broken lexicographically; default 1e-12         */
     int restarts;          /* lemke: new paths from other covering vectors
                               after a secondary ray; default 3               */
     int crash_sweeps;      /* lemke: the first path starts from the basis
@@ -310,7 +320,7 @@ typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; default 100000             */
     double time_limit;     /* seconds, <= 0 for none; default 0            */
-    int verbose;           /* 0 silent; >0 passes messages to log          */
+    int verbose;           /* 0 silent; >0 passes messages to log; default 0 */
     fc_log_fn log;         /* default NULL                                 */
     void *log_user;
     fc_progress_fn progress; /* default NULL                               */
