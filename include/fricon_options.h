@@ -271,8 +271,8 @@ typedef struct fc_aclm_options {
 /* apgd, apgd-ccp: Nesterov accelerated projected gradient with a
  * backtracking Lipschitz estimate and gradient restart. */
 typedef struct fc_apgd_options {
-    double L0;             /* first Lipschitz estimate; <= 0: from two
-                              products with W; default 0                     */
+    double L0;             /* first Lipschitz estimate; <= 0: ||W 1|| /
+                              sqrt(m), one product with W; default 0         */
     double L_grow;         /* L *= grow while the descent test fails;
                               default 2                                    */
     double L_shrink;       /* L *= shrink after each iteration; default 0.9 */

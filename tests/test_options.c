@@ -1,6 +1,7 @@
 /* Options by name: the defaults are inside their ranges, fc_options_set
  * parses and checks, fc_options_validate and fc_solve refuse a value out
  * of range with a message naming the option. */
+#define _POSIX_C_SOURCE 200809L /* popen */
 #include "test.h"
 #include "fricon.h"
 
@@ -337,6 +338,40 @@ static void test_header_defaults(void)
     free(copy);
 }
 
+/* docs/options.md is what `fricon options --markdown` generates from the
+ * table (regenerate: fricon options --markdown > docs/options.md). */
+static void test_docs(void)
+{
+    const char *path = FRICON_SOURCE_DIR "/docs/options.md";
+    char *doc = read_text(path);
+    CHECK(doc != NULL, "cannot read %s", path);
+    FILE *f = popen("'" FRICON_BIN "' options --markdown", "r");
+    CHECK(f != NULL, "cannot run %s", FRICON_BIN);
+    if (!doc || !f) {
+        free(doc);
+        if (f) pclose(f);
+        return;
+    }
+    size_t cap = 1 << 16, n = 0, k;
+    char *gen = malloc(cap);
+    while (gen && (k = fread(gen + n, 1, cap - 1 - n, f)) > 0) {
+        n += k;
+        if (n + 1 == cap) gen = realloc(gen, cap *= 2);
+    }
+    CHECK(pclose(f) == 0 && gen, "%s options --markdown failed", FRICON_BIN);
+    if (gen) {
+        gen[n] = 0;
+        size_t at = 0; /* the first difference, for the message */
+        while (doc[at] && doc[at] == gen[at]) at++;
+        int line = 1;
+        for (size_t i = 0; i < at; i++) line += doc[i] == '\n';
+        CHECK(!strcmp(doc, gen), "%s differs from `fricon options --markdown` at line %d; regenerate it", path,
+              line);
+    }
+    free(gen);
+    free(doc);
+}
+
 static void test_generated_defaults(void)
 {
     fc_options a, b;
@@ -437,6 +472,7 @@ int main(void)
     test_generated_defaults();
     test_defaults();
     test_header_defaults();
+    test_docs();
     test_ranges();
     test_solve_refuses();
     TEST_DONE();
