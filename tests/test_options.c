@@ -1,6 +1,8 @@
-/* Options by name: the defaults are inside their ranges, fc_options_set
- * parses and checks, fc_options_validate and fc_solve refuse a value out
- * of range with a message naming the option. */
+/* Options by name: fc_default_options writes the table's defaults, which
+ * are inside their ranges and agree with include/fricon_options.h's
+ * comments and docs/options.md; fc_options_set parses and checks,
+ * fc_options_validate and fc_solve refuse a value out of range with a
+ * message naming the option. */
 #define _POSIX_C_SOURCE 200809L /* popen */
 #include "test.h"
 #include "fricon.h"
@@ -16,104 +18,6 @@ static void format_value(const fc_options *opt, const fc_option_info *o, char *b
     else if (o->type == FC_OPTION_UNSIGNED) snprintf(buf, n, "%u", *(const unsigned *)(const void *)field);
     else if (o->type != FC_OPTION_SOLVER) snprintf(buf, n, "%d", *(const int *)(const void *)field);
     else snprintf(buf, n, "%s", *(const char *const *)(const void *)field);
-}
-
-/* The hand-written defaults before the table held them (commit c9444d5),
- * kept to check the generated ones field by field. */
-static void old_default_options(fc_options *opt)
-{
-    memset(opt, 0, sizeof *opt);
-    opt->tolerance = 1e-8;
-    opt->max_iter = 100000;
-    opt->time_limit = 0.0;
-    opt->nsgs.omega = 1.0;
-    opt->nsgs.shuffle = 0;
-    opt->nsgs.seed = 1;
-    opt->nsgs.error_every = 0;
-    opt->nsgs.local = FC_LOCAL_HYBRID;
-    opt->nsgs.local_tol = 1e-14;
-    opt->nsgs.local_max_iter = 20;
-    opt->nsgs.anderson = 10;
-    opt->nsgs.anderson_start = 10;
-    opt->nsgs.anderson_growth = 2.0;
-    opt->nsgs.anderson_window = 500;
-    opt->nsn.rho_strategy = FC_NSN_RHO_SPLIT_SPECTRAL;
-    opt->nsn.rho = 1.0;
-    opt->nsn.line_search = FC_NSN_LS_GOLDSTEIN;
-    opt->nsn.ls_max_iter = 20;
-    opt->nsn.nonmonotone_m = 5;
-    opt->nsn.regularisation = 1;
-    opt->nsn.reg_delta = 1e-10;
-    opt->nsn.reg_max = 1e-2;
-    opt->nsn.linear_solver = 1;
-    opt->nsn.stagnation = 20;
-    opt->nsn.formulation = FC_NSN_AC;
-    opt->nsn.hybrid_sweeps = 10;
-    opt->nsn.hybrid_max_sweeps = 2000;
-    opt->nsn.hybrid_newton_iter = 50;
-    opt->nsn.hybrid_stagnation = 10;
-    opt->ipm.formulation = FC_IPM_AUTO;
-    opt->ipm.step_fraction = 0.99;
-    opt->ipm.max_outer = 200;
-    opt->ipm.max_inner = 80;
-    opt->ipm.warm_start = 1;
-    opt->ipm.convex = 0;
-    opt->ipm.reg = 1e-11;
-    opt->ipm.refine = 3;
-    opt->ipm.anderson = 5;
-    opt->ipm.polish = 1;
-    opt->ipm.polish_sweeps = 100;
-    opt->ipm.stall = 60;
-    opt->ipm.unjam = 1;
-    opt->ipm.margin = 1.0;
-    opt->admm.rho = 1.0;
-    opt->admm.initial_rho = FC_ADMM_RHO_EIGENVALUES;
-    opt->admm.rho_strategy = FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING;
-    opt->admm.acceleration = FC_ADMM_ACCELERATION_AND_RESTART;
-    opt->admm.restart_eta = 0.999;
-    opt->admm.balancing_tau = 2.0;
-    opt->admm.balancing_phi = 10.0;
-    opt->admm.balancing_every = 10;
-    opt->admm.scaling = 1;
-    opt->admm.probe = 50;
-    opt->lcp.refactor_every = 50;
-    opt->lcp.pivot_tol = 1e-11;
-    opt->lcp.tie_tol = 1e-12;
-    opt->lcp.restarts = 3;
-    opt->lcp.crash_sweeps = 100;
-    opt->lcp.enum_max_size = 24;
-    opt->lcp.regularisation = 1e-10;
-    opt->cpg.inner_max_iter = 200;
-    opt->cpg.inner_ratio = 0.1;
-    /* first-order and fixed-point solvers (docs/solvers-firstorder.md) */
-    opt->fp.rho = 0.0;
-    opt->fp.ls_tau = 2.0 / 3.0;
-    opt->fp.ls_tauinv = 1.5;
-    opt->fp.ls_L = 0.9;
-    opt->fp.ls_Lmin = 0.3;
-    opt->fp.ls_max_iter = 100;
-    opt->fp.hp_sigma = 0.5;
-    opt->fp.anderson = 10;
-    opt->fp.anderson_start = 10;
-    opt->fp.anderson_growth = 2.0;
-    opt->prox.inner_solver = "nsgs";
-    opt->prox.alpha = 0.0;
-    opt->prox.sigma = 5.0;
-    opt->prox.nu = 1.0;
-    opt->prox.alpha_min = 1e-8;
-    opt->prox.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 1000};
-    opt->tresca.inner_solver = 1;
-    opt->tresca.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 200};
-    opt->tresca.local_max_iter = 100;
-    opt->tresca.local_tol = 1e-14;
-    opt->stick.shift = 1e-10;
-    opt->stick.refine = 10;
-    opt->aclm.inner_solver = FC_CCP_APGD;
-    opt->aclm.inner = (fc_inner_options){FC_INNER_TOL_ADAPTIVE, 1e-10, 10.0, 5000};
-    opt->apgd.L0 = 0.0;
-    opt->apgd.L_grow = 2.0;
-    opt->apgd.L_shrink = 0.9;
-    opt->apgd.restart = 1;
 }
 
 /* ---- the header's "default X" comments (include/fricon_options.h) ---- */
@@ -372,24 +276,6 @@ static void test_docs(void)
     free(doc);
 }
 
-static void test_generated_defaults(void)
-{
-    fc_options a, b;
-    memset(&a, 0x5a, sizeof a); /* padding included: both fill it with zeros */
-    memset(&b, 0xa5, sizeof b);
-    old_default_options(&a);
-    fc_default_options(&b);
-    CHECK(!strcmp(a.prox.inner_solver, b.prox.inner_solver), "prox.inner_solver %s", b.prox.inner_solver);
-    b.prox.inner_solver = a.prox.inner_solver; /* the same text, maybe not the same pointer */
-    CHECK(!memcmp(&a, &b, sizeof a), "generated defaults differ from the hand-written ones");
-    for (int i = 0; fc_option_at(i); i++) {
-        const fc_option_info *o = fc_option_at(i);
-        if (o->type == FC_OPTION_SOLVER) continue;
-        size_t n = o->type == FC_OPTION_DOUBLE ? sizeof(double) : sizeof(int);
-        CHECK(!memcmp((char *)&a + o->offset, (char *)&b + o->offset, n), "%s differs", o->name);
-    }
-}
-
 static void test_defaults(void)
 {
     fc_options def, o;
@@ -401,6 +287,11 @@ static void test_defaults(void)
         const fc_option_info *info = fc_option_at(i);
         char v[64];
         format_value(&def, info, v, sizeof v);
+        char t[64];
+        if (info->type == FC_OPTION_SOLVER) snprintf(t, sizeof t, "%s", info->def_solver);
+        else if (info->type == FC_OPTION_DOUBLE) snprintf(t, sizeof t, "%.17g", info->def);
+        else snprintf(t, sizeof t, "%.0f", info->def);
+        CHECK(!strcmp(v, t), "%s: fc_default_options wrote %s, the table says %s", info->name, v, t);
         fc_default_options(&o);
         CHECK(fc_options_set(&o, info->name, v, &err) == FC_OK, "%s=%s (its default): %s", info->name,
               v, err.msg);
@@ -469,7 +360,6 @@ static void test_solve_refuses(void)
 
 int main(void)
 {
-    test_generated_defaults();
     test_defaults();
     test_header_defaults();
     test_docs();
