@@ -1,7 +1,9 @@
 /* fricon's solver options: fc_options, one struct per solver family, with
- * each field's default (set by fc_default_options) and the options by name
- * (fc_options_set, `fricon options`).  Included by fricon.h at its place;
- * include fricon.h. */
+ * each field's default (set by fc_default_options from the table of options
+ * by name in src/core/options.c; test_options checks every "default X"
+ * below against it) and the options by name (fc_options_set, `fricon
+ * options`, docs/options.md).  Included by fricon.h at its place; include
+ * fricon.h. */
 #ifndef FRICON_H
 #include "fricon.h"
 #else
@@ -352,11 +354,12 @@ void fc_default_options(fc_options *opt);
  * docs/options.md is generated from them).  fc_default_options writes
  * these defaults and zero (NULL) into every other field. */
 typedef enum {
-    FC_OPTION_DOUBLE,
-    FC_OPTION_INT,
-    FC_OPTION_ENUM,         /* an enum field, stored as an int (checked)   */
-    FC_OPTION_UNSIGNED,
-    FC_OPTION_SOLVER        /* a registered solver's name                  */
+    FC_OPTION_DOUBLE = 0,
+    FC_OPTION_INT = 1,
+    FC_OPTION_SOLVER = 2,   /* a registered solver's name                  */
+    FC_OPTION_ENUM = 3,     /* an enum field, read and written as an int
+                               (options.c checks its size at compile time) */
+    FC_OPTION_UNSIGNED = 4
 } fc_option_type;
 enum { FC_OPTION_CLOSED = 0, FC_OPTION_OPEN_LO = 1, FC_OPTION_OPEN_HI = 2, FC_OPTION_OPEN = 3 };
 typedef struct fc_option_info {

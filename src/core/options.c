@@ -1,7 +1,10 @@
 /* Solver options by name ("nsgs.omega", ...): one table of every field of
- * fc_options settable by name, with its accepted range; fc_options_set
- * parses and checks one value, fc_options_validate checks a whole struct
- * (fc_solve calls it first).  A new option is one line in the table. */
+ * fc_options settable by name, with its default and accepted range.
+ * fc_default_options writes the defaults (the only place they are
+ * written: `fricon options`, docs/options.md and the header's comments
+ * are generated from or checked against them), fc_options_set parses and
+ * checks one value, fc_options_validate checks a whole struct (fc_solve
+ * calls it first).  A new option is one line in the table. */
 #include "internal.h"
 
 #include <errno.h>
@@ -233,6 +236,7 @@ fc_err fc_options_validate(const fc_options *opt, fc_error *err)
     return FC_OK;
 }
 
+/* The table's defaults; zero (NULL) in the fields it does not name. */
 void fc_default_options(fc_options *opt)
 {
     memset(opt, 0, sizeof *opt);
