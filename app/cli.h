@@ -18,6 +18,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);   /* app/cmd_bench.c */
 int cmd_profile(int argc, char **argv); /* app/cmd_profile.c */
 int cmd_check(int argc, char **argv);   /* app/cmd_check.c */
+int cmd_options(int argc, char **argv); /* app/cmd_options.c */
 
 /* Print "fricon: message" on stderr; returns EXIT_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)
@@ -42,8 +43,6 @@ int cli_set_option(fc_options *opt, const char *assignment);
  * --time-limit, --set) into opt: 1 when name is not one of them, 0 when
  * it was applied, EXIT_BAD_INPUT (message printed) when val is bad. */
 int cli_solver_option(fc_options *opt, const char *name, const char *val);
-/* List the settable options with their defaults. */
-void cli_list_options(void);
 
 /* Write s as a JSON string literal. */
 void cli_json_string(const char *s);

@@ -15,7 +15,7 @@ static const struct { const char *cmd, *text; } usages[] = {
     {"solve", "  solve FILE [--solver NAME] [--tol T] [--max-iter N] [--time-limit S]\n"
               "             [--output SOL] [--json] [--verbose] [--quiet] [--set NAME=VALUE]...\n"},
     {"convert", "  convert IN OUT             between .dat and .hdf5 (either direction)\n"},
-    {"options", "  options                    the solver options settable with --set\n"},
+    {"options", "  options [--markdown]       the solver options settable with --set, defaults\n"},
     {"simulate", "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
                  "             [--every K] [--vtk DIR]  rigid bodies (incline slide stack pile column)\n"},
     {"bench", "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--out DIR] FILE|DIR...\n"},
@@ -99,7 +99,7 @@ int fricon_main(int argc, char **argv)
     if (!strcmp(cmd, "solve")) return cmd_solve(argc - 2, argv + 2);
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 2, argv + 2);
     if (!strcmp(cmd, "simulate")) return cmd_simulate(argc - 2, argv + 2);
-    if (!strcmp(cmd, "options")) { cli_list_options(); return EXIT_DONE; }
+    if (!strcmp(cmd, "options")) return cmd_options(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "profile")) return cmd_profile(argc - 2, argv + 2);
     if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);

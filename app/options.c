@@ -1,6 +1,6 @@
 /* Solver options from the command line: --set NAME=VALUE, --tol,
  * --max-iter, --time-limit (the table of names and ranges is the
- * library's, src/solvers/options.c). */
+ * library's, src/core/options.c). */
 #include "cli.h"
 
 #include <stdio.h>
@@ -18,24 +18,6 @@ int cli_set_option(fc_options *opt, const char *assignment)
     fc_error err;
     if (fc_options_set(opt, name, eq + 1, &err) != FC_OK) return cli_fail("--set %s", err.msg);
     return 0;
-}
-
-void cli_list_options(void)
-{
-    fc_options def;
-    fc_default_options(&def);
-    for (int i = 0; fc_option_at(i); i++) {
-        const fc_option_info *o = fc_option_at(i);
-        const char *field = (const char *)&def + o->offset;
-        char r[64];
-        fc_option_range(o, r, sizeof r);
-        if (o->type == FC_OPTION_DOUBLE)
-            printf("%-22s %-10g %s (%s)\n", o->name, *(const double *)(const void *)field, o->help, r);
-        else if (o->type == FC_OPTION_SOLVER)
-            printf("%-22s %-10s %s\n", o->name, *(const char *const *)(const void *)field, o->help);
-        else
-            printf("%-22s %-10d %s (%s)\n", o->name, *(const int *)(const void *)field, o->help, r);
-    }
 }
 
 int cli_solver_option(fc_options *opt, const char *name, const char *val)

@@ -1,7 +1,9 @@
 /* fricon's solver options: fc_options, one struct per solver family, with
- * each field's default (set by fc_default_options) and the options by name
- * (fc_options_set, `fricon options`).  Included by fricon.h at its place;
- * include fricon.h. */
+ * each field's default (set by fc_default_options from the table of options
+ * by name in src/core/options.c; test_options checks every "default X"
+ * below against it) and the options by name (fc_options_set, `fricon
+ * options`, docs/options.md).  Included by fricon.h at its place; include
+ * fricon.h. */
 #ifndef FRICON_H
 #include "fricon.h"
 #else
@@ -29,7 +31,7 @@ typedef struct fc_nsgs_options {
     int error_every;       /* full error measured every k sweeps; 0: when the
                               sweep's change predicts the tolerance (at least
                               every 8 sweeps); default 0                     */
-    int local;             /* an fc_local_solver; default FC_LOCAL_HYBRID  */
+    fc_local_solver local; /* default FC_LOCAL_HYBRID                      */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
     int anderson;          /* Anderson acceleration memory (0: off); default 10 */
@@ -67,22 +69,33 @@ typedef enum fc_nsn_formulation {
     FC_NSN_NM = 3   /* natural map r - P_K(r - rho u_hat)  */
 } fc_nsn_formulation;
 
+/* What nsn adds to its Jacobian when the Newton system is singular. */
+typedef enum fc_nsn_regularisation {
+    FC_NSN_REG_NONE = 0,   /* none                                           */
+    FC_NSN_REG_W = 1,      /* delta*I added to the W part: A (W + delta I) + B */
+    FC_NSN_REG_SHIFT = 2   /* Levenberg-Marquardt-like shift J + delta I     */
+} fc_nsn_regularisation;
+
+/* nsn's sparse LU (a dense LU below 64 rows either way). */
+typedef enum fc_nsn_linear_solver {
+    FC_NSN_UMFPACK = 0,
+    FC_NSN_KLU = 1
+} fc_nsn_linear_solver;
+
 typedef struct fc_nsn_options {
-    int rho_strategy;      /* an fc_nsn_rho; default FC_NSN_RHO_SPLIT_SPECTRAL */
+    fc_nsn_rho rho_strategy; /* default FC_NSN_RHO_SPLIT_SPECTRAL          */
     double rho;            /* the constant rho, or the factor applied to the
                               spectral ones; default 1.0                      */
-    int line_search;       /* an fc_nsn_linesearch; default FC_NSN_LS_GOLDSTEIN */
+    fc_nsn_linesearch line_search; /* default FC_NSN_LS_GOLDSTEIN          */
     int ls_max_iter;       /* line-search steps per Newton iteration; default 20 */
     int nonmonotone_m;     /* memory M of the non-monotone search; default 5 */
-    int regularisation;    /* 0 none, 1 delta*I added to the W part of the
-                              Jacobian (A (W + delta I) + B), 2 Levenberg-
-                              Marquardt-like shift J + delta I; default 1     */
+    fc_nsn_regularisation regularisation; /* default FC_NSN_REG_W        */
     double reg_delta;      /* first delta, relative to max_a ||W_aa||; default 1e-10 */
     double reg_max;        /* largest relative delta tried; default 1e-2       */
-    int linear_solver;     /* 0 UMFPACK, 1 KLU (dense LU below 64 rows); default 1 */
+    fc_nsn_linear_solver linear_solver; /* default FC_NSN_KLU            */
     int stagnation;        /* Newton iterations without a 2x better error
                               before declaring stagnation; default 20         */
-    int formulation;       /* an fc_nsn_formulation, used by nsn-hybrid; default FC_NSN_AC */
+    fc_nsn_formulation formulation; /* nsn-hybrid's; default FC_NSN_AC    */
     int hybrid_sweeps;     /* NSGS sweeps of the first fallback; default 10   */
     int hybrid_max_sweeps; /* cap of the doubling fallback length; default 2000 */
     int hybrid_newton_iter;/* Newton iterations per attempt in nsn-hybrid; default 50 */
@@ -99,17 +112,17 @@ typedef enum fc_ipm_formulation {
 } fc_ipm_formulation;
 
 typedef struct fc_ipm_options {
-    int formulation;       /* an fc_ipm_formulation; default FC_IPM_AUTO   */
-    double step_fraction;  /* fraction of the step to the boundary; 0.99    */
+    fc_ipm_formulation formulation; /* default FC_IPM_AUTO               */
+    double step_fraction;  /* fraction of the step to the boundary; default 0.99 */
     int max_outer;         /* cone QPs solved at most, i.e. fixed-point
                               updates of s = mu ||u_T|| + 1 (the GAMS study
                               used 10); default 200                         */
     int max_inner;         /* interior-point steps per cone QP; default 80  */
-    int warm_start;        /* 1: start each cone QP from the last one; 1    */
+    int warm_start;        /* 1: start each cone QP from the last one; default 1 */
     int convex;            /* 1: solve only the convex relaxation (s = 0)
                               and return its last iterate (status and
                               residual still judge Coulomb's law); default 0 */
-    double reg;            /* static regularisation of the KKT; 1e-11     */
+    double reg;            /* static regularisation of the KKT; default 1e-11 */
     int refine;            /* iterative refinement steps; default 3        */
     int anderson;          /* memory of the Anderson acceleration of the
                               fixed point on the shift (<= 20); 0: plain
@@ -121,11 +134,11 @@ typedef struct fc_ipm_options {
                               Burmeister Newton from the interior point's
                               iterate;
                               0: the interior point alone; default 1       */
-    int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; 100      */
+    int polish_sweeps;     /* ipm-mdp: NSGS sweeps of the polish; default 100 */
     int stall;             /* ipm-mdp: steps without halving the error
-                              before the run counts as stalled; 60         */
+                              before the run counts as stalled; default 60  */
     double margin;         /* ipm-mdp: the start's margin inside the cones,
-                              relative to the sizes of r and u; 1          */
+                              relative to the sizes of r and u; default 1   */
     int unjam;             /* ipm-mdp: 1 breaks a jam (two steps below 1e-2)
                               by solving the contacts that block the step
                               alone, the others fixed; default 1           */
@@ -150,9 +163,11 @@ typedef enum fc_admm_acceleration {
 
 typedef struct fc_admm_options {
     double rho;            /* penalty when initial_rho is GIVEN; default 1  */
-    int initial_rho;       /* an fc_admm_initial_rho; default EIGENVALUES  */
-    int rho_strategy;      /* an fc_admm_rho_strategy; default SCALED_RESIDUAL_BALANCING */
-    int acceleration;      /* an fc_admm_acceleration; default AND_RESTART */
+    fc_admm_initial_rho initial_rho;   /* default FC_ADMM_RHO_EIGENVALUES */
+    fc_admm_rho_strategy rho_strategy; /* default
+                                          FC_ADMM_RHO_SCALED_RESIDUAL_BALANCING */
+    fc_admm_acceleration acceleration; /* default
+                                          FC_ADMM_ACCELERATION_AND_RESTART */
     double restart_eta;    /* restart when the combined residual exceeds
                               eta times the previous; default 0.999        */
     double balancing_tau;  /* rho multiplied / divided by tau; default 2   */
@@ -161,10 +176,12 @@ typedef struct fc_admm_options {
     int balancing_every;   /* iterations between two rho updates; default 10 */
     int scaling;           /* admm (local): 1 scales each contact's normal,
                               tangential (and rolling) rows and columns of W
-                              to a unit diagonal, mu adjusted; 0 none; 1   */
+                              to a unit diagonal, mu adjusted; 0 none;
+                              default 1                                    */
     int probe;             /* admm (local): at most this many iterations of
                               an unscaled sticking probe first (rho cut 10x
-                              while the projection is inactive), 0 none; 50 */
+                              while the projection is inactive), 0 none;
+                              default 50                                   */
 } fc_admm_options;
 /* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
 
@@ -176,7 +193,7 @@ typedef enum fc_inner_tol {
 } fc_inner_tol;
 
 typedef struct fc_inner_options {
-    int strategy;          /* an fc_inner_tol                                */
+    fc_inner_tol strategy;  /* the defaults: in each parent's "inner" field */
     double tol;            /* the given value (GIVEN)                        */
     double ratio;          /* divisor of the outer error (ADAPTIVE*)         */
     int max_iter;          /* iterations of one inner solve                  */
@@ -188,20 +205,22 @@ typedef struct fc_fp_options {
     double rho;            /* step; <= 0: 1 / lambda_max(W) (power
                               iteration); default 0 (measured: the seed's 1
                               diverges when ||W|| > 2)                       */
-    double ls_tau;         /* vi-*: rho *= tau while the step is rejected; 2/3 */
-    double ls_tauinv;      /* vi-*: rho *= tauinv after an easy step; 1.5    */
-    double ls_L;           /* vi-*: accept when rho ||F(x)-F(y)|| <= L ||x-y||; 0.9 */
-    double ls_Lmin;        /* vi-*: grow rho when below Lmin ||x-y||; 0.3    */
-    int ls_max_iter;       /* backtracking steps per iteration; 100          */
+    double ls_tau;         /* vi-*: rho *= tau while the step is rejected;
+                              default 2/3                                  */
+    double ls_tauinv;      /* vi-*: rho *= tauinv after an easy step; default 1.5 */
+    double ls_L;           /* vi-*: accept when rho ||F(x)-F(y)|| <= L ||x-y||;
+                              default 0.9                                  */
+    double ls_Lmin;        /* vi-*: grow rho when below Lmin ||x-y||; default 0.3 */
+    int ls_max_iter;       /* backtracking steps per iteration; default 100 */
     double hp_sigma;       /* hp: Armijo constant of the hyperplane search;
-                              0.5 (measured; the seed's 0.99 is slower)   */
+                              default 0.5 (the seed's 0.99 is slower)     */
     int anderson;          /* fpp, eg, vi-fpp, vi-eg, hp, dsfp: safeguarded Anderson
                               acceleration memory of the iteration map
                               (0: the plain method); default 10           */
-    int anderson_start;    /* plain iterations before it starts; 10        */
+    int anderson_start;    /* plain iterations before it starts; default 10 */
     double anderson_growth;/* an extrapolated step is dropped (and the
                               history reset) when the map's residual grows
-                              by more than this factor; 2.0              */
+                              by more than this factor; default 2        */
 } fc_fp_options;
 
 /* prox: proximal point, inner solves of FC(W + alpha I, q - alpha r_k). */
@@ -209,24 +228,32 @@ typedef struct fc_prox_options {
     const char *inner_solver; /* a registered solver name; default "nsgs"    */
     double alpha;          /* first alpha relative to lambda_max(W); <= 0:
                               from the sigma / nu rule; default 0            */
-    double sigma;          /* alpha = sigma * error^nu * lambda_max(W); 5    */
-    double nu;             /* 1                                              */
-    double alpha_min;      /* relative floor of alpha; 1e-8                  */
-    fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 1000 iterations */
+    double sigma;          /* alpha = sigma * error^nu * lambda_max(W);
+                              default 5                                    */
+    double nu;             /* exponent of the alpha rule; default 1        */
+    double alpha_min;      /* relative floor of alpha; default 1e-8          */
+    fc_inner_options inner; /* default {FC_INNER_TOL_ADAPTIVE, 1e-10, 10,
+                               1000}                                        */
     int max_sweeps;        /* the inner solver's iterations in all (for
-                              nsgs: sweeps) at most; 0: no such bound     */
+                              nsgs: sweeps) at most; 0: no such bound;
+                              default 0                                    */
 } fc_prox_options;
+
+/* The solver of tfp's and pfp's inner (Tresca) problems. */
+typedef enum fc_tresca_solver {
+    FC_TRESCA_GAUSS_SEIDEL = 0, /* sweeps over the contacts                  */
+    FC_TRESCA_APGD = 1          /* apgd on the whole convex problem (max_iter
+                                   x 50 iterations)                         */
+} fc_tresca_solver;
 
 /* tfp (Tresca fixed point) and pfp (Panagiotopoulos fixed point). */
 typedef struct fc_tresca_options {
-    int inner_solver;      /* 0: Gauss-Seidel sweeps over contacts; 1: apgd
-                              on the whole convex problem (max_iter x 50
-                              iterations); default 1 (measured: Gauss-Seidel
+    fc_tresca_solver inner_solver; /* default FC_TRESCA_APGD (Gauss-Seidel
                               does not solve BoxesStack1)                    */
-    fc_inner_options inner; /* one Tresca problem: ADAPTIVE, tol 1e-10,
-                               ratio 10, 200 sweeps                         */
-    int local_max_iter;    /* projected iterations of one contact; 100      */
-    double local_tol;      /* one-contact tolerance; 1e-14                   */
+    fc_inner_options inner; /* one Tresca problem; default
+                               {FC_INNER_TOL_ADAPTIVE, 1e-10, 10, 200}      */
+    int local_max_iter;    /* projected iterations of one contact; default 100 */
+    double local_tol;      /* one-contact tolerance; default 1e-14           */
 } fc_tresca_options;
 
 /* Convex solvers usable inside aclm. */
@@ -238,18 +265,21 @@ typedef enum fc_ccp_solver {
 
 /* aclm: convex problems with s = mu ||u_T|| frozen. */
 typedef struct fc_aclm_options {
-    int inner_solver;      /* an fc_ccp_solver; default FC_CCP_APGD          */
-    fc_inner_options inner; /* ADAPTIVE, tol 1e-10, ratio 10, 5000 iterations */
+    fc_ccp_solver inner_solver; /* default FC_CCP_APGD                   */
+    fc_inner_options inner; /* default {FC_INNER_TOL_ADAPTIVE, 1e-10, 10,
+                               5000}                                        */
 } fc_aclm_options;
 
 /* apgd, apgd-ccp: Nesterov accelerated projected gradient with a
  * backtracking Lipschitz estimate and gradient restart. */
 typedef struct fc_apgd_options {
-    double L0;             /* first Lipschitz estimate; <= 0: from two
-                              products with W; default 0                     */
-    double L_grow;         /* L *= grow while the descent test fails; 2      */
-    double L_shrink;       /* L *= shrink after each iteration; 0.9          */
-    int restart;           /* 1: restart when the gradient opposes the step  */
+    double L0;             /* first Lipschitz estimate; <= 0: ||W 1|| /
+                              sqrt(m), one product with W; default 0         */
+    double L_grow;         /* L *= grow while the descent test fails;
+                              default 2                                    */
+    double L_shrink;       /* L *= shrink after each iteration; default 0.9 */
+    int restart;           /* 1: restart when the gradient opposes the step;
+                              default 1                                    */
 } fc_apgd_options;
 
 /* The 2D pivoting solvers lemke and enum (the 2D problem as an LCP of
@@ -260,7 +290,7 @@ typedef struct fc_lcp_options {
     double pivot_tol;      /* lemke: pivots below pivot_tol * max|column| are
                               refused; default 1e-11                          */
     double tie_tol;        /* lemke: ratios within this relative gap are ties,
-                              broken lexicographically; default 1e-9          */
+                              broken lexicographically; default 1e-12         */
     int restarts;          /* lemke: new paths from other covering vectors
                               after a secondary ray; default 3               */
     int crash_sweeps;      /* lemke: the first path starts from the basis
@@ -292,7 +322,7 @@ typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; default 100000             */
     double time_limit;     /* seconds, <= 0 for none; default 0            */
-    int verbose;           /* 0 silent; >0 passes messages to log          */
+    int verbose;           /* 0 silent; >0 passes messages to log; default 0 */
     fc_log_fn log;         /* default NULL                                 */
     void *log_user;
     fc_progress_fn progress; /* default NULL                               */
@@ -315,19 +345,32 @@ typedef struct fc_options {
     fc_stick_options stick;
 } fc_options;
 
+/* Every field's default: the table of options by name (fc_option_at)
+ * for the fields it names, zero or NULL for the others. */
 void fc_default_options(fc_options *opt);
 
 /* Options by name: every field settable by name ("nsgs.omega", ...) with
- * the values it accepts (`fricon options` lists them). */
-typedef enum { FC_OPTION_DOUBLE, FC_OPTION_INT, FC_OPTION_SOLVER } fc_option_type;
+ * its default and the values it accepts (`fricon options` lists them,
+ * docs/options.md is generated from them).  fc_default_options writes
+ * these defaults and zero (NULL) into every other field. */
+typedef enum {
+    FC_OPTION_DOUBLE = 0,
+    FC_OPTION_INT = 1,
+    FC_OPTION_SOLVER = 2,   /* a registered solver's name                  */
+    FC_OPTION_ENUM = 3,     /* an enum field, read and written as an int
+                               (options.c checks its size at compile time) */
+    FC_OPTION_UNSIGNED = 4
+} fc_option_type;
 enum { FC_OPTION_CLOSED = 0, FC_OPTION_OPEN_LO = 1, FC_OPTION_OPEN_HI = 2, FC_OPTION_OPEN = 3 };
 typedef struct fc_option_info {
     const char *name;       /* "family.field"                              */
     const char *help;       /* one line                                    */
     fc_option_type type;
     size_t offset;          /* of the field in fc_options                  */
-    double lo, hi;          /* accepted values (ints: inclusive)           */
+    double lo, hi;          /* accepted values (integers: inclusive)       */
     int open;               /* doubles: FC_OPTION_CLOSED, _OPEN_LO, _OPEN_HI or _OPEN */
+    double def;             /* the default (all but FC_OPTION_SOLVER)      */
+    const char *def_solver; /* the default of an FC_OPTION_SOLVER          */
 } fc_option_info;
 /* The i-th option, NULL past the last. */
 const fc_option_info *fc_option_at(int i);
