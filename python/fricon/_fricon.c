@@ -507,8 +507,13 @@ static PyObject *options_list(PyObject *mod, PyObject *noarg)
         PyObject *dv;
         const char *type;
         if (o->type == FC_OPTION_DOUBLE) { type = "float"; dv = PyFloat_FromDouble(*(const double *)(const void *)field); }
-        else if (o->type == FC_OPTION_INT) { type = "int"; dv = PyLong_FromLong(*(const int *)(const void *)field); }
-        else {
+        else if (o->type == FC_OPTION_INT || o->type == FC_OPTION_ENUM) {
+            type = "int";   /* an enum field is int-sized (checked where the table is built) */
+            dv = PyLong_FromLong(*(const int *)(const void *)field);
+        } else if (o->type == FC_OPTION_UNSIGNED) {
+            type = "int";
+            dv = PyLong_FromUnsignedLong(*(const unsigned *)(const void *)field);
+        } else {
             type = "solver";
             const char *s = *(const char *const *)(const void *)field;
             dv = s ? PyUnicode_FromString(s) : (Py_INCREF(Py_None), Py_None);
