@@ -63,6 +63,16 @@ static fc_chol *chol_fail(fc_chol *F, int nomem, long minor, const char *name, f
     return NULL;
 }
 
+fc_chol *fc_chol_copy(const fc_chol *F)
+{
+    fc_chol *G = chol_start(F->n);
+    if (G && !(G->L = cholmod_copy_factor(F->L, &G->c))) {
+        fc_chol_free(G);
+        G = NULL;
+    }
+    return G;
+}
+
 fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err)
 {
     fc_chol *F = chol_start(A->rows);
