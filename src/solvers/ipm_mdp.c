@@ -611,16 +611,18 @@ static double polish_measure(void *p, const double *r, double *u)
     return fc_all_finite((size_t)fc_problem_m(pb), u) ? fc_error_local(pb, r, u) : INFINITY;
 }
 
-/* The polish of an unconverged run, three stages under the limits left:
+/* The polish of an unconverged run (recorded as a stage, status run),
+ * three stages under the limits left:
  * NSGS sweeps from its best iterate (they settle the contacts the central
  * path leaves degenerate), Alart-Curnier Newton (quadratic from there),
  * and near the tolerance (MDP_POLISH_FB_NEAR) Fischer-Burmeister Newton
  * from the interior point's own iterate; the best result is kept, the
  * run's message completed (docs/auto-measurements.md#polish). */
 static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc_clock *clock,
-                            double *r, double *u, double *best, fc_info *info)
+                            fc_status run, double *r, double *u, double *best, fc_info *info)
 {
     int m = p->d * p->nc;
+    fc_info_add_stage(info, "ipm-mdp", run, info->iterations, *best, fc_clock_elapsed(clock));
     char msg[sizeof info->message];
     memcpy(msg, info->message, sizeof msg);
     double *rs = fc_dup(r, (size_t)m), *us = fc_calloc((size_t)m, sizeof *us);
@@ -629,7 +631,7 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
     if (!rs || !us || !r_ipm) { free(rs); free(us); free(r_ipm); return st; }
     static const char *names[] = {"nsgs", "nsn-ac", "nsn-fb"};
     fc_stages polish;
-    fc_stages_init(&polish, p, opt, clock, NULL, NULL);
+    fc_stages_init(&polish, p, opt, clock, info, NULL);
     polish.measure = polish_measure;
     polish.measure_user = (void *)p;
     for (int stage = 0; stage < 3 && st != FC_CONVERGED; stage++) {
@@ -679,7 +681,7 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
     fc_clock clock = w.clock;
     mdp_free(&w);
     if (st != FC_CONVERGED && !ended && opt->ipm.polish)
-        st = mdp_polish(p, opt, &clock, r, u, &best, info);
+        st = mdp_polish(p, opt, &clock, st, r, u, &best, info);
     return st;
 }
 
@@ -689,6 +691,7 @@ typedef struct mdp_reduced {
     int direct;
     const fc_clock *clock;
     double *best;
+    fc_status run;   /* the direct run's status */
 } mdp_reduced;
 
 static fc_status mdp_local(const fc_problem *loc, const fc_options *opt, double *r, double *u,
@@ -698,7 +701,7 @@ static fc_status mdp_local(const fc_problem *loc, const fc_options *opt, double 
     if (!c->direct) return fc_ipm_mdp_solve(loc, opt, r, u, info);
     fc_problem_u(loc, r, u);
     *c->best = fc_error_local(loc, r, u);
-    return mdp_polish(loc, opt, c->clock, r, u, c->best, info);
+    return mdp_polish(loc, opt, c->clock, c->run, r, u, c->best, info);
 }
 
 /* The global problem: directly on (M, H), the Newton matrix at the
@@ -737,7 +740,7 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
         if (st == FC_CONVERGED || ended || !opt->ipm.polish) return st;
     }
     /* the reduced problem: the whole solve, or the polish */
-    mdp_reduced ctx = {direct, &clock, &best};
+    mdp_reduced ctx = {direct, &clock, &best, st};
     fc_error err;
     fc_status rst;
     if (fc_solve_reduced(p, opt, &clock, FC_V_M_FACTOR, mdp_local, &ctx, r, u, v, info, &rst, &err) != FC_OK) {
