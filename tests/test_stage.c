@@ -109,8 +109,30 @@ static void test_reduced(const char *rel)
     fc_problem_free(p);
 }
 
+/* A composite run's stages add up to its iterations: ipm-mdp polished
+ * (its run, then the polish's stages), auto. */
+static void test_recorded(const char *rel, const char *solver, const char *first)
+{
+    fc_problem *p = test_load(rel);
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, 8), *u = calloc((size_t)m, 8);
+    fc_info info;
+    fc_error err;
+    CHECK(fc_solve(p, solver, NULL, r, u, NULL, &info, &err) == FC_OK, "%s runs: %s", solver, err.msg);
+    int sum = 0;
+    for (int k = 0; k < info.nstages; k++) sum += info.stages[k].iterations;
+    CHECK(info.nstages >= 2 && !strcmp(info.stages[0].solver, first) && sum == info.iterations,
+          "%s on %s: %d stages (first %s), %d iterations of %d", solver, rel, info.nstages,
+          info.nstages ? info.stages[0].solver : "-", sum, info.iterations);
+    free(r); free(u);
+    fc_problem_free(p);
+}
+
 int main(void)
 {
+    test_recorded("fc3d/NESpheres_10_1.dat", "ipm-mdp", "ipm-mdp");
+    test_recorded("fc3d/KaplasTower-i1061-4.hdf5.dat", "auto", "nsgs");
     test_time_left();
     test_runner("fc3d/Capsules-i122-1617.dat");
     test_reduced("global/Spheres-i099-356-679.hdf5");
