@@ -156,7 +156,7 @@ fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt,
 fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt,
                        double *r, double *u, fc_info *info);
 /* First-order and fixed-point solvers (projection.c, apgd.c, aclm.c,
- * prox.c, tresca.c, desaxce.c, panagiotopoulos.c, nsgs_v.c). */
+ * prox.c, tfp.c, dsfp.c, pfp.c, nsgs_v.c). */
 #define FC_FO_DECL(name) fc_status name(const fc_problem *p, const fc_options *opt, \
                                         double *r, double *u, fc_info *info)
 FC_FO_DECL(fc_fpp_solve);

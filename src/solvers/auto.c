@@ -1,8 +1,8 @@
 /* auto: the default solver, a plan of stages over the registered solvers
  * (the table `plan` below), sharing one time and iteration budget and
  * keeping the best iterate; each stage is recorded in info->stages.
- * Description: docs/solvers.md#auto; the measurements behind the
- * constants: docs/auto-measurements.md. */
+ * Described in docs/solvers.md#auto-the-default; the measurements behind
+ * the constants in docs/auto-measurements.md. */
 #include "internal.h"
 #include "core/stage.h"
 #include "linsys/linsys.h"
@@ -317,9 +317,9 @@ typedef struct plan_step {
     void (*after)(auto_run *a, int ran);
 } plan_step;
 
-/* Top to bottom until the tolerance is met (docs/solvers.md#auto).  Cold
- * starts for the interior points (they lose to warm starts), warm from
- * the best iterate otherwise. */
+/* Read top to bottom until the tolerance is met.  Cold starts for the
+ * interior points (they lose to warm starts), warm from the best iterate
+ * otherwise. */
 static const plan_step plan[] = {
     /* solver       label                 start           when               budget       before               after */
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_nsgs, watched,             NULL},
