@@ -611,13 +611,13 @@ static double polish_measure(void *p, const double *r, double *u)
     return fc_all_finite((size_t)fc_problem_m(pb), u) ? fc_error_local(pb, r, u) : INFINITY;
 }
 
-/* The polish of an unconverged run (recorded as a stage, status run),
- * three stages under the limits left:
- * NSGS sweeps from its best iterate (they settle the contacts the central
- * path leaves degenerate), Alart-Curnier Newton (quadratic from there),
- * and near the tolerance (MDP_POLISH_FB_NEAR) Fischer-Burmeister Newton
- * from the interior point's own iterate; the best result is kept, the
- * run's message completed (docs/auto-measurements.md#polish). */
+/* The polish of an unconverged run (recorded as a stage, status run):
+ * three stages under the limits left, NSGS sweeps from its best iterate
+ * (they settle the contacts the central path leaves degenerate),
+ * Alart-Curnier Newton (quadratic from there), and near the tolerance
+ * (MDP_POLISH_FB_NEAR) Fischer-Burmeister Newton from the interior
+ * point's own iterate; the best result is kept, the run's message
+ * completed (docs/auto-measurements.md#polish). */
 static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc_clock *clock,
                             fc_status run, double *r, double *u, double *best, fc_info *info)
 {
@@ -743,7 +743,8 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
     mdp_reduced ctx = {direct, &clock, &best, st};
     fc_error err;
     fc_status rst;
-    if (fc_solve_reduced(p, opt, &clock, FC_V_M_FACTOR, mdp_local, &ctx, r, u, v, info, &rst, &err) != FC_OK) {
+    if (fc_solve_reduced(p, opt, &clock, FC_V_M_FACTOR, mdp_local, &ctx, r, u, v, info, &rst,
+                         &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
         return direct ? st : FC_STATUS_ERROR;
     }

@@ -587,8 +587,8 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
  * smallest reg reached is returned, within about that reg of the
  * problem's (fc_solve judges it by the SPEC measure); reaching 0 makes it
  * exact. */
-static fc_status lemke_regularised(const fc_problem *p, const fc_options *opt, const fc_clock *clk, double *z,
-                                   double *r, fc_info *info)
+static fc_status lemke_regularised(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                                   double *z, double *r, fc_info *info)
 {
     fc_options o = *opt;
     char first[128];
