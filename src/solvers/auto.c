@@ -319,7 +319,15 @@ typedef struct plan_step {
 
 /* Read top to bottom until the tolerance is met.  Cold starts for the
  * interior points (they lose to warm starts), warm from the best iterate
- * otherwise. */
+ * otherwise.  Why each row (sections of docs/auto-measurements.md):
+ * nsgs solves the easy problems at once (#first-nsgs); stick, a structure
+ * at rest in one factorisation (#cost); nsgs again, costed from the
+ * analysis (#second-nsgs); gipm, the convex case's LL' (#gipm); ipm-mdp,
+ * the hard problems (#ipm-mdp, #direct); ipm where its LU was refused
+ * (#refused); nsgs to a plateau from its iterate (#plateau); prox where W
+ * is singular (#prox); ipm-mdp from other margins (#margins); ipm from 0
+ * while far (#ipm); lemke (d = 2), admm (d = 5), nsn-hybrid, and nsgs with
+ * what is left. */
 static const plan_step plan[] = {
     /* solver       label                 start           when               budget       before               after */
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_nsgs, watched,             NULL},
