@@ -265,6 +265,12 @@ typedef struct fc_solver {
     /* Global problem solved directly (NULL: through fc_problem_reduce). */
     fc_status (*solve_global)(const fc_problem *p, const fc_options *opt,
                               double *r, double *u, double *v, fc_info *info);
+    /* For composite solvers (auto): a global problem of at least
+     * direct_contacts contacts (0: none) is better solved on (M, H) by
+     * solve_direct than through its reduction to W. */
+    int direct_contacts;
+    fc_status (*solve_direct)(const fc_problem *p, const fc_options *opt,
+                              double *r, double *u, double *v, fc_info *info);
 } fc_solver;
 
 #define FC_DIM(d) (1u << (d))

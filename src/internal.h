@@ -52,7 +52,7 @@ char *fc_strdup(const char *s);
 /* Monotonic wall clock, seconds. */
 double fc_now(void);
 
-/* A deadline from opt->time_limit measured from start (0: none). */
+/* A deadline opt->time_limit after start (0: none). */
 typedef struct fc_clock {
     double start;
     double limit;   /* seconds, <= 0: none */
@@ -107,13 +107,9 @@ fc_status fc_ipm_solve(const fc_problem *p, const fc_options *opt,
                        double *r, double *u, fc_info *info);
 fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                            fc_info *info);
-/* ipm-mdp solves a global problem on (M, H) directly, without W, from
- * this many contacts on (ipm.formulation 0; auto's interior-point stage
- * likewise).  Measured: the generated columns, 844 contacts 0.35 s
- * directly against 0.86 s through W, 3206 contacts 7.2 s against 75 s
- * (W + D fills like a 3D mesh; K has the bodies' contact graph); the
- * shared global problems (at most 356 contacts) are faster through W
- * (Spheres-i099 7 ms against 99 ms). */
+/* ipm-mdp (ipm.formulation 0) and auto's interior-point stages solve a
+ * global problem on (M, H) directly, without W, from this many contacts
+ * on (docs/auto-measurements.md#direct). */
 #define FC_IPM_MDP_DIRECT_CONTACTS 500
 /* The interior points take M as symmetric (a Cholesky of M, K = M + H D
  * H') when its relative asymmetry is at most this; above, a file's M (one
@@ -160,7 +156,7 @@ fc_status fc_enum_solve(const fc_problem *p, const fc_options *opt,
 fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt,
                        double *r, double *u, fc_info *info);
 /* First-order and fixed-point solvers (projection.c, apgd.c, aclm.c,
- * prox.c, tresca.c, desaxce.c, panagiotopoulos.c, nsgs_v.c). */
+ * prox.c, tfp.c, dsfp.c, pfp.c, nsgs_v.c). */
 #define FC_FO_DECL(name) fc_status name(const fc_problem *p, const fc_options *opt, \
                                         double *r, double *u, fc_info *info)
 FC_FO_DECL(fc_fpp_solve);

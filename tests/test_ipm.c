@@ -164,9 +164,10 @@ static void test_global(void)
 /* A factorisation that cannot end within the time limit is not started:
  * with a limit of 1e-9 s, admm (on W) and gadmm (on M, H) stop before
  * their first iteration, status time-limit, returning the guess (r = 0).
- * admm on a global problem works on the reduced W, whose time limit
- * fc_solve keeps at 1 ms at least: it is refused there only when its
- * factorisation is predicted above that (column500-step2: 1.6e8 flops).
+ * admm on a global problem works on the reduced W, under the time left
+ * after the reduction (fc_time_left: at least 1e-9 s; 1 ms before the
+ * one time-left rule): its factorisation is refused there
+ * (column500-step2: 1.6e8 flops).
  * Before, both factorised and ran one iteration whatever the limit: with
  * a 1-s limit on the 36536-contact column, 5.6 s and 5.4 s. */
 static void test_factor_refused(const char *path, const char *solver)

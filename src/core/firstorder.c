@@ -195,12 +195,6 @@ double fo_inner_tol(const fc_inner_options *io, double err, int nc, double outer
     return fmax(t, 0.1 * outer_tol);
 }
 
-double fo_time_left(const fo_run *R)
-{
-    if (R->clock.limit <= 0) return 0.0;   /* 0 = no limit for fc_options */
-    return fmax(1e-6, R->clock.limit - fc_clock_elapsed(&R->clock));
-}
-
 fc_problem fo_subproblem(const fc_problem *p, fc_matrix *W, double *q)
 {
     fc_problem s = *p;

@@ -80,10 +80,6 @@ fc_status fo_run_report(const fo_run *R, fc_status st, fc_info *info);
  * err; never below 0.1 * outer_tol (ADAPTIVE*) and never above 0.1. */
 double fo_inner_tol(const fc_inner_options *io, double err, int nc, double outer_tol);
 
-/* Seconds left before the run's deadline, as an fc_options time_limit
- * (0 when the run has no deadline). */
-double fo_time_left(const fo_run *R);
-
 /* A sub-problem sharing p's data but with another W and/or q. */
 fc_problem fo_subproblem(const fc_problem *p, fc_matrix *W, double *q);
 

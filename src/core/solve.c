@@ -3,6 +3,7 @@
 #include "internal.h"
 #include "measure/measure.h"
 #include "problem/reduce.h"
+#include "core/stage.h"
 
 #include <stdio.h>
 
@@ -39,24 +40,11 @@ static void judge(const fc_problem *p, const fc_options *opt, const double *r,
     }
 }
 
-/* A global problem solved through the reduction to W = H^T M^-1 H. */
-static fc_err solve_reduced(const fc_problem *p, const fc_solver *s, const fc_options *opt,
-                            double *r, double *u, double *v, fc_info *info, fc_error *err)
+/* A registered solver's local entry, for fc_solve_reduced. */
+static fc_status solve_local(const fc_problem *loc, const fc_options *opt, double *r, double *u,
+                             fc_info *info, void *solver)
 {
-    fc_reduction red;
-    fc_problem *loc = NULL;
-    double t0 = fc_now();
-    if (fc_reduction_start(p, &red, err) || fc_reduction_local(&red, &loc, err)) {
-        fc_reduction_end(&red);
-        return err->code;
-    }
-    fc_options o = *opt;
-    if (o.time_limit > 0) o.time_limit = fmax(1e-3, o.time_limit - (fc_now() - t0));
-    info->status = s->solve_local(loc, &o, r, u, info);
-    fc_problem_free(loc);
-    fc_err e = fc_reduction_recover_v(&red, r, v, err);
-    fc_reduction_end(&red);
-    return e;
+    return ((const fc_solver *)solver)->solve_local(loc, opt, r, u, info);
 }
 
 fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
@@ -86,8 +74,12 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
         info->status = s->solve_local(p, opt, r, u, info);
     else if (s->solve_global)
         info->status = s->solve_global(p, opt, r, u, vv, info);
-    else
-        e = solve_reduced(p, s, opt, r, u, vv, info, err);
+    else {
+        fc_clock clk;
+        fc_clock_start(&clk, opt);
+        e = fc_solve_reduced(p, opt, &clk, FC_V_REDUCED_FACTOR, solve_local, (void *)s, r, u, vv,
+                             info, &info->status, err);
+    }
     info->seconds = fc_now() - t0;
     if (e == FC_OK) {
         recompute_u(p, r, vv, u);

@@ -63,6 +63,16 @@ static fc_chol *chol_fail(fc_chol *F, int nomem, long minor, const char *name, f
     return NULL;
 }
 
+fc_chol *fc_chol_copy(const fc_chol *F)
+{
+    fc_chol *G = chol_start(F->n);
+    if (G && !(G->L = cholmod_copy_factor(F->L, &G->c))) {
+        fc_chol_free(G);
+        G = NULL;
+    }
+    return G;
+}
+
 /* The factorisation of fc_chol_factor; ll: LL' throughout (supernodal),
  * which fails on any pivot <= 0, where the simplicial LDL' that CHOLMOD
  * picks for small sparse matrices accepts an indefinite A. */

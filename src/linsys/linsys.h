@@ -27,6 +27,8 @@ fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, f
 fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 /* H^T A^-1 H as a symmetrised CSR matrix (H: n x m, any storage). */
 fc_matrix *fc_chol_congruence(fc_chol *F, const fc_matrix *H, fc_error *err);
+/* A copy of the factor (no factorisation; NULL when out of memory). */
+fc_chol *fc_chol_copy(const fc_chol *F);
 void fc_chol_free(fc_chol *F);
 /* FC_OK when A (its upper triangle) is positive definite, else
  * FC_ERR_NUMERIC (or FC_ERR_NOMEM) with a message naming it. */

@@ -7,6 +7,7 @@
  * is factorised by a sparse LU instead and W is formed column by column. */
 #include "internal.h"
 #include "problem/reduce.h"
+#include "core/stage.h"
 
 #include <stdio.h>
 
@@ -140,17 +141,43 @@ fail:
 
 fc_err fc_reduction_recover_v(fc_reduction *red, const double *r, double *v, fc_error *err)
 {
-    const fc_problem *p = red->global;
-    fc_affine(p->H, r, p->f, v);
+    fc_affine(red->global->H, r, red->global->f, v);
+    if (red->chol_v) return fc_chol_solve(red->chol_v, v, v, err);
     return solve_M(red, v, v, err);
 }
 
 void fc_reduction_end(fc_reduction *red)
 {
     fc_chol_free(red->chol);
+    fc_chol_free(red->chol_v);
     fc_lu_free(red->lu);
-    red->chol = NULL;
+    red->chol = red->chol_v = NULL;
     red->lu = NULL;
+}
+
+fc_err fc_solve_reduced(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                        fc_v_factor vf, fc_reduced_fn solve, void *user, double *r, double *u, double *v,
+                        fc_info *info, fc_status *status, fc_error *err)
+{
+    fc_reduction red;
+    fc_problem *loc = NULL;
+    *status = FC_STATUS_ERROR;
+    if (fc_reduction_start(p, &red, err)) return err->code;
+    if (vf == FC_V_M_FACTOR && red.chol && !(red.chol_v = fc_chol_copy(red.chol))) {
+        fc_reduction_end(&red);
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory copying M's factor");
+    }
+    if (fc_reduction_local(&red, &loc, err)) {
+        fc_reduction_end(&red);
+        return err->code;
+    }
+    fc_options o = *opt;
+    o.time_limit = fc_time_left(clk);
+    *status = solve(loc, &o, r, u, info, user);
+    fc_problem_free(loc);
+    fc_err e = fc_reduction_recover_v(&red, r, v, err);
+    fc_reduction_end(&red);
+    return e;
 }
 
 fc_err fc_problem_reduce(const fc_problem *p, fc_problem **local, fc_error *err)

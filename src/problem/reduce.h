@@ -10,11 +10,31 @@ typedef struct fc_reduction {
     const fc_problem *global;
     fc_chol *chol;  /* Cholesky factor of M when M is stored symmetric, */
     fc_lu *lu;      /* else an LU factor of M as stored (e.g. one triangle) */
+    fc_chol *chol_v;    /* a copy of chol as factorised, for v (FC_V_M_FACTOR) */
 } fc_reduction;
+
+/* Which factor fc_solve_reduced recovers v with: M's Cholesky factor as
+ * the reduction leaves it (turned simplicial by W's congruence: fc_solve's
+ * rule), or as factorised (a copy taken before: the composite solvers'
+ * rule, bit-identical to a second factorisation).  One factorisation
+ * either way; they differ in round-off, which tests/test_golden pins. */
+typedef enum fc_v_factor { FC_V_REDUCED_FACTOR, FC_V_M_FACTOR } fc_v_factor;
 
 fc_err fc_reduction_start(const fc_problem *p, fc_reduction *red, fc_error *err);
 fc_err fc_reduction_local(fc_reduction *red, fc_problem **local, fc_error *err);
 fc_err fc_reduction_recover_v(fc_reduction *red, const double *r, double *v, fc_error *err);
 void fc_reduction_end(fc_reduction *red);
+
+/* A solve of a global problem's reduction loc (user: the caller's). */
+typedef fc_status (*fc_reduced_fn)(const fc_problem *loc, const fc_options *opt, double *r,
+                                    double *u, fc_info *info, void *user);
+
+/* Solve the global problem p through its reduction: M factorised once,
+ * solve run on the local problem with the time left on clk (core/stage.h),
+ * v recovered from r with the same factor; the solve's status in *status.
+ * u receives the local u = W r + q. */
+fc_err fc_solve_reduced(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                        fc_v_factor vf, fc_reduced_fn solve, void *user, double *r, double *u, double *v,
+                        fc_info *info, fc_status *status, fc_error *err);
 
 #endif

@@ -14,16 +14,15 @@
  * The matrices W + rho I (LL') and the quasi-definite KKT (LDL') go
  * through src/linsys/kkt.c; they are refactorised only when rho changes. */
 #include "internal.h"
+#include "core/stage.h"
 #include "linsys/linsys.h"
 #include "measure/measure.h"
 
 #include <stdio.h>
 
-/* Factorisation flops per second, optimistic (measured on one core: 2.8e10
- * to 3.3e10 on the 36536-contact column's W + rho I and KKT matrix): a
- * factorisation is refused only when even at this rate it cannot end
- * within the time left (measured before: with a 1-s limit, admm took 5.6 s
- * and gadmm 5.4 s there, 4.6 s of it in the first factorisation). */
+/* Factorisation flops per second, optimistic: a factorisation is refused
+ * only when even at this rate it cannot end within the time left
+ * (docs/auto-measurements.md#admm). */
 #define FC_ADMM_FLOPS_PER_SECOND 5e10
 
 typedef struct admm {
@@ -257,7 +256,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     if (!(w.rho > 0) || !isfinite(w.rho)) w.rho = 1.0;
     /* local: the shift s = mu ||u_T(z)|| enters the r-update through
      * (W + rho I)^-1 with a gain of about mu lambda_max(W) / rho; the
-     * iteration can diverge when it exceeds 1 (measured on BoxesStack1),
+     * iteration can diverge when it exceeds 1 (as on BoxesStack1),
      * but a floor on rho slows the others (Capsules, OneObject: 5 to 10
      * times more iterations): rho is free at first, and on a divergence
      * the iteration restarts from its best iterate with rho kept above
@@ -580,7 +579,7 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
         free(r0);
         info->message[0] = '\0';
         o2.max_iter = opt->max_iter - probe_it;
-        if (opt->time_limit > 0) o2.time_limit = fmax(opt->time_limit - fc_clock_elapsed(&clk), 1e-9);
+        o2.time_limit = fc_time_left(&clk);
     }
     fc_status st;
     if (!opt->admm.scaling) {

@@ -39,10 +39,12 @@
  * allocated once; the LU's factor is refused beyond 50 times W's entries
  * (linsys/lu.c). */
 #include "internal.h"
+#include "core/stage.h"
 #include "cone/cone.h"
 #include "cone/soc.h"
 #include "linsys/linsys.h"
 #include "measure/measure.h"
+#include "problem/reduce.h"
 #include "solvers/ipm_mdp.h"
 
 #include <stdio.h>
@@ -52,11 +54,7 @@
 /* A step below this, twice in a row, is a jam (see mdp_unjam); the
  * contacts whose own step is below MDP_UNJAM_FACTOR times it (3 times
  * wider at each further jam without a 10% better error) are reset, at most
- * a share MDP_UNJAM_SHARE of them.  Measured on generated columns of
- * 1515, 2224 and 3206 contacts, each setting tried (factor 2 or 10, fixed
- * or widening, share 1%, 5% or all) solved two of the three and not
- * always the same two: the outcome is sensitive; this one solved the
- * 1515 and the 3206 (75 s) and left the 2224 at 3.3e-5. */
+ * a share MDP_UNJAM_SHARE of them (docs/auto-measurements.md#unjam). */
 #define MDP_JAM_STEP 1e-2
 #define MDP_UNJAM_FACTOR 2.0
 #define MDP_UNJAM_SHARE 0.05
@@ -346,8 +344,7 @@ static int mdp_unjam(mdp *w, double limit, double mu_c)
     int d = w->d, n = 0, below = 0;
     /* each contact's own step; at most MDP_UNJAM_SHARE of the contacts
      * (the most blocking) are reset at once: resetting more undoes the
-     * iterate (measured on a 2224-contact column: 1628 contacts under a
-     * limit of 1e-3, the linear residual from 1e-5 to 0.2) */
+     * iterate (docs/auto-measurements.md#unjam) */
     for (int a = 0; a < w->nc; a++) {
         w->step[a] = mdp_contact_step(w, a, w->dr, w->du, w->dpsi);
         below += w->step[a] < limit;
@@ -524,8 +521,8 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
         }
         if (!mdp_direction(w, w->dv, w->dr, w->du, w->dpsi)) { *ended = 0; why = "LU solve failed"; break; }
         /* at the end of the path a pair on its boundary can make the
-         * direction infinite (measured: mu 5e-14 on a step of fricon
-         * simulate column --count 300): stop before stepping into it */
+         * direction infinite (mu 5e-14 on a column step): stop before
+         * stepping into it */
         if (!fc_all_finite((size_t)m, w->dr) || !fc_all_finite((size_t)m, w->du) ||
             !fc_all_finite((size_t)nc, w->dpsi)) {
             *ended = 0;
@@ -607,23 +604,25 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
 /* The polish's Fischer-Burmeister bound, in tolerances (mdp_polish). */
 #define MDP_POLISH_FB_NEAR 10.0
 
-/* The polish of an unconverged run: from its best iterate, NSGS sweeps
- * (they settle the contacts that the central path leaves degenerate: r
- * and u both of the size of sqrt(mu), which the measure sees as an error
- * of that size), then Alart-Curnier Newton (quadratic from such a point:
- * 2 to 7 iterations on the generated columns; 33, linearly from 1.7e-7,
- * on a pile of 6347 contacts), and if that fails and the best error is
- * within MDP_POLISH_FB_NEAR times the tolerance, Fischer-Burmeister Newton
- * from the interior point's iterate, each under the limits left; the best
- * result is kept, the run's message completed.  Fischer-Burmeister has
- * been seen to finish only from near the tolerance (2.6e-8, below): on 14
- * stalled runs (generated columns of 844 to 3206 contacts, piles of 3500
- * to 4200) it never converged from the errors it started at (6e-7 to
- * 4e-3) and took 2 to 31 s a run, more than the rest of the polish. */
+/* A polish stage's error, on the solver's own u. */
+static double polish_measure(void *p, const double *r, double *u)
+{
+    const fc_problem *pb = p;
+    return fc_all_finite((size_t)fc_problem_m(pb), u) ? fc_error_local(pb, r, u) : INFINITY;
+}
+
+/* The polish of an unconverged run (recorded as a stage, status run):
+ * three stages under the limits left, NSGS sweeps from its best iterate
+ * (they settle the contacts the central path leaves degenerate),
+ * Alart-Curnier Newton (quadratic from there), and near the tolerance
+ * (MDP_POLISH_FB_NEAR) Fischer-Burmeister Newton from the interior
+ * point's own iterate; the best result is kept, the run's message
+ * completed (docs/auto-measurements.md#polish). */
 static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc_clock *clock,
-                            double *r, double *u, double *best, fc_info *info)
+                            fc_status run, double *r, double *u, double *best, fc_info *info)
 {
     int m = p->d * p->nc;
+    fc_info_add_stage(info, "ipm-mdp", run, info->iterations, *best, fc_clock_elapsed(clock));
     char msg[sizeof info->message];
     memcpy(msg, info->message, sizeof msg);
     double *rs = fc_dup(r, (size_t)m), *us = fc_calloc((size_t)m, sizeof *us);
@@ -631,33 +630,23 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
     fc_status st = FC_MAX_ITER;
     if (!rs || !us || !r_ipm) { free(rs); free(us); free(r_ipm); return st; }
     static const char *names[] = {"nsgs", "nsn-ac", "nsn-fb"};
+    fc_stages polish;
+    fc_stages_init(&polish, p, opt, clock, info, NULL);
+    polish.measure = polish_measure;
+    polish.measure_user = (void *)p;
     for (int stage = 0; stage < 3 && st != FC_CONVERGED; stage++) {
-        fc_options o = *opt;
-        o.progress = NULL;
-        o.max_iter = opt->max_iter - info->iterations;
-        if (stage == 0 && o.max_iter > opt->ipm.polish_sweeps) o.max_iter = opt->ipm.polish_sweeps;
-        if (clock->limit > 0) o.time_limit = clock->limit - fc_clock_elapsed(clock);
-        if (o.max_iter <= 0 || (clock->limit > 0 && o.time_limit <= 0)) break;
-        fc_info si;
-        memset(&si, 0, sizeof si);
-        /* nsgs, then nsn-ac from the best so far; nsn-fb from the
-         * interior point's own iterate (Fischer-Burmeister's Newton
-         * handles degenerate contacts better: on a step of fricon
-         * simulate column --count 300 it converged from 8.5e-7 in 44
-         * iterations where nsgs then nsn-ac stopped at 2.6e-8) */
+        int max_iter = opt->max_iter - info->iterations;
+        if (stage == 0 && max_iter > opt->ipm.polish_sweeps) max_iter = opt->ipm.polish_sweeps;
+        fc_options o = fc_stage_options(&polish, max_iter);
+        /* nsn-fb from the interior point's own iterate, and only near
+         * the tolerance (docs/auto-measurements.md#polish) */
         if (stage == 2 && !(*best <= MDP_POLISH_FB_NEAR * opt->tolerance)) break;
         memcpy(rs, stage == 2 ? r_ipm : r, (size_t)m * sizeof *rs);
-        double t0 = fc_now();
-        fc_status s = stage == 0   ? fc_nsgs_solve(p, &o, rs, us, &si)
-                      : stage == 1 ? fc_nsn_ac_solve(p, &o, rs, us, &si)
-                                   : fc_nsn_fb_solve(p, &o, rs, us, &si);
-        info->iterations += si.iterations;
-        double e = fc_all_finite((size_t)m, rs) && fc_all_finite((size_t)m, us) ? fc_error_local(p, rs, us)
-                                                                               : INFINITY;
-        fc_log(opt, 0, "ipm-mdp: polish by %s: %s, %d iterations, %.3e, %.3g s", names[stage],
-               fc_status_name(s), si.iterations, e, fc_now() - t0);
-        if (e < *best) {
-            *best = e;
+        if (!fc_stage_run(&polish, fc_solver_find(names[stage]), NULL, FC_START_GIVEN, &o, rs, us))
+            break;
+        info->iterations += polish.stage_iterations;
+        if (polish.err < *best) {
+            *best = polish.err;
             memcpy(r, rs, (size_t)m * sizeof *r);
             memcpy(u, us, (size_t)m * sizeof *u);
         }
@@ -692,8 +681,27 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
     fc_clock clock = w.clock;
     mdp_free(&w);
     if (st != FC_CONVERGED && !ended && opt->ipm.polish)
-        st = mdp_polish(p, opt, &clock, r, u, &best, info);
+        st = mdp_polish(p, opt, &clock, st, r, u, &best, info);
     return st;
+}
+
+/* On the reduced problem: the whole solve, or the direct run's polish
+ * (from its r). */
+typedef struct mdp_reduced {
+    int direct;
+    const fc_clock *clock;
+    double *best;
+    fc_status run;   /* the direct run's status */
+} mdp_reduced;
+
+static fc_status mdp_local(const fc_problem *loc, const fc_options *opt, double *r, double *u,
+                           fc_info *info, void *user)
+{
+    mdp_reduced *c = user;
+    if (!c->direct) return fc_ipm_mdp_solve(loc, opt, r, u, info);
+    fc_problem_u(loc, r, u);
+    *c->best = fc_error_local(loc, r, u);
+    return mdp_polish(loc, opt, c->clock, c->run, r, u, c->best, info);
 }
 
 /* The global problem: directly on (M, H), the Newton matrix at the
@@ -732,25 +740,13 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
         if (st == FC_CONVERGED || ended || !opt->ipm.polish) return st;
     }
     /* the reduced problem: the whole solve, or the polish */
-    fc_problem *loc = NULL;
+    mdp_reduced ctx = {direct, &clock, &best, st};
     fc_error err;
-    if (fc_problem_reduce(p, &loc, &err) != FC_OK) {
+    fc_status rst;
+    if (fc_solve_reduced(p, opt, &clock, FC_V_M_FACTOR, mdp_local, &ctx, r, u, v, info, &rst,
+                         &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
         return direct ? st : FC_STATUS_ERROR;
     }
-    double *ul = fc_calloc((size_t)fc_problem_m(p), sizeof *ul);
-    if (!ul) { fc_problem_free(loc); return direct ? st : FC_STATUS_ERROR; }
-    if (!direct) {
-        fc_options o = *opt;
-        if (o.time_limit > 0) o.time_limit = fmax(1e-3, o.time_limit - fc_clock_elapsed(&clock));
-        st = fc_ipm_mdp_solve(loc, &o, r, ul, info);
-    } else {
-        fc_problem_u(loc, r, ul);
-        best = fc_error_local(loc, r, ul);
-        st = mdp_polish(loc, opt, &clock, r, ul, &best, info);
-    }
-    if (fc_problem_recover_v(p, r, v, &err) != FC_OK) st = FC_STATUS_ERROR;
-    free(ul);
-    fc_problem_free(loc);
-    return st;
+    return rst;
 }

@@ -20,6 +20,7 @@
  * Variables: index i < n is w_i, n + i is z_i, 2n is the artificial z0.
  * Each pivot counts as one iteration, and so does each NSGS sweep. */
 #include "solvers/lcp.h"
+#include "core/stage.h"
 
 #include <klu.h>
 #include <limits.h>
@@ -501,7 +502,11 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
         } else if (attempt == -2) { /* a guess from NSGS */
             if (!use_nsgs || !rr || !uu) continue;
             /* the sweeps count as iterations and see the progress callback */
-            fc_options o = *opt;
+            fc_stages crash;
+            fc_stages_init(&crash, p, opt, &clk, NULL, NULL);
+            crash.no_measure = 1;
+            fc_options o = fc_stage_options(&crash, opt->lcp.crash_sweeps < opt->max_iter
+                                                        ? opt->lcp.crash_sweeps : opt->max_iter);
             progress_relay relay = {opt->progress, opt->progress_user, 0};
             if (opt->progress) {   /* every sweep reported, as the pivots are */
                 o.progress = relay_progress;
@@ -509,14 +514,10 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
                 o.nsgs.error_every = 1;
             }
             o.verbose = 0;
-            o.r0 = NULL;
             o.tolerance = 1e-6;
-            o.max_iter = opt->lcp.crash_sweeps < opt->max_iter ? opt->lcp.crash_sweeps : opt->max_iter;
-            if (opt->time_limit > 0) o.time_limit = fmax(1e-9, 0.5 * (opt->time_limit - fc_clock_elapsed(&clk)));
-            fc_info ni;
-            memset(&ni, 0, sizeof ni);
-            fc_nsgs_solve(p, &o, rr, uu, &ni);
-            it = ni.iterations;
+            o.time_limit *= 0.5;   /* half of what is left */
+            fc_stage_run(&crash, fc_solver_find("nsgs"), NULL, FC_START_COLD, &o, rr, uu);
+            it = crash.iterations;
             int ok = fc_all_finite((size_t)m, rr);
             if (ok) crash_basis(p, lcp, rr, start, w.row, w.y);
             int expired = fc_clock_expired(&clk);
@@ -531,7 +532,7 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
             }
             if (!ok) continue;
             from = start;
-            fc_log(opt, 1, "lemke: start basis from %d NSGS sweeps (error %.1e)", ni.iterations, ni.residual);
+            fc_log(opt, 1, "lemke: start basis from %d NSGS sweeps (error %.1e)", it, crash.sub.residual);
         } else {
             int k = attempt < 0 ? 0 : attempt;
             unsigned long seed = 0x9E3779B97F4A7C15UL * (unsigned long)(k + 1);
@@ -586,8 +587,8 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
  * smallest reg reached is returned, within about that reg of the
  * problem's (fc_solve judges it by the SPEC measure); reaching 0 makes it
  * exact. */
-static fc_status lemke_regularised(const fc_problem *p, const fc_options *opt, double t0, double *z,
-                                   double *r, fc_info *info)
+static fc_status lemke_regularised(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                                   double *z, double *r, fc_info *info)
 {
     fc_options o = *opt;
     char first[128];
@@ -611,7 +612,7 @@ static fc_status lemke_regularised(const fc_problem *p, const fc_options *opt, d
         }
         int used = info->iterations;
         o.max_iter = opt->max_iter > used ? opt->max_iter - used : 1;
-        if (opt->time_limit > 0) o.time_limit = fmax(1e-3, opt->time_limit - (fc_now() - t0));
+        o.time_limit = fc_time_left(clk);
         fc_info ri;
         memset(&ri, 0, sizeof ri);
         fc_status s = lemke_run(p, &lcp, &o, reached < 0 ? NULL : r, reached >= 0, z, &ri);
@@ -641,7 +642,8 @@ fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt, double *r, 
 {
     fc_lcp lcp;
     fc_error err;
-    double t0 = fc_now();
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
     if (fc_lcp2d_build(p, &lcp, &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
         return FC_STATUS_ERROR;
@@ -655,7 +657,7 @@ fc_status fc_lemke_solve(const fc_problem *p, const fc_options *opt, double *r, 
     fc_status st = lemke_run(p, &lcp, opt, opt->r0 ? r : NULL, 0, z, info);
     if (st == FC_CONVERGED || st == FC_MAX_ITER || st == FC_TIME_LIMIT) fc_lcp2d_reactions(p, &lcp, z, r);
     else if (st == FC_STATUS_ERROR && opt->lcp.regularisation > 0)
-        st = lemke_regularised(p, opt, t0, z, r, info);
+        st = lemke_regularised(p, opt, &clk, z, r, info);
     fc_problem_u(p, r, u);
     free(z);
     fc_lcp_free(&lcp);

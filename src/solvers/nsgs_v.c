@@ -11,6 +11,7 @@
 #include "core/firstorder.h"
 #include "cone/cone.h"
 #include "linsys/linsys.h"
+#include "problem/reduce.h"
 
 #include <stdio.h>
 
@@ -70,19 +71,20 @@ static double sparse_row_dot(const fc_matrix *A, int i, const double *x)
     return s;
 }
 
-/* The fallback: reduce to W and run nsgs, then recover v. */
-static fc_status reduced_nsgs(const fc_problem *p, const fc_options *opt, double *r,
-                              double *u, double *v, fc_info *info)
+static fc_status nsgs_local(const fc_problem *loc, const fc_options *opt, double *r, double *u,
+                            fc_info *info, void *user)
 {
-    fc_problem *loc = NULL;
+    (void)user;
+    return fc_nsgs_solve(loc, opt, r, u, info);
+}
+
+/* The fallback: nsgs on the reduced problem, v recovered. */
+static fc_status reduced_nsgs(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                              double *r, double *u, double *v, fc_info *info)
+{
     fc_error err;
-    if (fc_problem_reduce(p, &loc, &err) != FC_OK) {
-        snprintf(info->message, sizeof info->message, "%.200s", err.msg);
-        return FC_STATUS_ERROR;
-    }
-    fc_status st = fc_nsgs_solve(loc, opt, r, u, info);
-    fc_problem_free(loc);
-    if (fc_problem_recover_v(p, r, v, &err) != FC_OK) {
+    fc_status st;
+    if (fc_solve_reduced(p, opt, clk, FC_V_M_FACTOR, nsgs_local, NULL, r, u, v, info, &st, &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
         return FC_STATUS_ERROR;
     }
@@ -94,11 +96,13 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
 {
     int d = p->d, nc = p->nc, n = p->n, m = fc_problem_m(p);
     fc_error err;
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
     if (fc_matrix_asymmetry(p->M) > NSGS_V_M_SYMMETRIC) {
         /* M stored non-symmetric (one triangle, or round-off above
          * Cholesky's reach): the reduction factorises it by LU */
         fc_log(opt, 1, "nsgs-v: M is not symmetric; reduced problem and nsgs instead");
-        return reduced_nsgs(p, opt, r, u, v, info);
+        return reduced_nsgs(p, opt, &clk, r, u, v, info);
     }
     fc_matrix *Hc = fc_matrix_to_csr(p->H);
     fc_matrix *Ht = Hc ? transpose_csr(Hc) : NULL;
@@ -119,7 +123,7 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     Gt = inverse_times(F, Ht, n, 20 * (Ht->nnz + n), b, x);
     if (!Gt) {
         fc_log(opt, 1, "nsgs-v: M^-1 H is not sparse; reduced problem and nsgs instead");
-        st = reduced_nsgs(p, opt, r, u, v, info);
+        st = reduced_nsgs(p, opt, &clk, r, u, v, info);
         goto done;
     }
     /* W_aa = H_a^T G_a through a dense scatter of the rows of Gt */

@@ -12,6 +12,7 @@
  * the direction is not a descent one; stagnation detection.  nsn-hybrid
  * falls back to NSGS sweeps when Newton fails and returns to Newton. */
 #include "internal.h"
+#include "core/stage.h"
 #include "linsys/linsys.h"
 #include "solvers/nsn.h"
 
@@ -19,8 +20,7 @@
 #include <stdio.h>
 
 /* The rate at which a predicted factorisation is costed before one was
- * timed (measured: UMFPACK did 1e10 predicted flops a second or more on
- * the generated columns; KLU fewer, but KLU gives way to UMFPACK on
+ * timed (UMFPACK's on the generated columns; KLU gives way to UMFPACK on
  * heavy fill). */
 #define FC_NSN_FLOPS_PER_SECOND 1e10
 
@@ -536,6 +536,15 @@ static double strict_error(nsn_ws *w, const double *r, const double *u)
     return fc_error_local(w->p, r, u) / strict_ratio(w, r, u);
 }
 
+/* nsn-hybrid's NSGS stages judged as its Newton runs (u recomputed). */
+static double hybrid_measure(void *user, const double *r, double *u)
+{
+    nsn_ws *w = user;
+    (void)u;
+    compute_u(w, r, w->u);
+    return strict_error(w, r, w->u);
+}
+
 /* Newton iterations from r (updated in place, ends on the best iterate)
  * for at most max_newton iterations; *err_out receives the measure. */
 static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_out)
@@ -759,6 +768,11 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
     fc_status st = FC_MAX_ITER;
     static const char *names[] = {"nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm"};
     int stalled = 0;   /* rounds at the full fallback length without a 10% better error */
+    const fc_solver *nsgs = fc_solver_find("nsgs");
+    fc_stages fallback;   /* the NSGS fallback runs, judged as Newton's are */
+    fc_stages_init(&fallback, p, opt, &w.clock, info, NULL);
+    fallback.measure = hybrid_measure;
+    fallback.measure_user = &w;
     for (;;) {
         double t0 = fc_now(), err, round_best = best;
         int it0 = w.iter;
@@ -779,31 +793,17 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
                w.msg, sweeps, err);
         /* NSGS sweeps from the best Newton iterate */
         memcpy(w.keep_r, r, (size_t)w.m * sizeof *r);
-        fc_options o = *opt;
         compute_u(&w, r, w.u);
+        fc_options o = fc_stage_options(&fallback, sweeps < opt->max_iter - w.iter ? sweeps
+                                                                                 : opt->max_iter - w.iter);
         o.tolerance = opt->tolerance * strict_ratio(&w, r, w.u);
-        o.max_iter = sweeps < opt->max_iter - w.iter ? sweeps : opt->max_iter - w.iter;
-        o.progress = NULL;
-        o.r0 = NULL;
-        /* no plain phases: these short runs are to move the iterate for
-         * Newton, and plain sweeps can freeze it (measured on
-         * spheres-in-a-box-98: from Newton's 2.8e-6 each 2000-sweep run
-         * ended at the same 3.04e-6 point and Newton stalled there; with
-         * Anderson throughout, it solves the problem in 4850 iterations) */
+        /* no plain phases: these short runs move the iterate for Newton,
+         * and plain sweeps can freeze it (docs/auto-measurements.md#nsn-hybrid) */
         o.nsgs.anderson_window = 0;
-        if (opt->time_limit > 0) {
-            double left = opt->time_limit - fc_clock_elapsed(&w.clock);
-            if (left <= 0) { st = FC_TIME_LIMIT; break; }
-            o.time_limit = left;
-        }
-        fc_info sub;
-        memset(&sub, 0, sizeof sub);
-        t0 = fc_now();
-        fc_status sst = fc_nsgs_solve(p, &o, r, u, &sub);
-        w.iter += sub.iterations;
-        compute_u(&w, r, w.u);
-        double gerr = strict_error(&w, r, w.u);
-        fc_info_add_stage(info, "nsgs", sst, sub.iterations, gerr, fc_now() - t0);
+        if (!fc_stage_run(&fallback, nsgs, NULL, FC_START_GIVEN, &o, r, u)) { st = FC_TIME_LIMIT; break; }
+        fc_status sst = fallback.status;
+        w.iter += fallback.stage_iterations;
+        double gerr = fallback.err;
         if (!isfinite(gerr)) {
             /* should not happen; return the best Newton iterate */
             memcpy(r, w.best_r, (size_t)w.m * sizeof *r);
@@ -842,9 +842,7 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         if (w.iter >= opt->max_iter) { st = FC_MAX_ITER; break; }
         if (opt->progress && opt->progress(opt->progress_user, w.iter, gerr)) break;
         /* neither Newton nor the longest NSGS fallback gains any more: a
-         * plateau (measured on a step of fricon simulate column --count
-         * 300: both hovering at 2.6-3.5e-8 for 50 rounds, 27 s, until the
-         * iteration limit) */
+         * plateau (docs/auto-measurements.md#nsn-hybrid) */
         stalled = best < 0.9 * round_best ? 0 : sweeps >= cap ? stalled + 1 : 0;
         if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS) { st = FC_MAX_ITER; break; }
     }

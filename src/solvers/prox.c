@@ -9,6 +9,7 @@
  * alpha by 10 for the rest of the solve.  prox.max_sweeps bounds the inner
  * iterations in all (auto's budget for this stage). */
 #include "core/firstorder.h"
+#include "core/stage.h"
 
 #include <stdio.h>
 
@@ -40,7 +41,7 @@ static fc_status prox_run(fo_run *R, int kind, double *r, double *u)
     int m = R->m, st = -1;
     const char *name = o->inner_solver ? o->inner_solver : "nsgs";
     const fc_solver *inner = fc_solver_find(name);
-    if (!inner || !strcmp(name, "prox") || !(inner->dims & FC_DIM(p->d))) {
+    if (!inner || inner->solve_local == fc_prox_solve || !(inner->dims & FC_DIM(p->d))) {
         snprintf(R->message, sizeof R->message, "prox: inner solver '%s' %s", name,
                  inner ? "cannot be used here" : "is unknown");
         return fo_run_end(R, FC_STATUS_ERROR, r, u);
@@ -59,9 +60,9 @@ static fc_status prox_run(fo_run *R, int kind, double *r, double *u)
         lam = fo_lambda_max(p->W, m, qa, ui);
     }
     fc_problem sub = fo_subproblem(p, Wa, qa);
-    fc_options so = *R->opt;
-    so.progress = NULL;
-    so.r0 = NULL;
+    fc_stages inner_run;   /* the inner solves: unrecorded, the outer loop measures */
+    fc_stages_init(&inner_run, &sub, R->opt, &R->clock, NULL, NULL);
+    inner_run.no_measure = 1;
     long total = 0;
     double prev = INFINITY, shrink = 1.0;
     fo_velocity(p, r, u);
@@ -85,14 +86,14 @@ static fc_status prox_run(fo_run *R, int kind, double *r, double *u)
             Wa->x[idx[i]] = d0[i] + alpha;
             qa[i] = p->q[i] - alpha * r[i];
         }
+        int max_iter = o->inner.max_iter;
+        if (o->max_sweeps > 0 && o->max_sweeps - total < max_iter) max_iter = (int)(o->max_sweeps - total);
+        fc_options so = fc_stage_options(&inner_run, max_iter);
         so.tolerance = fo_inner_tol(&o->inner, err, p->nc, R->tol);
-        so.max_iter = o->inner.max_iter;
-        if (o->max_sweeps > 0 && o->max_sweeps - total < so.max_iter) so.max_iter = (int)(o->max_sweeps - total);
-        so.time_limit = fo_time_left(R);
-        fc_info si;
-        memset(&si, 0, sizeof si);
-        fc_status s = inner->solve_local(&sub, &so, r, ui, &si);
-        total += si.iterations;
+        fc_status s = fc_stage_run(&inner_run, inner, NULL, FC_START_GIVEN, &so, r, ui) ? inner_run.status
+                                                                                       : FC_TIME_LIMIT;
+        const fc_info si = inner_run.sub;
+        total += inner_run.stage_iterations;
         fc_log(R->opt, 2, "prox %d: error %.3e, alpha %.3e, %s: %s in %d", it, err, alpha,
                name, fc_status_name(s), si.iterations);
         if (s == FC_STATUS_ERROR) {

@@ -27,20 +27,18 @@
  * cannot be done in the time left, is refused (status error, the message
  * says why).  Workspace allocated once. */
 #include "internal.h"
+#include "core/stage.h"
 #include "linsys/linsys.h"
 #include "measure/measure.h"
 
 #include <stdio.h>
 
 /* The factor may hold at most this many times W's stored entries (plus
- * 1e6): a small multiple of the problem's own size.  Measured on the
- * generated columns: 6.7x at 3206 contacts, 13.6x at 10397 (1.75e7
- * entries, 0.6 s), 28x at 36536 (1.3e8 entries, 4.5e11 flops, 1.5 GB:
- * refused); KaplasTower's factor is smaller than W. */
+ * 1e6): a small multiple of the problem's own size
+ * (docs/auto-measurements.md#stick-fill). */
 #define FC_STICK_MAX_FILL 16.0
 /* With a time limit, the factorisation is refused when its predicted flops
- * exceed the time left at this rate (measured: 2.1e10 flops in 0.6 s on
- * the 10397-contact column, supernodal; a third of that rate). */
+ * exceed the time left at this rate (docs/auto-measurements.md#stick-fill). */
 #define FC_STICK_FLOPS_PER_SECOND 1e10
 
 /* W + shift I as CSR (W converted; NULL when out of memory or when a
@@ -103,11 +101,9 @@ fc_status fc_stick_solve(const fc_problem *p, const fc_options *opt, double *r, 
         /* factorised in place of a copy, ordered by its blocks; refused
          * when the factor would exceed a small multiple of W's size, or
          * take longer than the time left */
-        double left = opt->time_limit > 0 ? opt->time_limit - fc_clock_elapsed(&clk) : 0.0;
         A = p->W;
         F = fc_chol_factor_bsr_shift(p->W, shift, FC_STICK_MAX_FILL * (double)p->W->nnz + 1e6,
-                                     opt->time_limit > 0 ? fmax(left, 1e-12) * FC_STICK_FLOPS_PER_SECOND
-                                                         : 0.0,
+                                     fc_time_left(&clk) * FC_STICK_FLOPS_PER_SECOND,
                                      "W + eps I", &e);
     } else if (res && (A = shifted(p->W, shift)) != NULL) {
         F = fc_chol_factor(A, "W + eps I", &e);
