@@ -4,11 +4,10 @@
 #ifndef FRICON_SOC_H
 #define FRICON_SOC_H
 
-/* det x = x0^2 - ||x1||^2 (positive inside the cone). */
+/* det x = x0^2 - ||x1||^2; out = x o y (no aliasing); out solving
+ * l o out = r for interior l (out may alias r). */
 double fc_soc_det(int k, const double *x);
-/* out = x o y (out may not alias x or y). */
 void fc_soc_prod(int k, const double *x, const double *y, double *out);
-/* out solving l o out = r, for l in the interior (out may alias r). */
 void fc_soc_div(int k, const double *l, const double *r, double *out);
 
 /* NT scaling of interior x, y: G = eta (2 v v' - J), J = diag(1, -1, ..),

@@ -182,12 +182,12 @@ fo_tresca *fo_tresca_new(const fc_problem *p, const fc_options *opt);
 double fo_tresca_solve(fo_tresca *T, int mode, const double *s, double tol,
                        const fc_clock *deadline, double *r, int *its);
 void fo_tresca_free(fo_tresca *T);
-/* The outer loop of tfp and pfp: until fo_run_check stops it, step
- * updates r with inner tolerance tol (s: scratch for nc thresholds) and
- * returns its inner sweeps, summed and logged (level 1) under name. */
-typedef int (*fo_tresca_step)(fo_run *R, fo_tresca *T, double *s, double tol, int it,
-                              double err, double *r);
-fc_status fo_tresca_fixed_point(fo_run *R, const char *name, fo_tresca_step step, double *r,
-                                double *u);
+/* The outer loop of tfp and pfp (kind FO_TFP, FO_PFP): until fo_run_check
+ * stops it, the member's step updates r with inner tolerance tol (s:
+ * scratch for nc thresholds) and returns its inner sweeps, summed and
+ * logged (level 1). */
+enum { FO_TFP, FO_PFP };
+fc_status fo_tresca_run(fo_run *R, int kind, double *r, double *u);
+int fo_pfp_step(fo_run *R, fo_tresca *T, double *s, double tol, int it, double err, double *r);
 
 #endif

@@ -9,14 +9,13 @@
 typedef struct fc_chol fc_chol;
 
 /* A's upper triangle is read.  NULL with FC_ERR_NUMERIC when A is not
- * positive definite (name is used in the message). */
+ * positive definite (name: for the message). */
 fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err);
 /* A + shift I for a symmetric block-CSR A, ordered by AMD on the block
- * graph.  NULL with FC_ERR_NOMEM when the analysis predicts more than
- * max_entries entries or max_flops flops (<= 0: no limit). */
+ * graph.  NULL with FC_ERR_NOMEM when the analysis (fc_chol_predict_bsr
+ * alone) predicts more than max_entries entries or max_flops flops. */
 fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
                                   double max_flops, const char *name, fc_error *err);
-/* The same analysis alone: the factor's predicted entries and flops. */
 fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, fc_error *err);
 /* x = A^-1 b (x and b may alias). */
 fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
@@ -65,7 +64,6 @@ typedef struct fc_bjac {
     double *Ax;
     fc_lu *lu;
 } fc_bjac;
-/* who names the solver in messages. */
 fc_err fc_bjac_init(fc_bjac *J, const fc_matrix *W, int d, fc_lu_kind kind, const char *who,
                     fc_error *err);
 void fc_bjac_free(fc_bjac *J);
@@ -91,10 +89,10 @@ fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const dou
  * of the contacts' diagonal blocks, filled in through fc_kkt_find. */
 fc_kkt *fc_kkt_new_problem(const fc_problem *p, int global, const double *ta, double sign,
                            const double *hs, int cblocks, fc_error *err);
-/* Position of entry (i, j) in the values array (-1: not in the pattern). */
+/* The values (upper triangle), to be updated in place at the positions
+ * fc_kkt_find gives (-1: not in the pattern). */
 long fc_kkt_find(const fc_kkt *K, int i, int j);
 long fc_kkt_diag(const fc_kkt *K, int i);
-/* The values (upper triangle), to be updated in place. */
 double *fc_kkt_values(fc_kkt *K);
 /* Factorise with reg[i] added to the diagonal (reg may be NULL). */
 fc_err fc_kkt_factor(fc_kkt *K, const double *reg, fc_error *err);
@@ -103,9 +101,8 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
 /* ||b - A x||_inf / ||b||_inf of the last solve (inf for non-finite x). */
 double fc_kkt_solve_residual(const fc_kkt *K);
 void fc_kkt_free(fc_kkt *K);
-/* The flops of one factorisation, as the analysis predicts them
- * (fc_kkt_new refuses, FC_ERR_NOMEM, a factor beyond 50 x the entries
- * + 1e6). */
+/* Predicted flops of one factorisation (fc_kkt_new refuses, FC_ERR_NOMEM,
+ * a factor beyond 50 x the entries + 1e6). */
 double fc_kkt_predicted_flops(const fc_kkt *K);
 
 #endif
