@@ -666,14 +666,10 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         for (int i = 0; i < w.m; i++) smax = fmax(smax, fabs(w.c[i]));
         double ch = w.amem > 0 ? ipm_update_shift_anderson(&w, theta, e > e_last)
                                : ipm_update_shift_damped(&w, theta);
-        /* the SPEC error stops halving while the shift has settled (its
-         * change a tenth of what the error would explain): the cone QPs
-         * are not accurate enough (at a degenerate contact the error of
-         * the central path goes as the square root of the gap): tighter,
-         * even below tol_in, and it stays tighter.  A shift still moving
-         * is a slow fixed point, not an inaccurate QP: tol unchanged.
-         * The error grows while the shift moves: the fixed point does not
-         * contract, damped updates (and Anderson's memory dropped). */
+        /* error not halving with a settled shift: the cone QPs are not
+         * accurate enough (at a degenerate contact the error goes as the
+         * square root of the gap), so tighten them for good; error growing:
+         * the fixed point does not contract: damped updates, Anderson reset */
         tol_cur = fmax(tol_floor, fmin(tol_cur, 1e-2 * e));
         if (e > 0.5 * e_last && ch <= 0.1 * e * smax) {
             tol_floor = fmax(1e-15, 1e-2 * tol_cur);
