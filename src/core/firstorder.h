@@ -12,13 +12,11 @@
 
 /* u = W r + q. */
 void fo_velocity(const fc_problem *p, const double *r, double *u);
-/* F = u + g(u) (the De Saxce modified velocity); with ccp != 0 the convex
- * relaxation's F = u.  F may alias u. */
+/* F = u + g(u), De Saxce's modified velocity (ccp: F = u); may alias. */
 void fo_uhat(const fc_problem *p, int ccp, const double *u, double *F);
 /* x <- P_K(x), contact by contact (Coulomb cones, d = 2, 3, 5). */
 void fo_project(const fc_problem *p, double *x);
-/* The SPEC measure at (r, u); with ccp != 0 the same formula with g = 0
- * (the residual of the cone complementarity problem). */
+/* The SPEC measure at (r, u); ccp: with g = 0 (the relaxation's). */
 double fo_error(const fc_problem *p, int ccp, const double *r, const double *u);
 /* An estimate of lambda_max(W) by power iteration (w1, w2: m doubles). */
 double fo_lambda_max(const fc_matrix *W, int m, double *w1, double *w2);
@@ -55,8 +53,7 @@ typedef struct fo_run {
 enum { FO_SET_CONE, FO_SET_CYLINDER, FO_SET_NORMAL, FO_SET_TANGENT };
 /* x <- the projection of x onto the run's set. */
 void fo_run_project(const fo_run *R, double *x);
-/* ||x - P_set(x - (W x + q))|| / max(||q||, ||x||, ||u||), u = W x + q
- * given: the residual of the run's convex problem (g = 0). */
+/* The residual of the run's convex problem (g = 0) at x, u = W x + q. */
 double fo_run_set_error(const fo_run *R, const double *x, const double *u);
 
 /* Start a run from r (the first "best" iterate); -1 when out of memory.
@@ -73,12 +70,11 @@ fc_status fo_run_end(fo_run *R, int st, double *r, double *u);
 /* Copy the run's outcome to info (outer runs). */
 fc_status fo_run_report(const fo_run *R, fc_status st, fc_info *info);
 
-/* The tolerance of an inner solve after an outer iteration with error
- * err; never below 0.1 * outer_tol (ADAPTIVE*) and never above 0.1. */
+/* An inner solve's tolerance after an outer error err: io->tol, or with
+ * the ADAPTIVE strategies err-based, within [0.1 outer_tol, 0.1]. */
 double fo_inner_tol(const fc_inner_options *io, double err, int nc, double outer_tol);
 
-/* Seconds left before the run's deadline, as an fc_options time_limit
- * (0 when the run has no deadline). */
+/* Seconds left, as an fc_options time_limit (0: no deadline). */
 double fo_time_left(const fo_run *R);
 
 /* A sub-problem sharing p's data but with another W and/or q. */
@@ -93,10 +89,8 @@ fc_problem fo_subproblem(const fc_problem *p, fc_matrix *W, double *q);
 typedef struct fo_accel {
     fc_anderson aa;
     int on, start, extrapolated, accepted, wait;
-    int rest;           /* plain iterations after a rejected extrapolation:
-                           start by default                               */
-    int window, count, plain, plain_len; /* stagnation: see fo_accel_apply;
-                                            window 0: never             */
+    int rest;           /* plain iterations after a rejection (start)      */
+    int window, count, plain, plain_len; /* stagnation (window 0: off) */
     double growth, fres_last, err_ref;
     double *x;          /* the iterate before the map (m)                  */
 } fo_accel;
