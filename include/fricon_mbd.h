@@ -130,18 +130,13 @@ const fc_mbd_contact *fc_mbd_contact_at(const fc_mbd_world *w, int i);
 fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **p, fc_error *err);
 
 /* Advance one step: detect, build, solve with the named solver (NULL: the
- * default) and options (NULL: defaults; opt->r0 is ignored: the warm start
- * comes from the previous step), update velocities and positions.
- * A solver with a global entry point gets the global problem through
- * fc_solve; otherwise the step reduces it itself (W = H^T M^-1 H with
- * M^-1 block-diagonal, O(contacts per body ^2) per body), solves the
- * local problem with fc_solve and recovers v+ = M^-1 (H r + f), which is
- * much faster than the general sparse reduction for large scenes;
- * fc_mbd_set_general_reduction(w, 1) forces fc_solve on the global
- * problem.  A
- * solver that does not converge does not stop the simulation: its status
- * is in info->solve.  FC_OK unless an error (allocation, solver setup)
- * prevents the step. */
+ * default) and options (NULL: defaults; opt->r0 ignored: the warm start is
+ * the previous step's), update velocities and positions.  A solver without
+ * a global entry point gets the local problem that the step reduces itself
+ * (M^-1 block-diagonal, body by body), unless
+ * fc_mbd_set_general_reduction(w, 1).  A solver that does not converge
+ * does not stop the simulation (status in info->solve); FC_OK unless an
+ * error (allocation, solver setup) prevents the step. */
 fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
                    fc_mbd_step_info *info, fc_error *err);
 /* The problem solved by the last step (NULL when it had no contact);

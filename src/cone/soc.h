@@ -1,26 +1,21 @@
-/* Second-order cone Q = {(x0, x1) : ||x1|| <= x0} of any dimension k >= 2:
- * the Jordan algebra (x o y = (x'y, x0 y1 + y0 x1), identity e = (1, 0..)),
- * Nesterov-Todd scaling, and the step to the boundary; the building blocks
- * of the interior-point solvers (ipm.c). */
+/* Second-order cone Q = {(x0, x1): ||x1|| <= x0}, k >= 2, for ipm.c: the
+ * Jordan algebra x o y = (x'y, x0 y1 + y0 x1), Nesterov-Todd scaling and
+ * the step to the boundary. */
 #ifndef FRICON_SOC_H
 #define FRICON_SOC_H
 
-/* det x = x0^2 - ||x1||^2 (positive inside the cone). */
+/* det x = x0^2 - ||x1||^2; out = x o y (no aliasing); out solving
+ * l o out = r for interior l (out may alias r). */
 double fc_soc_det(int k, const double *x);
-/* out = x o y (out may not alias x or y). */
 void fc_soc_prod(int k, const double *x, const double *y, double *out);
-/* out solving l o out = r, for l in the interior (out may alias r). */
 void fc_soc_div(int k, const double *l, const double *r, double *out);
 
-/* Nesterov-Todd scaling of a primal-dual pair x, y in the interior of Q:
- * the symmetric G = eta (2 v v' - J) (J = diag(1, -1, ..)) with
- * G y = G^-1 x = lambda.  The scaling is stored as (eta, v) in
- * nt[0], nt[1..k] (k + 1 doubles) and lambda in lam[k]. */
+/* NT scaling of interior x, y: G = eta (2 v v' - J), J = diag(1, -1, ..),
+ * G y = G^-1 x = lambda; nt = (eta, v) (k + 1 doubles), lam = lambda. */
 void fc_soc_nt(int k, const double *x, const double *y, double *nt, double *lam);
 /* out = G a  (inv = 0) or G^-1 a (inv = 1); out may not alias a. */
 void fc_soc_nt_apply(int k, const double *nt, int inv, const double *a, double *out);
-/* The k x k matrix G^-2 (column-major), the block that the scaling adds to
- * the Newton matrix. */
+/* G^-2 (k x k, column-major): the scaling's block of the Newton matrix. */
 void fc_soc_nt_inv2(int k, const double *nt, double *blk);
 
 /* Largest alpha in [0, amax] with x + alpha dx in Q (x in Q). */

@@ -11,11 +11,8 @@
 /* Solve A x = b in place in b for a k x k symmetric positive definite A
  * (column-major, lower triangle read and overwritten by its Cholesky
  * factor); 0 on success, -1 when A is not numerically positive definite.
- * k is Anderson's memory (10 by default): written out here rather than
- * called from LAPACK, because OpenBLAS's dposv (and even its unblocked
- * dpotf2 and dtrsv) set up work buffers on their first call in a process:
- * measured, 65 us (30 us), against 67 us for a whole 20-sweep NSGS solve
- * of an 89-contact problem. */
+ * Not LAPACK's dposv: for k = Anderson's memory (10) OpenBLAS's first-call
+ * set-up costs as much as a whole small NSGS solve (docs/measurements.md). */
 static int small_cholesky_solve(int k, double *A, double *b)
 {
     for (int j = 0; j < k; j++) {

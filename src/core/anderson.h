@@ -1,14 +1,8 @@
-/* Anderson acceleration (type II) of a fixed-point iteration x <- G(x),
- * for the Gauss-Seidel family: from the last mem differences of the
- * residuals f = G(x) - x and of the images G(x), the next point is
- *   x+ = G(x) - dG gamma,  gamma = argmin || f - dF gamma ||_2.
- * The least squares is solved through its normal equations
- * (dF^T dF + lambda I) gamma = dF^T f with a tiny ridge lambda: the Gram
- * matrix dF^T dF is kept up to date, one new column of inner products
- * per step (2 m mem flops in all, against a QR of m x mem each step:
- * measured, the QR took 2/3 of an accelerated NSGS sweep on an 89-contact
- * problem), and the mem x mem system by a Cholesky factorisation.
- * Workspace allocated once. */
+/* Anderson acceleration (type II) of a fixed point x <- G(x): from the
+ * last mem differences of f = G(x) - x and of G(x),
+ *   x+ = G(x) - dG gamma,  gamma = argmin || f - dF gamma ||_2,
+ * by the normal equations with a tiny ridge, the Gram matrix updated one
+ * column a step (cheaper than a QR each step: docs/measurements.md). */
 #ifndef FRICON_ANDERSON_H
 #define FRICON_ANDERSON_H
 

@@ -216,6 +216,61 @@ fc_status fo_solve_outer(const fc_problem *p, const fc_options *opt, fo_core cor
     return fo_run_report(&R, st, info);
 }
 
+double *fo_fp_begin(fo_run *R, fo_accel *A, size_t n)
+{
+    const fc_fp_options *o = &R->opt->fp;
+    double *ws = fc_calloc(n, sizeof *ws);
+    if (fo_accel_init(A, o->anderson, o->anderson_start, o->anderson_growth, R->m) || !ws) {
+        free(ws);
+        fo_accel_free(A);
+        snprintf(R->message, sizeof R->message, "out of memory");
+        return NULL;
+    }
+    return ws;
+}
+
+fc_status fo_fp_end(fo_run *R, fo_accel *A, double *ws, int st, double *r, double *u)
+{
+    free(ws);
+    fo_accel_free(A);
+    return fo_run_end(R, st, r, u);
+}
+
+fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u)
+{
+    static const fo_proj_method *const methods[] = {
+        [FO_FPP] = &fo_fpp_method, [FO_EG] = &fo_eg_method, [FO_VI_FPP] = &fo_vi_fpp_method,
+        [FO_VI_EG] = &fo_vi_eg_method, [FO_HP] = &fo_hp_method};
+    const fo_proj_method *M = methods[kind];
+    const fc_problem *p = R->p;
+    const fc_fp_options *o = &R->opt->fp;
+    int m = R->m, ccp = R->ccp;
+    fo_accel A;
+    double *ws = fo_fp_begin(R, &A, (size_t)5 * (size_t)m);
+    if (!ws) return fo_run_end(R, FC_STATUS_ERROR, r, u);
+    fo_proj S = {.p = p, .o = o, .m = m, .ccp = ccp, .F = ws, .y = ws + m,
+                 .uy = ws + 2 * m, .Fy = ws + 3 * m, .z = ws + 4 * m};
+    S.rho = o->rho > 0 ? o->rho : 1.0 / fo_lambda_max(p->W, m, S.y, S.uy);
+    if (o->rho <= 0 && M->rho0) S.rho = M->rho0(p, ccp, S.rho);
+    fo_velocity(p, r, u);
+    int st = -1;
+    for (int it = 0; st < 0; it++) {
+        if ((st = fo_run_check(R, it, r, fo_error(p, ccp, r, u))) >= 0) break;
+        fo_uhat(p, ccp, u, S.F);
+        fo_accel_save(&A, r, m);
+        S.grow = !A.on || it + 1 < A.start;   /* Anderson needs one map: rho only shrinks */
+        M->step(&S, r, u);
+        if (fo_accel_apply(&A, p, it, R->error, R->best, r)) fo_velocity(p, r, u);
+    }
+    return fo_fp_end(R, &A, ws, st, r, u);
+}
+
+fc_status fo_projection_solve(int kind, const fc_problem *p, const fc_options *opt, double *r,
+                              double *u, fc_info *info)
+{
+    return fo_solve_outer(p, opt, fo_projection_run, kind, 0, r, u, info);
+}
+
 int fo_accel_init(fo_accel *A, int mem, int start, double growth, int m)
 {
     memset(A, 0, sizeof *A);
@@ -236,9 +291,8 @@ int fo_accel_init(fo_accel *A, int mem, int start, double growth, int m)
 int fo_accel_init_nsgs(fo_accel *A, const fc_nsgs_options *o, int m)
 {
     if (fo_accel_init(A, o->anderson, o->anderson_start, o->anderson_growth, m)) return -1;
-    /* the next sweep is extrapolated again right after a rejection
-     * (measured: resting anderson_start sweeps takes BoxesStack1 from 649
-     * sweeps to 1756, Capsules-i122 from 850 to 5460) */
+    /* the next sweep is extrapolated again right after a rejection:
+     * resting slows NSGS down (docs/measurements.md, "nsgs.c") */
     A->rest = 0;
     A->window = A->plain_len = o->anderson_window;
     return 0;

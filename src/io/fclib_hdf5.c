@@ -320,6 +320,18 @@ static fc_err copy_vector(h5ctx *c, const double *src, long n, const char *obj, 
     return *out ? FC_OK : h5_fail(c, FC_ERR_NOMEM, obj, "out of memory");
 }
 
+/* The end of a libfclib read with error e so far: mu copied into p (an
+ * error when missing), then *out = p, or p freed on an error. */
+static fc_err take_problem(h5ctx *c, fc_err e, const double *mu, const char *obj,
+                           fc_problem *p, fc_problem **out)
+{
+    if (!e && !mu) e = h5_fail(c, FC_ERR_INVALID, obj, "missing");
+    if (!e) memcpy(p->mu, mu, (size_t)p->nc * sizeof *p->mu);
+    if (e) { fc_problem_free(p); return e; }
+    *out = p;
+    return FC_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reading                                                              */
 /* ------------------------------------------------------------------ */
@@ -336,13 +348,10 @@ static fc_err read_local_fclib(h5ctx *c, const shape *s, fc_problem **out)
         e = h5_fail(c, FC_ERR_INVALID, "/fclib_local/W", "size changed while reading");
     if (!e) e = from_fclib(c, L->W, s->d, "/fclib_local/W", &p->W);
     if (!e) e = copy_vector(c, L->q, s->W.m, "/fclib_local/vectors/q", &p->q);
-    if (!e && !L->mu) e = h5_fail(c, FC_ERR_INVALID, "/fclib_local/vectors/mu", "missing");
-    if (!e) memcpy(p->mu, L->mu, (size_t)nc * sizeof *p->mu);
+    e = take_problem(c, e, L->mu, "/fclib_local/vectors/mu", p, out);
     fclib_delete_local(L);
     free(L);  /* libfclib 3.1 frees the members, not the struct */
-    if (e) { fc_problem_free(p); return e; }
-    *out = p;
-    return FC_OK;
+    return e;
 }
 
 /* Global problem through libfclib (the group was checked). */
@@ -362,13 +371,10 @@ static fc_err read_global_fclib(h5ctx *c, const shape *s, fc_problem **out)
     if (!e) e = from_fclib(c, G->H, 1, "/fclib_global/H", &p->H);
     if (!e) e = copy_vector(c, G->f, p->n, "/fclib_global/vectors/f", &p->f);
     if (!e) e = copy_vector(c, G->w, s->H.n, "/fclib_global/vectors/w", &p->w);
-    if (!e && !G->mu) e = h5_fail(c, FC_ERR_INVALID, "/fclib_global/vectors/mu", "missing");
-    if (!e) memcpy(p->mu, G->mu, (size_t)nc * sizeof *p->mu);
+    e = take_problem(c, e, G->mu, "/fclib_global/vectors/mu", p, out);
     fclib_delete_global(G);
-    free(G);  /* libfclib 3.1 frees the members, not the struct */
-    if (e) { fc_problem_free(p); return e; }
-    *out = p;
-    return FC_OK;
+    free(G);
+    return e;
 }
 
 /* Read a checked matrix group ourselves into an fclib_matrix. */

@@ -276,9 +276,8 @@ static fc_matrix *cs_symmetric_to_csr(const cs_di *S)
 /* W = H^T M^-1 H = G^T G with G = L^-1 P H (P M P^T = L L^T): each column
  * of G by a sparse triangular solve whose cost is the flops it does
  * (CXSparse's reach-based cs_spsolve on the factor made simplicial), then
- * one sparse product, symmetrised.  CHOLMOD's cholmod_spsolve works on
- * dense blocks of n rows instead: 93% of the solve of Spheres-i099
- * (n = 12000, m = 1068, M diagonal), measured. */
+ * one sparse product, symmetrised.  Not cholmod_spsolve: it works on dense
+ * blocks of n rows (docs/measurements.md). */
 fc_matrix *fc_chol_congruence(fc_chol *F, const fc_matrix *H, fc_error *err)
 {
     cholmod_common *c = &F->c;

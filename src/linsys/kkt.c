@@ -261,13 +261,9 @@ fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const dou
     if (ok) {
         /* the whole quasi-definite matrix needs CHOLMOD's simplicial
          * LDL' (no BLAS); the Schur complement gets the supernodal LL'
-         * (BLAS-3), with a flop count of the same order on the problems
-         * measured (0.9-1.1x, 0.5x on the column of 10397 contacts), 3.6x
-         * (3206 contacts) to 11x (10397) faster per interior-point step.
-         * Used only when the whole LDL' would be costly (CHOLMOD's flop
-         * estimate): the whole matrix's factorisation is the more accurate
-         * one (gipm on the shared spheres-in-a-box lost its 1e-8 through
-         * the Schur complement) */
+         * (BLAS-3), many times faster for similar flops.  Used only when
+         * the whole LDL' would be costly (CHOLMOD's flop estimate): the
+         * whole factorisation is the more accurate (docs/measurements.md) */
         double fl_schur = K->c.fl;
         K->c.final_ll = final_ll;
         K->L = cholmod_analyze(K->A, &K->c);
@@ -532,7 +528,7 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
      * about the square of the whole matrix's) each refinement step is
      * cheap and more are needed */
     if (K->sc && refine < 10) refine = 10;
-    /* the residual is measured after the last correction too: it is what
+    /* the residual is computed after the last correction too: it is what
      * fc_kkt_solve_residual reports */
     double rn = 0;
     for (int it = 0; ; it++) {

@@ -13,21 +13,14 @@
  * this per factor entry (see fc_lu_new). */
 #define FC_LU_KLU_MAX_FLOPS_PER_ENTRY 100.0
 /* A factorisation predicted to hold more than this many times the
- * matrix's entries (plus 1e6) is refused (fc_lu_new fails, FC_ERR_NOMEM),
- * before anything is allocated: memory stays a bounded multiple of the
- * problem's.  The predictions are upper bounds; measured on the Newton
- * Jacobians of the generated columns: 42x at 3206 contacts (UMFPACK
- * refactorises it in 0.11 s: kept), 71x at 10397 (3.7-7 s per Newton
- * iteration) and 153x at 36536 (2.35 GB resident, 229 s for one
- * iteration): refused. */
+ * matrix's entries (plus 1e6) is refused before anything is allocated
+ * (fc_lu_new fails, FC_ERR_NOMEM): memory stays a bounded multiple of the
+ * problem's (docs/measurements.md, "FC_LU_MAX_FILL"). */
 #define FC_LU_MAX_FILL 50.0
 /* Above this many flops per factorisation (UMFPACK's estimate with AMD),
  * the analysis is redone with CHOLMOD's ordering (AMD, then METIS's
- * nested dissection when AMD fills) and the cheaper one is kept.  Measured
- * on the generated columns: ipm-mdp's W + D at 3206 contacts (AMD 1.8e10
- * flops, METIS 6.4e9) and its bodies' matrix at 10397 contacts both 1.5x
- * faster per step; below 1e9 (KaplasTower's W + D, 1.3e8) the second
- * ordering's own cost made ipm-mdp 14% slower. */
+ * nested dissection when AMD fills) and the cheaper one is kept; below,
+ * the second analysis costs more than it saves (docs/measurements.md). */
 #define FC_LU_METIS_MIN_FLOPS 1e9
 
 struct fc_lu {
@@ -101,14 +94,9 @@ fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error 
         klu_defaults(&F->kc);
         F->ksym = klu_analyze(n, F->Ap, F->Ai, &F->kc);
         if (!F->ksym) goto fail;
-        /* KLU (left-looking, no BLAS) is the faster refactorisation while
-         * the factors stay sparse; with heavy fill (dense fronts: many
-         * flops per factor entry) UMFPACK's BLAS-3 frontal matrices win,
-         * by 5x at 420 flops per entry and 25x at 1140 (measured on the
-         * generated column problems, 3206 and 10397 contacts: one KLU
-         * refactorisation of the latter took 186 s).  At 100-135 flops
-         * per entry (KaplasTower, column of 844 contacts) UMFPACK was
-         * already 1.3-2x faster per Newton iteration. */
+        /* KLU (left-looking, no BLAS) refactorises faster while the
+         * factors stay sparse; with heavy fill (many flops per factor
+         * entry) UMFPACK's BLAS-3 fronts win (docs/measurements.md) */
         if (F->ksym->est_flops > FC_LU_KLU_MAX_FLOPS_PER_ENTRY * (F->ksym->lnz + F->ksym->unz) &&
             F->ksym->est_flops > 1e7) {
             klu_free_symbolic(&F->ksym, &F->kc);
@@ -125,11 +113,8 @@ fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error 
     double sym_entries = -1, sym_flops = 0;
     if (kind == FC_LU_UMFPACK_SYMMETRIC) {
         /* a symmetric pattern: AMD on it, diagonal pivots preferred.
-         * UMFPACK's own estimates are loose upper bounds there (measured
-         * on the bodies' level matrix of the 36536-contact column: 2.8e8
-         * entries and 1.2e12 flops predicted, where a Cholesky of the same
-         * pattern does 2.2e10): KLU's AMD analysis, exact without
-         * pivoting, gives the prediction instead */
+         * UMFPACK's own estimates are loose upper bounds there: KLU's AMD
+         * analysis, exact without pivoting, gives the prediction */
         F->control[UMFPACK_STRATEGY] = UMFPACK_STRATEGY_SYMMETRIC;
         F->kind = FC_LU_UMFPACK;
         klu_defaults(&F->kc);

@@ -64,14 +64,20 @@ void fc_mbd_set_mass(fc_mbd_body *b, double mass)
     }
 }
 
+void *fc_mbd_grow(void *arr, int *cap, size_t size, int first)
+{
+    int n = *cap ? 2 * *cap : first;
+    void *p = realloc(arr, (size_t)n * size);
+    if (p) *cap = n;
+    return p;
+}
+
 int fc_mbd_add_body(fc_mbd_world *w, const fc_mbd_body *b)
 {
     if (w->nbodies == w->cap_bodies) {
-        int cap = w->cap_bodies ? 2 * w->cap_bodies : 64;
-        fc_mbd_body *nb = realloc(w->bodies, (size_t)cap * sizeof *nb);
+        fc_mbd_body *nb = fc_mbd_grow(w->bodies, &w->cap_bodies, sizeof *nb, 64);
         if (!nb) return -1;
         w->bodies = nb;
-        w->cap_bodies = cap;
     }
     fc_mbd_body *d = &w->bodies[w->nbodies];
     *d = *b;

@@ -46,11 +46,9 @@ static int add_pair(fc_mbd_world *w, int i, int j)
 {
     if (w->bodies[i].fixed && w->bodies[j].fixed) return 0;
     if (w->npairs == w->cap_pairs) {
-        int cap = w->cap_pairs ? 2 * w->cap_pairs : 256;
-        int *np = realloc(w->pairs, (size_t)cap * 2 * sizeof *np);
+        int *np = fc_mbd_grow(w->pairs, &w->cap_pairs, 2 * sizeof *np, 256);
         if (!np) return -1;
         w->pairs = np;
-        w->cap_pairs = cap;
     }
     w->pairs[2 * w->npairs] = i < j ? i : j;
     w->pairs[2 * w->npairs + 1] = i < j ? j : i;

@@ -14,11 +14,9 @@ static int push(fc_mbd_world *w, int a, int b, int feature, const double pb[3],
 {
     if (gap > w->pair_margin) return 0;
     if (w->ncontacts == w->cap_contacts) {
-        int cap = w->cap_contacts ? 2 * w->cap_contacts : 256;
-        fc_mbd_contact *nc = realloc(w->contacts, (size_t)cap * sizeof *nc);
+        fc_mbd_contact *nc = fc_mbd_grow(w->contacts, &w->cap_contacts, sizeof *nc, 256);
         if (!nc) return -1;
         w->contacts = nc;
-        w->cap_contacts = cap;
     }
     fc_mbd_contact *c = &w->contacts[w->ncontacts++];
     memset(c, 0, sizeof *c);

@@ -62,6 +62,9 @@ int fc_mbd_broadphase(fc_mbd_world *w);
 int fc_mbd_collide(fc_mbd_world *w, int i, int j);
 /* Bound on the speed of the body's points: |v| + |omega| r (0 if fixed). */
 double fc_mbd_speed_bound(const fc_mbd_body *b);
+/* arr grown to twice *cap elements of size bytes (first when *cap = 0);
+ * *cap updated.  NULL when out of memory (arr kept). */
+void *fc_mbd_grow(void *arr, int *cap, size_t size, int first);
 /* Radius of a sphere bounding the body (planes: infinite). */
 double fc_mbd_bound_radius(const fc_mbd_body *b);
 

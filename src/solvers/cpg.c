@@ -220,9 +220,7 @@ fc_status fc_cpg_solve(const fc_problem *p, const fc_options *opt, double *r, do
         fc_problem_u(p, ws.t, ws.u);
         /* damped by half from the first update after which the error grew:
          * the fixed point on s is not a contraction in general (singular W
-         * makes it cycle).  bench/lcp2d_stress.c: 201 -> 205 of 210 solved,
-         * the well-posed kinds unchanged (stronger or earlier damping
-         * solved as many but cost up to 1.9x the steps on those). */
+         * makes it cycle); docs/measurements.md, "cpg.c" */
         if (err > err_outer) theta = 0.5;
         err_outer = err;
         for (int a = 0; a < nc; a++)

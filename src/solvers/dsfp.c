@@ -6,22 +6,15 @@
  *    and regrown by fp.ls_tauinv (up to 1) after 10 decreases in a row. */
 #include "core/firstorder.h"
 
-#include <stdio.h>
-
 static fc_status dsfp_run(fo_run *R, int kind, double *r, double *u)
 {
     (void)kind;
     const fc_problem *p = R->p;
     const fc_fp_options *o = &R->opt->fp;
     int d = p->d, m = R->m, nc = p->nc;
-    double *ws = fc_calloc((size_t)m + (size_t)nc + 1, sizeof *ws);
     fo_accel A;
-    if (fo_accel_init(&A, o->anderson, o->anderson_start, o->anderson_growth, m) || !ws) {
-        free(ws);
-        fo_accel_free(&A);
-        snprintf(R->message, sizeof R->message, "out of memory");
-        return fo_run_end(R, FC_STATUS_ERROR, r, u);
-    }
+    double *ws = fo_fp_begin(R, &A, (size_t)m + (size_t)nc + 1);
+    if (!ws) return fo_run_end(R, FC_STATUS_ERROR, r, u);
     double *F = ws, *rho = ws + m;
     for (int a = 0; a < nc; a++) {
         if (o->rho > 0) { rho[a] = o->rho; continue; }
@@ -60,9 +53,7 @@ static fc_status dsfp_run(fo_run *R, int kind, double *r, double *u)
         fo_accel_apply(&A, p, it, err, R->best, r);
         fo_velocity(p, r, u);
     }
-    free(ws);
-    fo_accel_free(&A);
-    return fo_run_end(R, st, r, u);
+    return fo_fp_end(R, &A, ws, st, r, u);
 }
 
 fc_status fc_dsfp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,

@@ -37,11 +37,9 @@ typedef struct enum_ws {
 } enum_ws;
 
 /* Solve A x = b (k x k, column-major, overwritten) by Gaussian
- * elimination with partial pivoting; 0 when A is singular.  Written here
- * rather than called from LAPACK on purpose: the systems are at most a few
- * tens of unknowns, solved by the hundred thousand, and a threaded
- * OpenBLAS dgesv costs ~200 us per call in thread start-up (measured
- * 4.7 s against 0.03 s on a 6-contact problem). */
+ * elimination with partial pivoting; 0 when A is singular.  Not LAPACK's
+ * dgesv: for these tiny systems, solved by the hundred thousand, a
+ * threaded OpenBLAS costs more in thread start-up (docs/measurements.md). */
 static int small_solve(int k, double *A, double *b, int *piv)
 {
     double amax = 0;

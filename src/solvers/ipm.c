@@ -390,12 +390,10 @@ static int ipm_direction(ipm *w, const double *rc, double *dz, double *dy)
         for (int i = 0; i < m; i++) w->rhs[n + i] = rd[i] - w->g[i];
     }
     /* a factor that no longer solves the system (no pivot vanished, but
-     * the refined direction is worse than none: residuals of 1e20 times
-     * the right-hand side, directions of 1e52, at the end of the convex
-     * relaxation of a 3206-contact column) is redone with a stronger
-     * regularisation, which the refinement then removes.  Smaller
-     * residuals are kept: a rank-deficient incline leaves 4e-2 at every
-     * regularisation and converges all the same */
+     * the refined direction is worse than none) is redone with a stronger
+     * regularisation, which the refinement then removes; smaller residuals
+     * are kept, as a rank-deficient W leaves some at every regularisation
+     * (docs/measurements.md, "ipm.c") */
     for (;;) {
         if (fc_kkt_solve(w->K, w->rhs, dz, w->opt->ipm.refine, &w->err) != FC_OK) return 0;
         if (fc_kkt_solve_residual(w->K) <= 1.0) break;
@@ -503,7 +501,7 @@ static inner_status ipm_inner(ipm *w, double tol, int every_step, int *stop_oute
          * level the factorisation allows */
         if ((pres <= tol && rgap <= tol) || (pres <= 100 * tol && rgap <= 1e-3 * tol)) {
             /* ipm.convex: its own measure too, the relaxation's natural
-             * map (the scaled gap stopped at 5e-7 of it on NESpheres_10_1) */
+             * map, which a small scaled gap does not guarantee */
             if (!opt->ipm.convex || fc_error_relaxation(w->p, w->r, w->u) <= opt->tolerance)
                 return INNER_DONE;
         }
@@ -570,8 +568,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         return FC_STATUS_ERROR;
     }
     fc_clock_start(&w.clock, opt);
-    /* a factorisation that the time limit cannot hold is not started
-     * (measured: the first one took 42 s on the 112768-contact column) */
+    /* a factorisation that the time limit cannot hold is not started */
     if (opt->time_limit > 0 &&
         fc_kkt_predicted_flops(w.K) / FC_IPM_FLOPS_PER_SECOND > opt->time_limit) {
         snprintf(info->message, sizeof info->message,
@@ -591,8 +588,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
     }
     /* no friction: the shift stays 0, so the outer iterations only
      * re-solve the one cone QP more tightly; they stop after
-     * FC_IPM_FRICTIONLESS_STALL without halving the error (measured: 200
-     * identical QPs, 0.38 s, on CubeH8 made frictionless) */
+     * FC_IPM_FRICTIONLESS_STALL without halving the error */
     int frictionless = !fc_problem_has_friction(p), no_gain = 0;
     int stop = 0, outer = 0, warm = 0, ok = ipm_cold_start(&w);
     const char *why = NULL;
@@ -670,14 +666,10 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         for (int i = 0; i < w.m; i++) smax = fmax(smax, fabs(w.c[i]));
         double ch = w.amem > 0 ? ipm_update_shift_anderson(&w, theta, e > e_last)
                                : ipm_update_shift_damped(&w, theta);
-        /* the SPEC error stops halving while the shift has settled (its
-         * change a tenth of what the error would explain): the cone QPs
-         * are not accurate enough (at a degenerate contact the error of
-         * the central path goes as the square root of the gap): tighter,
-         * even below tol_in, and it stays tighter.  A shift still moving
-         * is a slow fixed point, not an inaccurate QP: tol unchanged.
-         * The error grows while the shift moves: the fixed point does not
-         * contract, damped updates (and Anderson's memory dropped). */
+        /* error not halving with a settled shift: the cone QPs are not
+         * accurate enough (at a degenerate contact the error goes as the
+         * square root of the gap), so tighten them for good; error growing:
+         * the fixed point does not contract: damped updates, Anderson reset */
         tol_cur = fmax(tol_floor, fmin(tol_cur, 1e-2 * e));
         if (e > 0.5 * e_last && ch <= 0.1 * e * smax) {
             tol_floor = fmax(1e-15, 1e-2 * tol_cur);

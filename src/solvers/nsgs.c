@@ -2,35 +2,17 @@
  * variant PSOR.  For each contact a in turn:
  *   q'_a = q_a + sum_{b != a} W_ab r_b,
  *   r_a  <- omega * solve_one_contact(W_aa, q'_a) + (1 - omega) * r_a.
- * The SPEC error (with s = max(||w||, ||r||, ||u||) when the local
- * problem carries the w of the global problem it was reduced from,
- * p->w != NULL, else ||q||) costs a product with W, as much as the sweep's
- * own products: it is measured every opt->nsgs.error_every sweeps when
- * that is > 0, else (the default, 0) when it is predicted to have reached
- * the tolerance and at least every FC_NSGS_MEASURE_GAP sweeps.  The
- * prediction is free: the error over the relative change of r in a sweep
- * at the last measurement, times that change now (a sweep's change and
- * its error shrink together; a wrong prediction only costs one measure
- * too many, or a few sweeps too many).  The progress callback is called
- * at each measurement.
+ * The SPEC error costs a product with W, as much as a sweep: it is
+ * computed every nsgs.error_every sweeps when > 0, else when predicted to
+ * have reached the tolerance (the error at the last check over the change
+ * of r then, times the change now) and at least every FC_NSGS_MEASURE_GAP
+ * sweeps.  The progress callback is called at each check.
  *
- * Safeguarded Anderson acceleration (opt->nsgs.anderson > 0), the same
- * as the projection methods' (fo_accel_apply in fo_common.c): after
- * anderson_start plain sweeps, each sweep's output is extrapolated from
- * the last sweeps (anderson.h) and projected back onto the cones; when a
- * sweep from an extrapolated point does not keep the fixed-point residual
- * ||G(x) - x|| below anderson_growth times the last one, the history is
- * dropped and the plain sweep's output is kept.  Stacks and granular
- * packings, where plain NSGS converges slowly, gain the most (measured on
- * shared/data: the memory 10 and growth 2 defaults solve every fc3d and
- * global problem; Capsules-i122 in 952 sweeps instead of 16435).  When
- * the measured error has not halved in anderson_window sweeps, plain
- * sweeps run alone for as many (twice as many each time) before Anderson
- * is tried again: extrapolation can freeze where plain sweeps go on
- * converging.  Measured: on a step of fricon simulate pile (4093
- * contacts) NSGS with Anderson alone stalls at 9e-4 after 100 sweeps and
- * is still at 5e-5 after 76000, plain NSGS converges in 12444 sweeps and
- * the two together in 1577.
+ * With nsgs.anderson > 0 the sweeps are Anderson-accelerated by
+ * fo_accel_apply (core/firstorder.c), the projection methods' safeguards:
+ * an extrapolation is dropped when the fixed-point residual grows by more
+ * than anderson_growth, and plain sweeps run alone for a while when the
+ * error has not halved in anderson_window sweeps (docs/measurements.md).
  *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
@@ -166,7 +148,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
 
     fc_status st = FC_MAX_ITER;
     double err = INFINITY;
-    int it = 0, missed = 0, measured_at = 0;
+    int it = 0, missed = 0, checked_at = 0;
     double ratio = 0.0;            /* error / relative change, at the last measure */
     while (1) {
         if (it >= opt->max_iter) {
@@ -202,12 +184,12 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         fres = sqrt(fres);
         double change = fres / fmax(sqrt(rn), 1e-300);
         int due = every > 0 ? it % every == 0
-                            : it == 1 || it - measured_at >= FC_NSGS_MEASURE_GAP ||
+                            : it == 1 || it - checked_at >= FC_NSGS_MEASURE_GAP ||
                               !(ratio * change > FC_NSGS_PREDICT_MARGIN * opt->tolerance);
         if (due || it >= opt->max_iter) {
             fc_affine(W, r, p->q, u);
             err = fc_error_local(p, r, u);
-            measured_at = it;
+            checked_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
             fc_log(opt, 1, "nsgs sweep %d error %.3e (%d local misses)", it, err, missed);
             if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
@@ -217,9 +199,9 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                 break;
             }
         }
-        fo_accel_apply(&w.aa, p, it - 1, err, NULL, r);   /* err: the last measured */
+        fo_accel_apply(&w.aa, p, it - 1, err, NULL, r);   /* err: the last computed */
     }
-    if (w.aa.extrapolated) memcpy(r, w.rlast, (size_t)m * sizeof *r); /* a measured iterate */
+    if (w.aa.extrapolated) memcpy(r, w.rlast, (size_t)m * sizeof *r); /* a checked iterate */
     if (w.aa.on) fc_log(opt, 1, "nsgs: %d accelerated sweeps accepted", w.aa.accepted);
     fc_affine(W, r, p->q, u);
     info->iterations = it;

@@ -1,16 +1,12 @@
-/* pfp: the Panagiotopoulos fixed point.  Alternate
- *   the normal problem: the LCP 0 <= u_N ⟂ r_N >= 0 with r_T frozen
- *     (projected Gauss-Seidel, exact per contact), and
- *   the tangential problem: min over ||r_T,a|| <= mu_a r_N,a of
- *     1/2 r^T W r + q^T r with r_N frozen (a convex problem; Gauss-Seidel
- *     over contacts with local projected iterations on the disk),
- * each solved to the inner tolerance of tresca.inner; the sweeps are
- * those of the Tresca solver (tresca.c). */
+/* pfp: the Panagiotopoulos fixed point.  Alternate the normal problem
+ * (the LCP 0 <= u_N ⟂ r_N >= 0, r_T frozen) and the tangential one (min
+ * 1/2 r'W r + q'r over ||r_T,a|| <= mu_a r_N,a, r_N frozen), each solved
+ * by tfp.c's Tresca solver to the inner tolerance of tresca.inner. */
 #include "core/firstorder.h"
 
 /* One alternation: the normal problem with r_T frozen, then the
  * tangential one with the thresholds mu r_N it gave. */
-static int pfp_step(fo_run *R, fo_tresca *T, double *s, double tol, int it, double err, double *r)
+int fo_pfp_step(fo_run *R, fo_tresca *T, double *s, double tol, int it, double err, double *r)
 {
     const fc_problem *p = R->p;
     int d = p->d, sn = 0, stg = 0;
@@ -22,14 +18,8 @@ static int pfp_step(fo_run *R, fo_tresca *T, double *s, double tol, int it, doub
     return sn + stg;
 }
 
-static fc_status pfp_run(fo_run *R, int kind, double *r, double *u)
-{
-    (void)kind;
-    return fo_tresca_fixed_point(R, "pfp", pfp_step, r, u);
-}
-
 fc_status fc_pfp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                        fc_info *info)
 {
-    return fo_solve_outer(p, opt, pfp_run, 0, 0, r, u, info);
+    return fo_solve_outer(p, opt, fo_tresca_run, FO_PFP, 0, r, u, info);
 }

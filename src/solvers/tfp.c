@@ -191,9 +191,24 @@ double fo_tresca_solve(fo_tresca *T, int mode, const double *s, double tol,
     return Ri.error;
 }
 
-fc_status fo_tresca_fixed_point(fo_run *R, const char *name, fo_tresca_step step, double *r,
-                                double *u)
+/* The Tresca fixed point on the exact problem: one Tresca problem with
+ * the thresholds mu r_N of the current r. */
+static int tfp_step(fo_run *R, fo_tresca *T, double *s, double tol, int it, double err, double *r)
 {
+    const fc_problem *p = R->p;
+    int d = p->d, sw = 0;
+    for (int a = 0; a < p->nc; a++) s[a] = p->mu[a] * fmax(0.0, r[d * a]);
+    double res = fo_tresca_solve(T, FO_TRESCA_FULL, s, tol, &R->clock, r, &sw);
+    fc_log(R->opt, 2, "tfp %d: error %.3e, Tresca residual %.3e after %d sweeps", it, err, res, sw);
+    return sw;
+}
+
+fc_status fo_tresca_run(fo_run *R, int kind, double *r, double *u)
+{
+    static const struct {
+        const char *name;
+        int (*step)(fo_run *R, fo_tresca *T, double *s, double tol, int it, double err, double *r);
+    } fps[] = {[FO_TFP] = {"tfp", tfp_step}, [FO_PFP] = {"pfp", fo_pfp_step}};
     const fc_problem *p = R->p;
     fo_tresca *T = fo_tresca_new(p, R->opt);
     double *s = fc_calloc((size_t)p->nc + 1, sizeof *s);
@@ -207,35 +222,18 @@ fc_status fo_tresca_fixed_point(fo_run *R, const char *name, fo_tresca_step step
     for (int it = 0; st < 0; it++) {
         double err = fo_error(p, 0, r, u);
         if ((st = fo_run_check(R, it, r, err)) >= 0) break;
-        total += step(R, T, s, fo_inner_tol(&R->opt->tresca.inner, err, p->nc, R->tol), it, err, r);
+        double tol = fo_inner_tol(&R->opt->tresca.inner, err, p->nc, R->tol);
+        total += fps[kind].step(R, T, s, tol, it, err, r);
         fo_velocity(p, r, u);
     }
-    fc_log(R->opt, 1, "%s: %d outer iterations, %ld sweeps", name, R->iterations, total);
+    fc_log(R->opt, 1, "%s: %d outer iterations, %ld sweeps", fps[kind].name, R->iterations, total);
     fo_tresca_free(T);
     free(s);
     return fo_run_end(R, st, r, u);
 }
 
-/* The Tresca fixed point on the exact problem: one Tresca problem with
- * the thresholds mu r_N of the current r. */
-static int tfp_step(fo_run *R, fo_tresca *T, double *s, double tol, int it, double err, double *r)
-{
-    const fc_problem *p = R->p;
-    int d = p->d, sw = 0;
-    for (int a = 0; a < p->nc; a++) s[a] = p->mu[a] * fmax(0.0, r[d * a]);
-    double res = fo_tresca_solve(T, FO_TRESCA_FULL, s, tol, &R->clock, r, &sw);
-    fc_log(R->opt, 2, "tfp %d: error %.3e, Tresca residual %.3e after %d sweeps", it, err, res, sw);
-    return sw;
-}
-
-static fc_status tfp_run(fo_run *R, int kind, double *r, double *u)
-{
-    (void)kind;
-    return fo_tresca_fixed_point(R, "tfp", tfp_step, r, u);
-}
-
 fc_status fc_tfp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                        fc_info *info)
 {
-    return fo_solve_outer(p, opt, tfp_run, 0, 0, r, u, info);
+    return fo_solve_outer(p, opt, fo_tresca_run, FO_TFP, 0, r, u, info);
 }
