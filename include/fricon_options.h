@@ -28,7 +28,7 @@ typedef struct fc_nsgs_options {
     double omega;          /* relaxation (PSOR when != 1); default 1.0      */
     int shuffle;           /* 0: fixed order; 1: shuffle each sweep; default 0 */
     unsigned seed;         /* seed of the shuffle; default 1               */
-    int error_every;       /* full error measured every k sweeps; 0: when the
+    int error_every;       /* full error computed every k sweeps; 0: when the
                               sweep's change predicts the tolerance (at least
                               every 8 sweeps); default 0                     */
     fc_local_solver local; /* default FC_LOCAL_HYBRID                      */
@@ -203,8 +203,8 @@ typedef struct fc_inner_options {
  * r = P_K(r - rho (u + g(u))). */
 typedef struct fc_fp_options {
     double rho;            /* step; <= 0: 1 / lambda_max(W) (power
-                              iteration); default 0 (measured: the seed's 1
-                              diverges when ||W|| > 2)                       */
+                              iteration); default 0 (rho = 1 diverges
+                              when ||W|| > 2)                       */
     double ls_tau;         /* vi-*: rho *= tau while the step is rejected;
                               default 2/3                                  */
     double ls_tauinv;      /* vi-*: rho *= tauinv after an easy step; default 1.5 */

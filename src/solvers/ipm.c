@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 /* Predicted factorisation flops per second, to refuse a step that the
- * time limit cannot hold (as nsn.c and sticking.c). */
+ * time limit cannot hold (as nsn.c and stick.c). */
 #define FC_IPM_FLOPS_PER_SECOND 1e10
 /* Without friction: outer iterations without halving the error before
  * the run stops. */

@@ -19,26 +19,6 @@
  * reduction (the value of problem/reduce.c) instead of Cholesky here. */
 #define NSGS_V_M_SYMMETRIC 1e-14
 
-/* CSR of A^T for a CSR A. */
-static fc_matrix *transpose_csr(const fc_matrix *A)
-{
-    fc_matrix *T = fc_matrix_csr(A->cols, A->rows, A->nnz);
-    if (!T) return NULL;
-    for (long k = 0; k < A->nnz; k++) T->p[A->j[k] + 1]++;
-    for (int i = 0; i < A->cols; i++) T->p[i + 1] += T->p[i];
-    int *next = fc_calloc((size_t)A->cols + 1, sizeof *next);
-    if (!next) { fc_matrix_free(T); return NULL; }
-    memcpy(next, T->p, (size_t)A->cols * sizeof *next);
-    for (int i = 0; i < A->rows; i++)
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) {
-            int c = A->j[k], pos = next[c]++;
-            T->j[pos] = i;
-            T->x[pos] = A->x[k];
-        }
-    free(next);
-    return T;
-}
-
 /* Rows of Gt = (M^-1 H)^T: row j = M^-1 H[:, j] without its zeros; NULL
  * when M is not positive definite or G exceeds cap entries. */
 static fc_matrix *inverse_times(fc_chol *F, const fc_matrix *Ht, int n, long cap,
@@ -105,7 +85,7 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
         return reduced_nsgs(p, opt, &clk, r, u, v, info);
     }
     fc_matrix *Hc = fc_matrix_to_csr(p->H);
-    fc_matrix *Ht = Hc ? transpose_csr(Hc) : NULL;
+    fc_matrix *Ht = Hc ? fc_csr_transpose(Hc) : NULL;
     fc_matrix_free(Hc);
     fc_chol *F = Ht ? fc_chol_factor(p->M, "M", &err) : NULL;
     double *ws = fc_calloc((size_t)2 * (size_t)n + 1, sizeof *ws);

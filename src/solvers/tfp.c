@@ -6,7 +6,7 @@
  * projected gradient on its 3 x 3 (2 x 2) block with the step
  * 1/lambda_max(W_aa) ("projection on the cylinder with local
  * iterations").  After each Tresca solve s <- mu r_N.
- * The sweeps also serve pfp (panagiotopoulos.c): normal-only and
+ * The sweeps also serve pfp (pfp.c): normal-only and
  * tangent-only modes. */
 #include "core/firstorder.h"
 #include "cone/cone.h"
