@@ -90,23 +90,20 @@ void fc_mbd_world_free(fc_mbd_world *w);
 /* Settings. */
 void fc_mbd_set_gravity(fc_mbd_world *w, double gx, double gy, double gz);
 void fc_mbd_set_step(fc_mbd_world *w, double h);
-/* Contacts are created when the gap is <= margin (> 0 lets the solver see
- * contacts about to close: u_N >= -phi/h). */
+/* Contacts from gap <= margin (> 0: contacts about to close are seen). */
 void fc_mbd_set_margin(fc_mbd_world *w, double margin);
 /* Factor of phi/h in w (1: the seed's full stabilisation). */
 void fc_mbd_set_stabilisation(fc_mbd_world *w, double factor);
 double fc_mbd_step_size(const fc_mbd_world *w);
 double fc_mbd_time(const fc_mbd_world *w);
 
-/* Add bodies; each returns the body's index, or -1 on failure.  Mass and
- * inertia follow from the density (kg/m^3); orientation is the identity,
- * velocity zero, mu 0.5. */
+/* Add a body: its index, or -1 on failure; mass and inertia from the
+ * density (kg/m^3), identity orientation, zero velocity, mu 0.5. */
 int fc_mbd_add_sphere(fc_mbd_world *w, double radius, double density,
                       double x, double y, double z);
 int fc_mbd_add_box(fc_mbd_world *w, double hx, double hy, double hz,
                    double density, double x, double y, double z);
-/* The half-space {p : n . (p - point) <= 0}, n the outward normal
- * (normalised here); fixed. */
+/* The fixed half-space {p : n . (p - point) <= 0}, n outward (normalised). */
 int fc_mbd_add_plane(fc_mbd_world *w, double nx, double ny, double nz,
                      double px, double py, double pz);
 /* Add a body given in full (copied; q is normalised). */
@@ -118,9 +115,8 @@ fc_mbd_body *fc_mbd_body_at(fc_mbd_world *w, int i);
 /* Set a box's or sphere's mass, recomputing its inertia (uniform). */
 void fc_mbd_set_mass(fc_mbd_body *b, double mass);
 
-/* Detect contacts at the current positions (broad + narrow phase);
- * returns the number found (-1 on allocation failure).  Done by
- * fc_mbd_step too. */
+/* Detect contacts at the current positions (as fc_mbd_step does): their
+ * number, -1 on allocation failure. */
 int fc_mbd_detect(fc_mbd_world *w);
 int fc_mbd_contact_count(const fc_mbd_world *w);
 const fc_mbd_contact *fc_mbd_contact_at(const fc_mbd_world *w, int i);
@@ -139,8 +135,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **p, fc_error *err
  * error (allocation, solver setup) prevents the step. */
 fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
                    fc_mbd_step_info *info, fc_error *err);
-/* The problem solved by the last step (NULL when it had no contact);
- * owned by the world, valid until the next step. */
+/* The last step's problem (NULL: no contact), the world's, until the next. */
 const fc_problem *fc_mbd_last_problem(const fc_mbd_world *w);
 /* Its local form (W, q) when the step reduced it, else NULL. */
 const fc_problem *fc_mbd_last_local_problem(const fc_mbd_world *w);
@@ -152,10 +147,8 @@ void fc_mbd_set_general_reduction(fc_mbd_world *w, int on);
 fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
                           const char *sol_path, fc_error *err);
 
-/* Diagnostics: the sum over contacts of the forces (impulses / h) in
- * world coordinates, and the sums of the normal and tangential parts
- * (sum of r_N / h, and |sum of the tangential force vectors|), over the
- * contacts involving body i (i < 0: all contacts). */
+/* Diagnostics over the contacts of body i (i < 0: all): the sum of the
+ * forces (r / h, world), of r_N / h, and |sum of the tangential forces|. */
 void fc_mbd_contact_forces(const fc_mbd_world *w, int i, double force[3],
                            double *normal, double *tangential);
 double fc_mbd_kinetic_energy(const fc_mbd_world *w);
@@ -163,9 +156,8 @@ double fc_mbd_kinetic_energy(const fc_mbd_world *w);
 /* World coordinates of body-frame vector bv rotated by q (no translation). */
 void fc_mbd_rotate(const double q[4], const double bv[3], double out[3]);
 
-/* Legacy VTK polydata of the bodies (spheres as vertices with a "radius"
- * point scalar for glyphs, boxes as 6 quads, planes as a square of side
- * plane_size), readable by ParaView. */
+/* Legacy VTK polydata of the bodies for ParaView: spheres as vertices with
+ * a "radius" scalar, boxes as 6 quads, planes as squares of plane_size. */
 fc_err fc_mbd_write_vtk(const fc_mbd_world *w, const char *path,
                         double plane_size, fc_error *err);
 

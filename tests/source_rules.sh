@@ -1,6 +1,6 @@
 #!/bin/bash
 # The source tree's own rules (issue 26): comments say what and why, the
-# measurements live in docs/ and bench/results/; no .c file under src/ is
+# measurements live in docs/ and bench/results/; no source file (src/, include/) is
 # more than a third comment lines; include/fricon.h holds no option struct;
 # every solver the registry names is found by a file of its name (or its
 # family's) under src/solvers/.
@@ -15,7 +15,7 @@ check() {   # check CONDITION-STATUS MESSAGE
 measured=$(grep -rio 'measured' "$root/src" "$root/include" | wc -l)
 [ "$measured" -le 5 ]; check $? "'measured' occurs $measured times in src/ and include/ (at most 5)"
 
-for f in $(find "$root/src" -name '*.c' | sort); do
+for f in $(find "$root/src" "$root/include" -name '*.[ch]' | sort); do
   frac=$(awk '
     { t = $0; sub(/^[ \t]+/, "", t) }
     inc { c++; if (t ~ /\*\//) inc = 0; next }

@@ -1,18 +1,15 @@
-/* Cone projections and one-contact (local) solvers, used by the
- * Gauss-Seidel family of solvers.  Private to the library. */
+/* Cone projections and one-contact solvers of the Gauss-Seidel family. */
 #ifndef FRICON_CONE_H
 #define FRICON_CONE_H
 
 #include "fricon.h"
 
-/* Projection of x (length n = 1 or 2) onto the disk of radius R >= 0
- * centred at 0, in place (the Tresca friction set). */
+/* x (n = 1, 2) projected in place onto the disk |x| <= R (Tresca's set). */
 void fc_project_disk(int n, double R, double *x);
 
-/* One contact a of dimension d: its diagonal block W_aa and coefficients.
- * rho_n, rho_t are the Alart-Curnier step sizes 1/W_NN and
- * 1/lambda_max(W_TT) (rho_r: 1/lambda_max(W_RR), d = 5); rho is the scalar step 1/lambda_max(W_aa) (an upper
- * bound) of the projection solver. */
+/* One contact: W_aa and coefficients; Alart-Curnier steps rho_n = 1/W_NN,
+ * rho_t = 1/lambda_max(W_TT) (rho_r: W_RR, d = 5); the projection solver's
+ * rho = 1/lambda_max(W_aa) (an upper bound). */
 typedef struct fc_local {
     int d;
     double mu, mu_r;

@@ -21,9 +21,8 @@ int fc_anderson_init(fc_anderson *a, int m, int mem);
 void fc_anderson_free(fc_anderson *a);
 /* Forget the history (after a rejected step). */
 void fc_anderson_reset(fc_anderson *a);
-/* g = G(x) on entry; on return the accelerated point (g unchanged when
- * there is no history yet or the least squares fails).  Returns 1 when
- * g was extrapolated. */
+/* g = G(x) in, the accelerated point out (unchanged without history or
+ * when the least squares fails); 1 when g was extrapolated. */
 int fc_anderson_step(fc_anderson *a, const double *x, double *g);
 
 #endif

@@ -1,7 +1,5 @@
-/* Private helpers of the first-order and fixed-point solvers (fpp.c,
- * eg.c, hp.c, dsfp.c, apgd.c, aclm.c, prox.c, tfp.c, pfp.c, nsgs.c,
- * nsgs_v.c): the natural map, the iteration bookkeeping and Anderson
- * acceleration.  Not installed. */
+/* The first-order and fixed-point solvers' helpers: the natural map, the
+ * iteration bookkeeping, Anderson acceleration. */
 #ifndef FRICON_FIRSTORDER_H
 #define FRICON_FIRSTORDER_H
 
@@ -26,8 +24,7 @@ double fo_proj_step(const fc_problem *p, const double *x, double rho,
 
 /* ---- iteration bookkeeping ---------------------------------------- */
 
-/* One run of an iterative method: the registered solver (outer = 1: the
- * progress callback is called) or an inner solve (outer = 0). */
+/* One run: the registered solver (outer = 1: progress called) or inner. */
 typedef struct fo_run {
     const fc_problem *p;
     const fc_options *opt;
@@ -42,9 +39,8 @@ typedef struct fo_run {
     int iterations;     /* iterations done                                  */
     double error;       /* the last iterate's error                         */
     char message[160];
-    /* The convex set of a ccp run (fo_apgd_run): K, or for tfp and pfp
-     * R+ x disk(s) (CYLINDER), r_N >= 0 with r_T = fixed_T (NORMAL),
-     * r_N = fixed_N with r_T in disk(s) (TANGENT). */
+    /* a ccp run's set: K, or (tfp, pfp) R+ x disk(s), r_N >= 0 with r_T
+     * fixed (NORMAL), r_T in disk(s) with r_N fixed (TANGENT) */
     int set;
     const double *s;     /* nc thresholds (cylinder, tangent)             */
     const double *fixed; /* m values of the frozen components             */
@@ -56,8 +52,7 @@ void fo_run_project(const fo_run *R, double *x);
 /* The residual of the run's convex problem (g = 0) at x, u = W x + q. */
 double fo_run_set_error(const fo_run *R, const double *x, const double *u);
 
-/* Start a run from r (the first "best" iterate); -1 when out of memory.
- * deadline: the caller's clock, or NULL for one from opt->time_limit. */
+/* Start a run from r; deadline NULL: opt->time_limit's; -1: out of memory. */
 int fo_run_begin(fo_run *R, const fc_problem *p, const fc_options *opt, int ccp,
                  int outer, double tol, int max_iter, const fc_clock *deadline,
                  const double *r);
@@ -79,10 +74,9 @@ fc_problem fo_subproblem(const fc_problem *p, fc_matrix *W, double *q);
 
 /* ---- safeguarded Anderson acceleration of an iteration map -------- */
 
-/* x <- G(x), one iteration of a projection method or an NSGS sweep: after
- * start plain iterations G(x) is replaced by the Anderson extrapolation
- * (core/anderson.h) of the last mem maps, projected onto K; it is dropped
- * and the history reset when ||G(x) - x|| grows by more than growth. */
+/* x <- G(x) (a projection step, an NSGS sweep) replaced after start plain
+ * maps by the Anderson extrapolation of the last mem, projected onto K;
+ * dropped, history reset, when ||G(x) - x|| grows by more than growth. */
 typedef struct fo_accel {
     fc_anderson aa;
     int on, start, extrapolated, accepted, wait;
@@ -99,33 +93,27 @@ int fo_accel_init(fo_accel *A, int mem, int start, double growth, int m);
 int fo_accel_init_nsgs(fo_accel *A, const fc_nsgs_options *o, int m);
 /* Before the map: remember x = r. */
 void fo_accel_save(fo_accel *A, const double *r, int m);
-/* After the map of iteration it (err: the error at x): r = G(x) in, the
- * next iterate out; 1 when r was changed (u must be recomputed).  When
- * err has not halved in window iterations (50 x mem by default), the plain
- * map runs alone for as many (doubled each time) from best (if not NULL). */
+/* After map it (err at x): r = G(x) in, the next iterate out; 1 when r
+ * changed.  err not halved in window iterations: plain maps from best. */
 int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, const double *best,
                    double *r);
 void fo_accel_free(fo_accel *A);
-/* The start of an fp.anderson-accelerated loop (projection family, dsfp):
- * n doubles of zeroed workspace and A from R->opt->fp; NULL when out of
- * memory (R->message set).  fo_fp_end frees both and ends R with st. */
+/* An fp.anderson loop's start: n zeroed doubles and A (NULL: out of
+ * memory); fo_fp_end frees both and ends R with st. */
 double *fo_fp_begin(fo_run *R, fo_accel *A, size_t n);
 fc_status fo_fp_end(fo_run *R, fo_accel *A, double *ws, int st, double *r, double *u);
 
 /* ---- cores shared between files ------------------------------------ */
 
-/* A core iteration: runs R (begun) on R->p from r, kind selects a family
- * member; ends R (fo_run_end) and returns the status. */
+/* A core iteration: runs R on R->p from r (kind: the member), ends R. */
 typedef fc_status (*fo_core)(fo_run *R, int kind, double *r, double *u);
-/* A registered solver made of one outer run of core with the tolerance,
- * max_iter and time limit of opt, on the exact problem (ccp = 0) or on
- * its convex relaxation (ccp = 1: stops on the relaxation's residual). */
+/* A registered solver: one outer run of core under opt's limits, on the
+ * problem (ccp = 0) or its convex relaxation (ccp = 1). */
 fc_status fo_solve_outer(const fc_problem *p, const fc_options *opt, fo_core core,
                          int kind, int ccp, double *r, double *u, fc_info *info);
 
-/* The projection family (fpp.c, eg.c, hp.c): one loop,
- * fo_projection_run, calls the step of the member that kind names.  A
- * step maps r (u = W r + q, F = F(r)) to the next r and its u. */
+/* The projection family (fpp.c, eg.c, hp.c): one loop calls the member's
+ * step, which maps r (u = W r + q, F = F(r)) to the next r and its u. */
 typedef struct fo_proj {
     const fc_problem *p;
     const fc_fp_options *o;
@@ -143,20 +131,16 @@ typedef struct fo_proj_method {
 extern const fo_proj_method fo_fpp_method, fo_eg_method, fo_vi_fpp_method,
     fo_vi_eg_method, fo_hp_method;
 enum { FO_FPP, FO_EG, FO_VI_FPP, FO_VI_EG, FO_HP };
-/* Runs the member kind on (R->p, R->ccp) with opt->fp from r; r out: the
- * best iterate, u = W r + q. */
+/* Member kind on (R->p, R->ccp) from r; r out: the best, u = W r + q. */
 fc_status fo_projection_run(fo_run *R, int kind, double *r, double *u);
 /* The registered solver of member kind (fo_solve_outer of the above). */
 fc_status fo_projection_solve(int kind, const fc_problem *p, const fc_options *opt, double *r,
                               double *u, fc_info *info);
-/* The self-adaptive step (fpp.c): y = P_K(x - rho F) with rho shrunk by
- * ls_tau until rho ||F - F(y)|| <= ls_L ||x - y||, and grown by ls_tauinv
- * for the next iteration when the ratio is under ls_Lmin (and S->grow);
- * S->y, S->uy = W y + q, S->Fy = F(y) out; returns the rho used. */
+/* The self-adaptive step (fpp.c): y = P_K(x - rho F), rho shrunk until
+ * rho ||F - F(y)|| <= ls_L ||x - y||, grown under ls_Lmin; the rho used. */
 double fo_adaptive_step(fo_proj *S, const double *x);
 
-/* Accelerated projected gradient on the cone complementarity problem
- * K* ∋ W r + q ⟂ r ∈ K of R->p (its convex relaxation); kind unused. */
+/* APGD on the convex relaxation K* ∋ W r + q ⟂ r ∈ K; kind unused. */
 fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u);
 
 /* The ACLM fixed point with the convex solver inner (an fc_ccp_solver). */
@@ -173,10 +157,8 @@ fo_tresca *fo_tresca_new(const fc_problem *p, const fc_options *opt);
 double fo_tresca_solve(fo_tresca *T, int mode, const double *s, double tol,
                        const fc_clock *deadline, double *r, int *its);
 void fo_tresca_free(fo_tresca *T);
-/* The outer loop of tfp and pfp (kind FO_TFP, FO_PFP): until fo_run_check
- * stops it, the member's step updates r with inner tolerance tol (s:
- * scratch for nc thresholds) and returns its inner sweeps, summed and
- * logged (level 1). */
+/* The outer loop of tfp and pfp: each step updates r to inner tolerance
+ * tol (s: nc thresholds of scratch), returns its inner sweeps (logged). */
 enum { FO_TFP, FO_PFP };
 fc_status fo_tresca_run(fo_run *R, int kind, double *r, double *u);
 int fo_pfp_step(fo_run *R, fo_tresca *T, double *s, double tol, int it, double err, double *r);

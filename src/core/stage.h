@@ -1,15 +1,12 @@
-/* The stage runner: how a composite solver (auto, nsn-hybrid, ipm-mdp's
- * polish, lemke's crash start, prox's inner solves) runs a registered
- * solver as one of its stages, and the one rule for the time a sub-solve
- * is given (docs/DEVELOPING.md, "Composing solvers"). */
+/* The stage runner: how a composite solver runs a registered solver as a
+ * stage, and the one time-left rule (docs/DEVELOPING.md, "Composing"). */
 #ifndef FRICON_STAGE_H
 #define FRICON_STAGE_H
 
 #include "internal.h"
 
-/* A sub-solve's time limit under clk: 0 (none) when clk has none, else
- * the time left, at least FC_TIME_LEFT_FLOOR: a limit already passed
- * stays a (tiny) limit, which the sub-solve meets at its first check. */
+/* A sub-solve's time limit: 0 (none) without one, else the time left, at
+ * least FC_TIME_LEFT_FLOOR (a passed limit stays a tiny one). */
 #define FC_TIME_LEFT_FLOOR 1e-9
 double fc_time_left(const fc_clock *clk);
 

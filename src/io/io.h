@@ -14,9 +14,8 @@ typedef struct fc_triplets {
 /* Append one entry; FC_OK or FC_ERR_NOMEM. */
 fc_err fc_triplets_push(fc_triplets *t, int i, int j, double x);
 void fc_triplets_free(fc_triplets *t);
-/* CSR matrix of the entries (rows sorted by column, duplicates summed,
- * explicit zeros kept); entries must lie inside rows x cols.  NULL when
- * out of memory. */
+/* CSR of the entries (inside rows x cols; duplicates summed, explicit
+ * zeros kept, columns sorted); NULL when out of memory. */
 fc_matrix *fc_triplets_to_csr(const fc_triplets *t, int rows, int cols);
 
 /* The entries of a matrix as libfclib returns it (triplet, CSC or CSR by
@@ -28,8 +27,7 @@ const char *fc_fclib_matrix_entries(const struct fclib_matrix *A, fc_triplets *T
 
 /* The last component of a path (points into path). */
 const char *fc_io_basename(const char *path);
-/* Validate a freshly read problem and hand it over: on success *out = p,
- * else p is freed and err says "PATH: message". */
+/* Validate a read problem: *out = p, else p freed, err "PATH: message". */
 fc_err fc_io_finish(const char *path, fc_problem *p, fc_problem **out, fc_error *err);
 
 #endif

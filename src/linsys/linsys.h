@@ -1,5 +1,4 @@
-/* Linear-system seam: SuiteSparse factorisations behind small opaque
- * types, so that solvers need not know the library. */
+/* SuiteSparse factorisations behind small opaque types. */
 #ifndef FRICON_LINSYS_H
 #define FRICON_LINSYS_H
 
@@ -8,12 +7,10 @@
 /* ---- chol.c: sparse Cholesky (CHOLMOD) of an SPD matrix ---- */
 typedef struct fc_chol fc_chol;
 
-/* A's upper triangle is read.  NULL with FC_ERR_NUMERIC when A is not
- * positive definite (name: for the message). */
+/* A's upper triangle; NULL, FC_ERR_NUMERIC naming it, when not SPD. */
 fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err);
-/* A + shift I for a symmetric block-CSR A, ordered by AMD on the block
- * graph.  NULL with FC_ERR_NOMEM when the analysis (fc_chol_predict_bsr
- * alone) predicts more than max_entries entries or max_flops flops. */
+/* A + shift I, A symmetric block-CSR, AMD on the block graph; FC_ERR_NOMEM
+ * past max_entries or max_flops as predicted (fc_chol_predict_bsr). */
 fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
                                   double max_flops, const char *name, fc_error *err);
 fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, fc_error *err);
@@ -21,45 +18,35 @@ fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, f
 fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 /* H^T A^-1 H as a symmetrised CSR matrix (H: n x m, any storage). */
 fc_matrix *fc_chol_congruence(fc_chol *F, const fc_matrix *H, fc_error *err);
-/* A copy of the factor (no factorisation; NULL when out of memory). */
-fc_chol *fc_chol_copy(const fc_chol *F);
+fc_chol *fc_chol_copy(const fc_chol *F);   /* no factorisation; NULL: out of memory */
 void fc_chol_free(fc_chol *F);
-/* FC_OK when A (its upper triangle) is positive definite, else
- * FC_ERR_NUMERIC (or FC_ERR_NOMEM) with a message naming it. */
+/* Is A (its upper triangle) positive definite: FC_OK, or FC_ERR_NUMERIC. */
 fc_err fc_chol_check_definite(const fc_matrix *A, const char *name, fc_error *err);
 
 /* ---- lu.c: sparse LU of a fixed pattern, refactorised by Newton ---- */
-/* The CSC pattern (row indices sorted) is analysed once.  UMFPACK by
- * default, KLU (UMFPACK instead on heavy predicted fill), or dense LAPACK,
- * which fc_lu_new picks itself when n <= 64. */
+/* The CSC pattern (rows sorted) analysed once; UMFPACK, KLU (UMFPACK on
+ * heavy predicted fill), or dense LAPACK (picked itself when n <= 64). */
 typedef struct fc_lu fc_lu;
 typedef enum fc_lu_kind {
     FC_LU_UMFPACK = 0, FC_LU_KLU = 1, FC_LU_DENSE = 2,
     FC_LU_UMFPACK_SYMMETRIC = 3   /* UMFPACK's symmetric strategy */
 } fc_lu_kind;
 
-/* The arrays are copied.  NULL on failure, FC_ERR_NOMEM when the factor
- * is predicted beyond 50 x the matrix's entries + 1e6. */
+/* Arrays copied; FC_ERR_NOMEM past 50 x the entries + 1e6 predicted. */
 fc_lu *fc_lu_new(int n, const int *Ap, const int *Ai, fc_lu_kind kind, fc_error *err);
-/* Values Ax in the pattern's order.  FC_ERR_NUMERIC when singular; rcond
- * (may be NULL): an estimate of the reciprocal condition number. */
+/* Ax in the pattern's order; FC_ERR_NUMERIC when singular; rcond: 1/cond. */
 fc_err fc_lu_factor(fc_lu *F, const double *Ax, double *rcond, fc_error *err);
-/* x = A^-1 b with the last factorisation (x and b may alias). */
+/* x = A^-1 b, the last factorisation (x and b may alias). */
 fc_err fc_lu_solve(fc_lu *F, const double *b, double *x, fc_error *err);
-/* The caller refines itself: UMFPACK's own refinement is turned off
- * (docs/measurements.md, "linsys"). */
+/* The caller refines: UMFPACK's refinement off (docs/measurements.md). */
 void fc_lu_solver_refines(fc_lu *F);
 fc_lu_kind fc_lu_backend(const fc_lu *F);
-/* The flops of one factorisation, as the analysis predicts them. */
-double fc_lu_predicted_flops(const fc_lu *F);
+double fc_lu_predicted_flops(const fc_lu *F);   /* one factorisation's, predicted */
 void fc_lu_free(fc_lu *F);
 
-/* ---- blockjac.c: the pattern of W + block-diagonal terms ---- */
-/* W's blocks (block-CSR, blocks of d, rows sorted) plus the missing
- * diagonal blocks: block rows (bp, bj; bw: W's block or -1; bdiag: the
- * diagonal block of each row), one CSC pattern (Ap, Ai, Ax) with
- * pos[k*d*d + ii + jj*d] the CSC index of entry (ii, jj) of block k, and
- * its LU analysis. */
+/* ---- blockjac.c: the pattern of W + block-diagonal terms: W's blocks plus the missing diagonal ones: block rows (bp, bj; bw: W's
+ * block or -1; bdiag), one CSC pattern (Ap, Ai, Ax), pos[k*d*d + ii + jj*d]
+ * the CSC index of entry (ii, jj) of block k, and its LU analysis. */
 typedef struct fc_bjac {
     int d, nc, m;
     long nb;
@@ -75,27 +62,20 @@ void fc_bjac_free(fc_bjac *J);
 
 /* ---- kkt.c: a symmetric matrix of fixed pattern, refactorised often ---- */
 typedef struct fc_kkt fc_kkt;
-/* From nz triplets (either triangle, duplicates summed, tx NULL: zeros;
- * the diagonal always in the pattern), ordered once.  quasidef 0: LL',
- * 1: quasi-definite LDL'. */
+/* From nz triplets (either triangle, duplicates summed, tx NULL: zeros),
+ * diagonal included, ordered once; quasidef 0: LL', 1: LDL'. */
 fc_kkt *fc_kkt_new(int n, long nz, const int *ti, const int *tj, const double *tx,
                    int quasidef, fc_error *err);
-/* A quasi-definite [A11 B; B' -C] (n1 = size of A11, C block diagonal
- * with blocks of bs <= 8) factorised through its Schur complement A11 +
- * B C^-1 B', solves refined against the whole matrix: far smaller factors
- * when n1 is small or C's coupling local.  Whole LDL' when C is not block
- * diagonal. */
+/* Quasi-definite [A11 B; B' -C] (A11: n1, C block diagonal, bs <= 8) by
+ * its Schur complement A11 + B C^-1 B' (whole LDL' otherwise), refined. */
 fc_kkt *fc_kkt_new_schur(int n, long nz, const int *ti, const int *tj, const double *tx,
                          int n1, int bs, fc_error *err);
-/* The KKT matrix of a problem's cone QP: W (global = 0), or [M sign H;
- * sign H' C] with C of d x d blocks, starting at zero.  M or W enters as
- * (A + A')/2, scaled by ta_i ta_j if ta != NULL; H's column j by sign
- * hs_j (hs may be NULL).  cblocks: explicit zeros for the upper triangles
- * of the contacts' diagonal blocks, filled in through fc_kkt_find. */
+/* A cone QP's KKT matrix: W, or [M sign H; sign H' C] (global; C: d x d
+ * blocks from zero, explicit when cblocks); W or M as (A + A')/2 scaled by
+ * ta_i ta_j (ta may be NULL), H's column j by hs_j (hs may be NULL). */
 fc_kkt *fc_kkt_new_problem(const fc_problem *p, int global, const double *ta, double sign,
                            const double *hs, int cblocks, fc_error *err);
-/* The values (upper triangle), to be updated in place at the positions
- * fc_kkt_find gives (-1: not in the pattern). */
+/* The values (upper triangle), updated in place at fc_kkt_find's (-1: none). */
 long fc_kkt_find(const fc_kkt *K, int i, int j);
 long fc_kkt_diag(const fc_kkt *K, int i);
 double *fc_kkt_values(fc_kkt *K);
@@ -103,11 +83,9 @@ double *fc_kkt_values(fc_kkt *K);
 fc_err fc_kkt_factor(fc_kkt *K, const double *reg, fc_error *err);
 /* x = A^-1 b with `refine` refinement steps (x and b must not alias). */
 fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error *err);
-/* ||b - A x||_inf / ||b||_inf of the last solve (inf for non-finite x). */
-double fc_kkt_solve_residual(const fc_kkt *K);
+double fc_kkt_solve_residual(const fc_kkt *K);   /* ||b - A x||_inf / ||b||_inf, last solve */
 void fc_kkt_free(fc_kkt *K);
-/* Predicted flops of one factorisation (fc_kkt_new refuses, FC_ERR_NOMEM,
- * a factor beyond 50 x the entries + 1e6). */
+/* Predicted flops (fc_kkt_new refuses past 50 x the entries + 1e6). */
 double fc_kkt_predicted_flops(const fc_kkt *K);
 
 #endif
