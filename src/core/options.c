@@ -242,7 +242,12 @@ void fc_default_options(fc_options *opt)
     memset(opt, 0, sizeof *opt);
     for (int i = 0; fc_option_at(i); i++) {
         const fc_option_info *o = fc_option_at(i);
-        if (o->type == FC_OPTION_SOLVER) memcpy((char *)opt + o->offset, &o->def_solver, sizeof o->def_solver);
+        if (o->type == FC_OPTION_SOLVER) {
+            /* the registry's own string, as fc_options_set stores it */
+            const fc_solver *sv = fc_solver_find(o->def_solver);
+            const char *name = sv ? sv->name : o->def_solver;
+            memcpy((char *)opt + o->offset, &name, sizeof name);
+        }
         else store(opt, o, o->def);
     }
 }
