@@ -39,6 +39,9 @@ printf '3 1000000000\n0 3000000000 3000000000\n3000000000 3000000000\n1 2 3\n' >
 printf '3 2000000\n0 6000000 6000000\n6000000 6000000\n1 2 3\n' >"$TMP/huge2.dat"; expect_bad "large declared dense size" "$TMP/huge2.dat"
 printf '7 1\n0 7 7\n7 7\n1\n' >"$TMP/badd.dat";        expect_bad "dimension 7" "$TMP/badd.dat"
 printf '3 1\n0 3 3\n3 3\n1 0 0 0 1 0 0 abc 1\n1 2 3\n0.5\n' >"$TMP/word.dat"; expect_bad "non-numeric token" "$TMP/word.dat"
+{ cat "$EXAMPLES/FC3D_Example1.dat"; echo "1 2 3"; } >"$TMP/trailing.dat"; expect_bad "data after the problem" "$TMP/trailing.dat"
+sed '10s/^0$/7/' "$DATA/global/GFC3D_Example00.dat" >"$TMP/badH.dat"; expect_bad "global with a corrupted H header" "$TMP/badH.dat"
+printf '3 1\n2 3 3\n2\nCSparse Version 3.1.9\n3-by-3, nzmax: 4 nnz: 4, 1-norm: 1\ncol 0 : locations 0 to 1\n0 : 0.5\n0 : 0.5\ncol 1 : locations 2 to 2\n1 : 1\ncol 2 : locations 3 to 3\n2 : 1\n-1 0 0\n0.5\n' >"$TMP/csdup.dat"; expect_bad "CSparse column with a row twice" "$TMP/csdup.dat"
 head -c 4096 /dev/urandom >"$TMP/garbage.dat";         expect_bad "binary garbage" "$TMP/garbage.dat"
 head -c 4096 /dev/urandom >"$TMP/garbage.hdf5";        expect_bad "garbage HDF5" "$TMP/garbage.hdf5"
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then

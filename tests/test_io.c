@@ -267,6 +267,79 @@ static void test_bad_dat(void)
     expect_failure("3\n1\n" W1 "-1 0 1e999\n0.5\n", FC_ERR_INVALID, 6, "overflowing q");
 }
 
+/* Reading text must succeed; returns the problem (NULL on failure). */
+static fc_problem *expect_success(const char *text, const char *why)
+{
+    char path[256];
+    make_file(path, sizeof path, ".dat", text, strlen(text));
+    fc_problem *p = NULL;
+    fc_error err = {FC_OK, ""};
+    fc_err e = fc_read(path, &p, &err);
+    CHECK(e == FC_OK && p, "%s: refused: %s", why, err.msg);
+    unlink(path);
+    return p;
+}
+
+/* A valid 1-contact global problem (GFC3D_Example00's shape): M, H dense. */
+#define G1_M "3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n"
+#define G1_H "0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n"
+#define G1_FW "-1 -1 -1 0 0 0\n0.1\n"
+
+/* A CSparse compressed-column 3 x 3 header for W (nnz entries). */
+#define CS_HEAD(nnz) "3\n1\n2\n3\n3\n2\nCSparse Version 3.1.9\n3-by-3, nzmax: " nnz " nnz: " nnz ", 1-norm: 1\n"
+
+/* Where a problem ends: trailing data, sizes that do not match the
+ * content, the Siconos isComplete flag (the one accepted trailer). */
+static void test_problem_end(void)
+{
+    fc_problem *p;
+    expect_failure("3\n1\n" W1 "-1 0 0\n0.5\nxyz\n", FC_ERR_PARSE, 8, "trailing word");
+    expect_failure("3\n1\n" W1 "-1 0 0\n0.5\n0.7\n", FC_ERR_PARSE, 8, "trailing number");
+    expect_failure("3\n1\n" W1 "-1 0 0\n0.5 1\n", FC_ERR_PARSE, 7, "flag on the mu line");
+    expect_failure("3\n1\n" W1 "-1 0 0\n0.5\n1\n1\n", FC_ERR_PARSE, 9, "two flags");
+    expect_failure("3\n1\n" W1 "-1 0 0\n0.5\n1 0\n", FC_ERR_PARSE, 8, "flag and more");
+    expect_failure("3\n1\n" W1 "-1 0 0 2\n0.5\n", FC_ERR_PARSE, 7, "q longer than m");
+    expect_failure("3\n1\n" W1 "-1 0 0\n0.5 0.5\n", FC_ERR_PARSE, 7, "two mu for one contact");
+    expect_failure("3\n1\n0 3 3\n3 3\n1 0 0 0 1 0 0 0 1 0\n-1 0 0\n0.5\n", FC_ERR_PARSE, 7,
+                   "dense W with one value too many");
+    for (int k = 0; k < 2; k++) {
+        p = expect_success(k ? "3\n1\n" W1 "-1 0 0\n0.5\n1\n \n" : "3\n1\n" W1 "-1 0 0\n0.5\n0", "isComplete flag");
+        fc_problem_free(p);
+    }
+    p = expect_success(G1_M G1_H G1_FW "0\n", "global control");
+    CHECK(p && p->kind == FC_GLOBAL, "global control read as another kind");
+    fc_problem_free(p);
+    /* a corrupted H header used to turn the file into a local problem */
+    expect_failure(G1_M "7\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n" G1_FW "0\n", FC_ERR_PARSE, 11,
+                   "global with a corrupted H storage code");
+    expect_failure(G1_M G1_H "-1 -1 -1 0 0 0 0\n0.1\n", FC_ERR_PARSE, 14, "global w too long");
+    expect_failure(G1_M G1_H G1_FW "0\n0.1\n", FC_ERR_PARSE, 16, "global with data after the flag");
+}
+
+/* CSparse forms: compressed columns once each, a row once per column
+ * (any order, as Siconos writes them); triplets sum duplicates. */
+static void test_cs_forms(void)
+{
+    fc_problem *p;
+    expect_failure(CS_HEAD("4") "col 0 : locations 0 to 1\n0 : 0.5\n0 : 0.5\ncol 1 : locations 2 to 2\n1 : 1\n"
+                   "col 2 : locations 3 to 3\n2 : 1\n-1 0 0\n0.5\n", FC_ERR_PARSE, 11, "duplicate row in a column");
+    expect_failure(CS_HEAD("3") "col 0 : locations 0 to 0\n0 : 1\ncol 0 : locations 1 to 1\n1 : 1\n"
+                   "col 2 : locations 2 to 2\n2 : 1\n-1 0 0\n0.5\n", FC_ERR_PARSE, 11, "column listed twice");
+    expect_failure(CS_HEAD("3") "col 0 : locations 0 to 0\n0 : 1\ncol 2 : locations 1 to 1\n2 : 1\n"
+                   "col 1 : locations 2 to 2\n1 : 1\n-1 0 0\n0.5\n", FC_ERR_PARSE, 11, "columns out of order");
+    p = expect_success(CS_HEAD("5") "col 0 : locations 0 to 1\n2 : 0.25\n0 : 1\ncol 1 : locations 2 to 2\n1 : 1\n"
+                       "col 2 : locations 3 to 4\n2 : 1\n0 : 0.25\n-1 0 0\n0.5\n", "unsorted rows in a column");
+    fc_problem_free(p);
+    p = expect_success("3\n1\n2\n3\n3\n1\nCSparse Version 3.1.9\ntriplet: 3-by-3, nzmax: 4 nnz: 4\n"
+                       "0 0 : 0.5\n1 1 : 1\n0 0 : 0.5\n2 2 : 1\n-1 0 0\n0.5\n", "triplet duplicates");
+    if (p) {
+        fc_matrix *D = fc_matrix_to_dense(p->W);
+        CHECK(D && D->x[0] == 1.0, "triplet duplicates not summed: %g", D ? D->x[0] : -1.0);
+        fc_matrix_free(D);
+    }
+    fc_problem_free(p);
+}
+
 /* Open failures: a missing file and a directory give FC_ERR_IO. */
 static void test_open_failures(void)
 {
@@ -492,6 +565,8 @@ int main(void)
     test_shared_files();
     test_storage_kinds();
     test_bad_dat();
+    test_problem_end();
+    test_cs_forms();
     test_open_failures();
     test_huge_sizes();
     test_truncations("fc3d/FC3D_Example1.dat", 1);
