@@ -47,6 +47,12 @@ head -c 4096 /dev/urandom >"$TMP/garbage.hdf5";        expect_bad "garbage HDF5"
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
   /usr/bin/python3 -c "import h5py; f = h5py.File('$TMP/nogroup.hdf5', 'w'); f.create_dataset('x', data=[1.0]); f.close()"
   expect_bad "HDF5 without an fclib group" "$TMP/nogroup.hdf5"
+  cp "$DATA/fc3d/Capsules-i125-1213.hdf5" "$TMP/q2d.hdf5"
+  /usr/bin/python3 -c "import h5py; f = h5py.File('$TMP/q2d.hdf5', 'r+'); q = f['fclib_local/vectors/q'][:]; del f['fclib_local/vectors/q']; f['fclib_local/vectors/q'] = q.reshape(-1, 2); f.close()"
+  expect_bad "HDF5 q stored as a 2-D array" "$TMP/q2d.hdf5"
+  cp "$DATA/global/CubeH8.hdf5" "$TMP/both.hdf5"
+  /usr/bin/python3 -c "import h5py; f = h5py.File('$TMP/both.hdf5', 'r+'); f.copy('fclib_global', 'fclib_local'); f.close()"
+  expect_bad "HDF5 holding both a local and a global problem" "$TMP/both.hdf5"
 fi
 head -c 30000 "$DATA/fc3d/Capsules-i125-1213.hdf5" >"$TMP/trunc.hdf5" 2>/dev/null && expect_bad "truncated HDF5" "$TMP/trunc.hdf5"
 
