@@ -39,11 +39,20 @@ printf '3 1000000000\n0 3000000000 3000000000\n3000000000 3000000000\n1 2 3\n' >
 printf '3 2000000\n0 6000000 6000000\n6000000 6000000\n1 2 3\n' >"$TMP/huge2.dat"; expect_bad "large declared dense size" "$TMP/huge2.dat"
 printf '7 1\n0 7 7\n7 7\n1\n' >"$TMP/badd.dat";        expect_bad "dimension 7" "$TMP/badd.dat"
 printf '3 1\n0 3 3\n3 3\n1 0 0 0 1 0 0 abc 1\n1 2 3\n0.5\n' >"$TMP/word.dat"; expect_bad "non-numeric token" "$TMP/word.dat"
+{ cat "$EXAMPLES/FC3D_Example1.dat"; echo "1 2 3"; } >"$TMP/trailing.dat"; expect_bad "data after the problem" "$TMP/trailing.dat"
+sed '10s/^0$/7/' "$DATA/global/GFC3D_Example00.dat" >"$TMP/badH.dat"; expect_bad "global with a corrupted H header" "$TMP/badH.dat"
+printf '3 1\n2 3 3\n2\nCSparse Version 3.1.9\n3-by-3, nzmax: 4 nnz: 4, 1-norm: 1\ncol 0 : locations 0 to 1\n0 : 0.5\n0 : 0.5\ncol 1 : locations 2 to 2\n1 : 1\ncol 2 : locations 3 to 3\n2 : 1\n-1 0 0\n0.5\n' >"$TMP/csdup.dat"; expect_bad "CSparse column with a row twice" "$TMP/csdup.dat"
 head -c 4096 /dev/urandom >"$TMP/garbage.dat";         expect_bad "binary garbage" "$TMP/garbage.dat"
 head -c 4096 /dev/urandom >"$TMP/garbage.hdf5";        expect_bad "garbage HDF5" "$TMP/garbage.hdf5"
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
   /usr/bin/python3 -c "import h5py; f = h5py.File('$TMP/nogroup.hdf5', 'w'); f.create_dataset('x', data=[1.0]); f.close()"
   expect_bad "HDF5 without an fclib group" "$TMP/nogroup.hdf5"
+  cp "$DATA/fc3d/Capsules-i125-1213.hdf5" "$TMP/q2d.hdf5"
+  /usr/bin/python3 -c "import h5py; f = h5py.File('$TMP/q2d.hdf5', 'r+'); q = f['fclib_local/vectors/q'][:]; del f['fclib_local/vectors/q']; f['fclib_local/vectors/q'] = q.reshape(-1, 2); f.close()"
+  expect_bad "HDF5 q stored as a 2-D array" "$TMP/q2d.hdf5"
+  cp "$DATA/global/CubeH8.hdf5" "$TMP/both.hdf5"
+  /usr/bin/python3 -c "import h5py; f = h5py.File('$TMP/both.hdf5', 'r+'); f.copy('fclib_global', 'fclib_local'); f.close()"
+  expect_bad "HDF5 holding both a local and a global problem" "$TMP/both.hdf5"
 fi
 head -c 30000 "$DATA/fc3d/Capsules-i125-1213.hdf5" >"$TMP/trunc.hdf5" 2>/dev/null && expect_bad "truncated HDF5" "$TMP/trunc.hdf5"
 

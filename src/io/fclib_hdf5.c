@@ -80,6 +80,7 @@ static fc_err h5_dataset(h5ctx *c, const char *path, H5T_class_t cls, hsize_t *c
     hid_t t = H5Dget_type(d), s = H5Dget_space(d);
     H5T_class_t tc = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
     hssize_t np = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
     size_t esize = t >= 0 ? H5Tget_size(t) : 0;
     int vlen = tc == H5T_STRING && t >= 0 && H5Tis_variable_str(t) != 0;
     hsize_t stored = H5Dget_storage_size(d);
@@ -89,6 +90,12 @@ static fc_err h5_dataset(h5ctx *c, const char *path, H5T_class_t cls, hsize_t *c
     if (tc != cls || vlen || np < 0)
         return h5_fail(c, FC_ERR_PARSE, path, cls == H5T_STRING ? "not a fixed-length string" :
                        cls == H5T_INTEGER ? "not an integer dataset" : "not a floating-point dataset");
+    /* numbers are 1-D (an integer may also be a scalar); strings any shape */
+    if (cls != H5T_STRING && rank != 1 && !(cls == H5T_INTEGER && rank == 0 && np == 1)) {
+        char msg[80];
+        snprintf(msg, sizeof msg, "is a %d-dimensional array, expected a 1-D dataset", rank);
+        return h5_fail(c, FC_ERR_PARSE, path, msg);
+    }
     if (cls != H5T_STRING && (double)np * (double)esize > 64.0 * (double)stored + 4096.0)
         return h5_fail(c, FC_ERR_PARSE, path, "declared size exceeds its stored data");
     if ((double)np > (double)FC_MAX_ENTRIES) return h5_fail(c, FC_ERR_PARSE, path, "too large");
@@ -458,23 +465,28 @@ static fc_err read_rolling(h5ctx *c, const char *g, int global, const shape *s, 
     return FC_OK;
 }
 
-/* Which problem group the open file holds, checked; read it. */
+/* The one problem group the open file holds (two are refused), checked; read it. */
 static fc_err read_checked(h5ctx *c, fc_problem **out)
 {
     static const char *groups[] = {"/fclib_local", "/fclib_global", "/fclib_local_rolling",
                                    "/fclib_global_rolling"};
     shape s;
+    int found = -1;
     for (int k = 0; k < 4; k++) {
         if (!h5_is_group(c->file, groups[k])) continue;
-        int global = k % 2, rolling = k >= 2;
-        if (global ? check_global(c, groups[k], rolling, &s) : check_local(c, groups[k], rolling, &s))
-            return c->err->code;
-        if (rolling) return read_rolling(c, groups[k], global, &s, out);
-        H5Fclose(c->file);  /* libfclib opens the file itself */
-        c->file = -1;
-        return global ? read_global_fclib(c, &s, out) : read_local_fclib(c, &s, out);
+        if (found >= 0)
+            return fc_error_set(c->err, FC_ERR_PARSE, "%s: holds both %s and %s: one problem per file expected",
+                                c->path, groups[found], groups[k]);
+        found = k;
     }
-    return fc_error_set(c->err, FC_ERR_PARSE, "%s: no /fclib_local or /fclib_global group", c->path);
+    if (found < 0) return fc_error_set(c->err, FC_ERR_PARSE, "%s: no /fclib_local or /fclib_global group", c->path);
+    int global = found % 2, rolling = found >= 2;
+    const char *g = groups[found];
+    if (global ? check_global(c, g, rolling, &s) : check_local(c, g, rolling, &s)) return c->err->code;
+    if (rolling) return read_rolling(c, g, global, &s, out);
+    H5Fclose(c->file);  /* libfclib opens the file itself */
+    c->file = -1;
+    return global ? read_global_fclib(c, &s, out) : read_local_fclib(c, &s, out);
 }
 
 /* Read an FClib HDF5 problem and validate it. */

@@ -345,27 +345,47 @@ static fc_err lx_index(lexer *L, int *v, int n, const char *what)
 }
 
 /* cs_print compressed-column body: `col j : locations a to b` then
- * b-a+1 lines `i : x`. */
+ * b-a+1 lines `i : x`.  Every column once, in order; a row at most once
+ * per column (row order within a column is free: Siconos writes
+ * unsorted columns, e.g. fc2d_granularflowonwall_00667_00000.dat). */
 static fc_err read_cs_columns(lexer *L, int rows, int cols, fc_triplets *T)
 {
-    while (lx_peek_is(L, "col")) {
+    int *seen = fc_calloc((size_t)rows, sizeof *seen); /* seen[i] = 1 + last column holding row i */
+    if (!seen) return lx_fail(L, FC_ERR_NOMEM, "out of memory");
+    fc_err e = FC_OK;
+    for (int next = 0; !e && lx_peek_is(L, "col"); next++) {
         int j, a, b;
         if (lx_expect(L, "col") || lx_index(L, &j, cols, "column") || lx_expect(L, ":") ||
             lx_expect(L, "locations") || lx_int(L, &a, "a location") || lx_expect(L, "to") ||
-            lx_int(L, &b, "a location"))
-            return L->err->code;
-        if (a != T->n || b < a - 1 || check_count(L, (long)b - a + 1, "column length"))
-            return lx_fail(L, FC_ERR_PARSE, "column %d: locations %d to %d, expected to start at %ld",
-                           j, a, b, T->n);
-        for (int k = a; k <= b; k++) {
+            lx_int(L, &b, "a location")) {
+            e = L->err->code;
+            break;
+        }
+        if (j != next) {
+            e = lx_fail(L, FC_ERR_PARSE, "column %d where column %d was expected (a column listed twice or out of order)",
+                        j, next);
+            break;
+        }
+        if (a != T->n || b < a - 1 || check_count(L, (long)b - a + 1, "column length")) {
+            e = lx_fail(L, FC_ERR_PARSE, "column %d: locations %d to %d, expected to start at %ld",
+                        j, a, b, T->n);
+            break;
+        }
+        for (int k = a; !e && k <= b; k++) {
             int i;
             double x;
             if (lx_index(L, &i, rows, "row") || lx_expect(L, ":") || lx_double(L, &x, "an entry"))
-                return L->err->code;
-            if (fc_triplets_push(T, i, j, x)) return lx_fail(L, FC_ERR_NOMEM, "out of memory");
+                e = L->err->code;
+            else if (seen[i] == j + 1)
+                e = lx_fail(L, FC_ERR_PARSE, "column %d: row %d listed twice", j, i);
+            else if (fc_triplets_push(T, i, j, x))
+                e = lx_fail(L, FC_ERR_NOMEM, "out of memory");
+            else
+                seen[i] = j + 1;
         }
     }
-    return FC_OK;
+    free(seen);
+    return e;
 }
 
 /* Does a triplet line `i j : x` follow? */
@@ -541,6 +561,21 @@ static fc_err read_global_rest(lexer *L, fc_problem *p)
     return read_coefficients(L, p);
 }
 
+/* After a complete problem only whitespace may follow, or the one
+ * legitimate trailer: the `isComplete` flag (0 or 1) that Siconos's
+ * frictionContact_printInFile writes alone on the line after mu. */
+static fc_err check_end(lexer *L, const char *kind)
+{
+    const char *t;
+    size_t n;
+    char buf[40];
+    int last = L->line;
+    if (!lx_next(L, &t, &n)) return FC_OK;
+    if (L->line > last && n == 1 && (*t == '0' || *t == '1') && !lx_next(L, &t, &n)) return FC_OK;
+    return lx_fail(L, FC_ERR_PARSE, "unexpected data after the end of a %s problem: '%s'", kind,
+                   tok_str(t, n, buf, sizeof buf));
+}
+
 /* The whole problem from the lexer. */
 static fc_err parse_problem(lexer *L, fc_problem **out)
 {
@@ -572,6 +607,7 @@ static fc_err parse_problem(lexer *L, fc_problem **out)
         if (!e) e = read_vector(L, m, &p->q, "q");
         if (!e) e = read_coefficients(L, p);
     }
+    if (!e) e = check_end(L, global ? "global" : "local");
     if (e) { fc_problem_free(p); return e; }
     *out = p;
     return FC_OK;
