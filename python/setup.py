@@ -50,6 +50,10 @@ setup(
             extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
                                 "-Wno-cast-function-type"],
             extra_objects=[lib],
+            # rebuilt and relinked whenever the library or its headers change
+            depends=[lib, os.path.join(ROOT, "include", "fricon.h"),
+                     os.path.join(ROOT, "include", "fricon_options.h"),
+                     os.path.join(ROOT, "include", "fricon_mbd.h")],
             extra_link_args=dependencies() + ["-lm", "-ldl"],
         )
     ],

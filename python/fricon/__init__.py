@@ -61,28 +61,27 @@ def _matrix_arg(A, name, d=None):
         C.sort_indices()
         p, j = _csr_arrays(C, name)
         return ("csr", rows, cols, p, j, np.ascontiguousarray(C.data, dtype=np.float64))
-    a = np.asarray(A)
-    if np.iscomplexobj(a):
-        raise ValueError(f"matrix {name} is complex")
-    try:
-        a = np.ascontiguousarray(a, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"matrix {name}: {e}") from None
+    a = _real_array(A, f"matrix {name}")
     if a.ndim != 2:
         raise ValueError(f"matrix {name} must be 2-D, got {a.ndim} dimension(s)")
     return ("dense", a.shape[0], a.shape[1], a)
 
 
+def _real_array(x, what):
+    """x as a contiguous float64 array; ValueError naming what otherwise."""
+    a = np.asarray(x)
+    if np.iscomplexobj(a):
+        raise ValueError(f"{what} is complex")
+    try:
+        return np.ascontiguousarray(a, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what}: {e}") from None
+
+
 def _vector_arg(x, name):
     if _sp.issparse(x):
         x = x.toarray()
-    a = np.asarray(x)
-    if np.iscomplexobj(a):
-        raise ValueError(f"{name} is complex")
-    try:
-        a = np.ascontiguousarray(a, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{name}: {e}") from None
+    a = _real_array(x, name)
     if a.ndim == 2 and 1 in a.shape:
         a = a.ravel()
     if a.ndim == 0:
