@@ -82,6 +82,12 @@ static inline void fc_problem_u(const fc_problem *p, const double *r, double *u)
 {
     fc_affine(p->W, r, p->q, u);
 }
+/* The SPEC measure of a local problem at r, with u = W r + q into u. */
+static inline double fc_problem_error(const fc_problem *p, const double *r, double *u)
+{
+    fc_problem_u(p, r, u);
+    return fc_error_local(p, r, u);
+}
 
 /* Dense vector kernels. */
 double fc_dot(int n, const double *x, const double *y);

@@ -68,8 +68,7 @@ int fc_stage_run(fc_stages *s, const fc_solver *solver, const char *label, fc_st
     if (!fc_all_finite((size_t)m, r)) s->err = INFINITY;
     else if (s->measure) s->err = s->measure(s->measure_user, r, u);
     else {
-        fc_problem_u(p, r, u);
-        s->err = fc_error_local(p, r, u);
+        s->err = fc_problem_error(p, r, u);
     }
     double seconds = fc_now() - t0;
     if (s->info) fc_info_add_stage(s->info, label, s->status, s->stage_iterations, s->err, seconds);

@@ -22,8 +22,7 @@ double fc_residual(const fc_problem *p, const double *r, const double *v, double
     double *u = fc_calloc((size_t)m, sizeof *u), err = NAN;
     if (!u) return NAN;
     if (p->kind == FC_LOCAL) {
-        fc_problem_u(p, r, u);
-        err = fc_error_local(p, r, u);
+        err = fc_problem_error(p, r, u);
     } else {
         double *vr = fc_calloc((size_t)p->n, sizeof *vr);
         fc_error e;

@@ -367,8 +367,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     a.st.global = global;
     /* the initial guess counts as an iterate: nothing worse is returned,
      * and a guess that solves the problem at once */
-    fc_problem_u(p, best, u);
-    a.st.best_err = fc_error_local(p, best, u);
+    a.st.best_err = fc_problem_error(p, best, u);
     if (!(a.st.best_err < INFINITY)) a.st.best_err = INFINITY;
     double b = coupling(p);
     if (opt->verbose >= 1 && opt->log) log_analysis(p, opt, b);
@@ -389,8 +388,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     }
     int done = a.st.best_err <= opt->tolerance;
     memcpy(r, best, (size_t)m * sizeof *r);
-    fc_problem_u(p, r, u);
-    double err = fc_error_local(p, r, u);
+    double err = fc_problem_error(p, r, u);
     free(best);
     info->iterations = a.st.iterations;
     info->residual = err;

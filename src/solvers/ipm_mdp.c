@@ -699,8 +699,7 @@ static fc_status mdp_local(const fc_problem *loc, const fc_options *opt, double 
 {
     mdp_reduced *c = user;
     if (!c->direct) return fc_ipm_mdp_solve(loc, opt, r, u, info);
-    fc_problem_u(loc, r, u);
-    *c->best = fc_error_local(loc, r, u);
+    *c->best = fc_problem_error(loc, r, u);
     return mdp_polish(loc, opt, c->clock, c->run, r, u, c->best, info);
 }
 
