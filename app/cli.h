@@ -33,8 +33,6 @@ int cli_parse_int(const char *s, int *out);
 
 /* Are a and b the same existing file (same device and inode)? */
 int cli_same_file(const char *a, const char *b);
-/* Does path end in a problem file's extension (.dat, .hdf5, .h5, any case)? */
-int cli_problem_extension(const char *path);
 
 /* Set a named solver option ("nsgs.omega=1.3"); 0 on success, else an
  * error message is printed and EXIT_BAD_INPUT returned. */

@@ -4,8 +4,6 @@
 int cmd_convert(int argc, char **argv)
 {
     if (argc != 2) return cli_fail("usage: fricon convert IN OUT");
-    if (!cli_problem_extension(argv[1]))
-        return cli_fail("%s: unknown output format (the name must end in .dat, .hdf5 or .h5)", argv[1]);
     if (cli_same_file(argv[0], argv[1]))
         return cli_fail("%s: the output is the input file (it would be overwritten)", argv[1]);
     fc_problem *p;

@@ -48,18 +48,3 @@ int cli_same_file(const char *a, const char *b)
     if (stat(a, &sa) || stat(b, &sb)) return 0;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
-
-int cli_problem_extension(const char *path)
-{
-    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-    if (!dot || (slash && dot < slash)) return 0;
-    static const char *const ok[] = {".dat", ".hdf5", ".h5"};
-    for (int k = 0; k < 3; k++) {
-        size_t n = strlen(ok[k]);
-        if (strlen(dot) != n) continue;
-        size_t i = 0;
-        while (i < n && (dot[i] | 0x20) == ok[k][i]) i++;
-        if (i == n) return 1;
-    }
-    return 0;
-}

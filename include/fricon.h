@@ -163,8 +163,8 @@ fc_err fc_read(const char *path, fc_problem **p, fc_error *err);
 fc_err fc_read_dat(const char *path, fc_problem **p, fc_error *err);
 fc_err fc_read_hdf5(const char *path, fc_problem **p, fc_error *err);
 
-/* Write a problem, format by extension as for fc_read.  Every value is
- * kept exactly (%.17g in text). */
+/* Write a problem, format by extension (.dat, .hdf5, .h5; another is
+ * FC_ERR_INVALID).  Every value is kept exactly (%.17g in text). */
 fc_err fc_write(const char *path, const fc_problem *p, fc_error *err);
 fc_err fc_write_dat(const char *path, const fc_problem *p, fc_error *err);
 fc_err fc_write_hdf5(const char *path, const fc_problem *p, fc_error *err);

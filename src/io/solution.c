@@ -39,11 +39,17 @@ static int same_ci(const char *a, const char *b)
     return *a == *b;
 }
 
+/* Does the path's extension equal ext (any case)? */
+static int has_extension(const char *path, const char *ext)
+{
+    const char *dot = strrchr(fc_io_basename(path), '.');
+    return dot && same_ci(dot + 1, ext);
+}
+
 /* Does the path end in .hdf5 or .h5 (any case)? */
 static int is_hdf5_name(const char *path)
 {
-    const char *dot = strrchr(fc_io_basename(path), '.');
-    return dot && (same_ci(dot + 1, "hdf5") || same_ci(dot + 1, "h5"));
+    return has_extension(path, "hdf5") || has_extension(path, "h5");
 }
 
 /* Read a problem, format by extension. */
@@ -52,8 +58,13 @@ fc_err fc_read(const char *path, fc_problem **p, fc_error *err)
     return is_hdf5_name(path) ? fc_read_hdf5(path, p, err) : fc_read_dat(path, p, err);
 }
 
-/* Write a problem, format by extension. */
+/* Write a problem, format by extension (.dat, .hdf5, .h5; any other is
+ * refused: a name that says nothing would be written as .dat text). */
 fc_err fc_write(const char *path, const fc_problem *p, fc_error *err)
 {
-    return is_hdf5_name(path) ? fc_write_hdf5(path, p, err) : fc_write_dat(path, p, err);
+    if (is_hdf5_name(path)) return fc_write_hdf5(path, p, err);
+    if (!has_extension(path, "dat"))
+        return fc_error_set(err, FC_ERR_INVALID,
+                            "%s: unknown output format (the name must end in .dat, .hdf5 or .h5)", path);
+    return fc_write_dat(path, p, err);
 }
