@@ -99,7 +99,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
     a->time_limit = 20.0;
     a->mem_mb = 4096.0;
     a->margin = -1.0;
-    a->max_iter = 100000;
+    a->max_iter = 0;
     a->out = "bench-out";
     a->solvers = calloc((size_t)fc_solver_count() + 1, sizeof *a->solvers);
     a->sets = calloc((size_t)argc + 1, sizeof *a->sets);
@@ -639,7 +639,7 @@ static int bench_campaign(bench_args *a, bench_problem **probsp, int *npp)
     char note[512];
     snprintf(note, sizeof note,
              "fricon bench: tol %g, time limit %g s (killed after %g s more), memory limit %g MB%s, "
-             "max-iter %d, single-threaded BLAS",
+             "max-iter %d (0: the default), single-threaded BLAS",
              a->tol, a->time_limit, a->margin, a->mem_mb,
              FRICON_ASAN ? " (not enforced: AddressSanitizer build)" : "", a->max_iter);
     int rc = bench_report(a->out, rows, nrows, a->tol, note);

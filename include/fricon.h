@@ -271,7 +271,13 @@ typedef struct fc_solver {
     int direct_contacts;
     fc_status (*solve_direct)(const fc_problem *p, const fc_options *opt,
                               double *r, double *u, double *v, fc_info *info);
+    /* With max_iter 0 and a time limit, no iteration count: the solver
+     * ends by its own rules or when the time is up (auto). */
+    int until_time;
 } fc_solver;
+
+/* The iteration count that max_iter = 0 stands for otherwise. */
+#define FC_MAX_ITER_DEFAULT 100000
 
 #define FC_DIM(d) (1u << (d))
 

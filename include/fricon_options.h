@@ -320,7 +320,9 @@ typedef struct fc_stick_options {
 
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
-    int max_iter;          /* outer iterations; default 100000             */
+    int max_iter;          /* outer iterations; 0: FC_MAX_ITER_DEFAULT, or
+                              no count for a solver that runs until the
+                              time limit (fc_solver.until_time); default 0 */
     double time_limit;     /* seconds, <= 0 for none; default 0            */
     int verbose;           /* 0 silent; >0 passes messages to log; default 0 */
     fc_log_fn log;         /* default NULL                                 */

@@ -58,7 +58,7 @@ head -c 30000 "$DATA/fc3d/Capsules-i125-1213.hdf5" >"$TMP/trunc.hdf5" 2>/dev/nul
 
 # ---- usage errors: exit 2
 for args in "solve" "solve $EXAMPLES/FC3D_Example1.dat --solver nope" "solve $EXAMPLES/FC3D_Example1.dat --tol abc" \
-            "solve $EXAMPLES/FC3D_Example1.dat --tol -1" "solve $EXAMPLES/FC3D_Example1.dat --max-iter 0" \
+            "solve $EXAMPLES/FC3D_Example1.dat --tol -1" "solve $EXAMPLES/FC3D_Example1.dat --max-iter -1" \
             "solve $EXAMPLES/FC3D_Example1.dat --bogus" "solve $EXAMPLES/FC3D_Example1.dat --set nsgs.nope=1" \
             "solve $EXAMPLES/FC3D_Example1.dat --set nsgs.omega=-1" "solve $EXAMPLES/FC3D_Example1.dat --set ipm.margin=0" \
             "solve $EXAMPLES/FC3D_Example1.dat --set nsn.line_search=7" "solve $EXAMPLES/FC3D_Example1.dat --set nsgs.anderson=1000000" \

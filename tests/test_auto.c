@@ -271,6 +271,7 @@ static void plateau(const char *rel)
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     fc_options opt;
     fc_default_options(&opt);
+    opt.max_iter = FC_MAX_ITER_DEFAULT;   /* what 0 stands for without a time limit */
     opt.tolerance = 1e-30;
     fc_info info;
     fc_error err;

@@ -305,7 +305,7 @@ static void test_ranges(void)
     fc_options o;
     fc_error err;
     static const struct { const char *name, *value; } bad[] = {
-        {"tolerance", "0"},        {"tolerance", "nan"},   {"max_iter", "0"},
+        {"tolerance", "0"},        {"tolerance", "nan"},   {"max_iter", "-1"},
         {"time_limit", "-1"},      {"nsgs.omega", "2"},    {"nsgs.omega", "0"},
         {"nsgs.anderson", "101"},  {"nsn.line_search", "4"}, {"ipm.step_fraction", "1"},
         {"ipm.margin", "-0.5"},    {"fp.rho", "inf"},      {"nsgs.local", "1.5"},

@@ -5,6 +5,7 @@
 #include "problem/reduce.h"
 #include "core/stage.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 /* u = W r + q (local) or H^T v + w (global). */
@@ -51,14 +52,17 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
                 double *r, double *u, double *v, fc_info *info, fc_error *err)
 {
     fc_error tmp;
-    fc_options defaults;
+    fc_options o;
     if (!err) err = &tmp;
-    if (!opt) { fc_default_options(&defaults); opt = &defaults; }
+    if (opt) o = *opt;
+    else fc_default_options(&o);
+    opt = &o;
     memset(info, 0, sizeof *info);
     info->status = FC_STATUS_ERROR;
     if (fc_options_validate(opt, err) != FC_OK) return err->code;
     const fc_solver *s = fc_solver_find(name ? name : fc_default_solver());
     if (!s) return fc_error_set(err, FC_ERR_UNKNOWN_SOLVER, "unknown solver '%s'", name);
+    if (o.max_iter == 0) o.max_iter = s->until_time && o.time_limit > 0 ? INT_MAX : FC_MAX_ITER_DEFAULT;
     if (!(s->dims & FC_DIM(p->d)))
         return fc_error_set(err, FC_ERR_UNSUPPORTED, "solver '%s' does not handle d = %d",
                             s->name, p->d);

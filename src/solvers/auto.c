@@ -12,8 +12,9 @@
 #include <lapacke.h>
 #include <stdio.h>
 
-/* The first NSGS stage is judged from this sweep on (d = 3; d = 2, 5:
- * FC_AUTO_NSGS_SWEEPS_LOW_D), and runs at most FC_AUTO_NSGS_MAX_SWEEPS. */
+/* The first NSGS stage is judged from this many sweeps after Anderson's
+ * start (d = 3; d = 2, 5: FC_AUTO_NSGS_SWEEPS_LOW_D), and runs at most
+ * FC_AUTO_NSGS_MAX_SWEEPS. */
 #define FC_AUTO_NSGS_SWEEPS 8
 #define FC_AUTO_NSGS_SWEEPS_LOW_D 50
 #define FC_AUTO_NSGS_MAX_SWEEPS 10000
@@ -98,6 +99,7 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
         a->hist_err[a->nhist++] = err;
     }
     int judge = a->p->d == 3 ? FC_AUTO_NSGS_SWEEPS : FC_AUTO_NSGS_SWEEPS_LOW_D;
+    if (a->opt->nsgs.anderson > 0) judge += a->opt->nsgs.anderson_start;
     if (judge < a->grace) judge = a->grace;
     if (it < judge) return 1;
     int ref = 0;   /* the measurement nearest to half-way */
