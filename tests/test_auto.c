@@ -8,6 +8,8 @@
 #include "test.h"
 #include "check.h"
 
+#include "fricon_mbd.h"
+
 #include <dirent.h>
 
 static int calls;
@@ -331,6 +333,34 @@ static void solve_dir(const char *dir, int frictionless, units un)
     if (n > 0) free(names);
 }
 
+/* The GAMS study's 4 x 20 x 4 sphere stack, simulated for 100 steps with
+ * the default solver: of the solutions of this hyperstatic problem, auto
+ * must return one the stack can live with (it stays at rest: 800
+ * contacts every step; stick's least-norm impulses made it fall). */
+static void stack_at_rest(void)
+{
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("stack", NULL, &w, &err) == FC_OK, "%s", err.msg);
+    fc_options o;
+    fc_default_options(&o);
+    o.time_limit = 300;   /* a hang guard, not a speed target */
+    double vmax = 0;
+    int s, bad = 0, notconv = 0;
+    for (s = 0; s < 100; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, NULL, &o, &in, &err) == FC_OK, "%s", err.msg);
+        bad += in.ncontacts != 800;
+        notconv += in.solve.status != FC_CONVERGED;
+        vmax = fmax(vmax, in.max_speed);
+    }
+    CHECK(bad == 0, "stack with auto: %d of 100 steps without 800 contacts", bad);
+    CHECK(notconv == 0, "stack with auto: %d solves did not converge", notconv);
+    CHECK(vmax < 1e-3, "stack with auto: maximum speed %.3e m/s", vmax);
+    printf("stack with auto: 100 steps, max speed %.3e m/s\n", vmax);
+    fc_mbd_world_free(w);
+}
+
 int main(void)
 {
     CHECK(strcmp(fc_default_solver(), "auto") == 0, "auto is the default");
@@ -354,5 +384,6 @@ int main(void)
     pile_step();
     frictionless();
     warm_guess();
+    stack_at_rest();
     TEST_DONE();
 }
