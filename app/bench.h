@@ -51,4 +51,10 @@ int bench_solved(const bench_row *r, double tol);
 int bench_report(const char *outdir, bench_row *rows, int nrows, double tol,
                  const char *note);
 
+/* Per family and half of a collection's manifest (bench/collections.sh):
+ * bench_report at each family's tolerance into outdir/FAMILY-HALF/, and
+ * outdir/families.md, auto against the per-problem oracle
+ * (app/bench_families.c).  0 on success. */
+int bench_families(const char *outdir, const bench_row *rows, int nrows, const char *manifest_path);
+
 #endif

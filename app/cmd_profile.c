@@ -1,4 +1,4 @@
-/* fricon profile [--tol T] [--out DIR] RESULTS.csv...: Dolan-More
+/* fricon profile [--tol T] [--out DIR] [--manifest FILE] RESULTS.csv...: Dolan-More
  * performance profiles and the summary of one or several benchmark CSVs
  * (fricon's and Siconos' side by side when both are given).
  *
@@ -626,14 +626,15 @@ done:
 int cmd_profile(int argc, char **argv)
 {
     double tol = 1e-8;
-    const char *out = NULL;
+    const char *out = NULL, *manifest = NULL;
     const char **csv = calloc((size_t)argc + 1, sizeof *csv);
     int ncsv = 0;
     if (!csv) return cli_fail("out of memory");
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--tol") || !strcmp(argv[i], "--out")) {
+        if (!strcmp(argv[i], "--tol") || !strcmp(argv[i], "--out") || !strcmp(argv[i], "--manifest")) {
             if (i + 1 >= argc) { free(csv); return cli_fail("option %s needs a value", argv[i]); }
             if (!strcmp(argv[i], "--out")) out = argv[i + 1];
+            else if (!strcmp(argv[i], "--manifest")) manifest = argv[i + 1];
             else if (cli_parse_double(argv[i + 1], &tol) || tol <= 0) {
                 free(csv);
                 return cli_fail("--tol: '%s' is not a positive number", argv[i + 1]);
@@ -646,7 +647,7 @@ int cmd_profile(int argc, char **argv)
             csv[ncsv++] = argv[i];
         }
     }
-    if (!ncsv) { free(csv); return cli_fail("usage: fricon profile [--tol T] [--out DIR] RESULTS.csv..."); }
+    if (!ncsv) { free(csv); return cli_fail("usage: fricon profile [--tol T] [--out DIR] [--manifest FILE] RESULTS.csv..."); }
     char dir[4096];
     if (!out) { /* default: the directory of the first CSV */
         snprintf(dir, sizeof dir, "%s", csv[0]);
@@ -673,7 +674,10 @@ int cmd_profile(int argc, char **argv)
             fclose(f);
         }
     }
-    if (rc == EXIT_DONE) {
+    if (rc == EXIT_DONE && manifest) {
+        if (bench_families(out, rows, nrows, manifest)) rc = EXIT_BAD_INPUT;
+        else fprintf(stderr, "fricon profile: %s/families.md\n", out);
+    } else if (rc == EXIT_DONE) {
         char note[256];
         snprintf(note, sizeof note, "fricon profile of %d file%s", ncsv, ncsv > 1 ? "s" : "");
         if (bench_report(out, rows, nrows, tol, note)) rc = EXIT_BAD_INPUT;

@@ -19,7 +19,8 @@ static const struct { const char *cmd, *text; } usages[] = {
     {"simulate", "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
                  "             [--every K] [--vtk DIR]  rigid bodies (incline slide stack pile column)\n"},
     {"bench", "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--out DIR] FILE|DIR...\n"},
-    {"profile", "  profile [--tol T] [--out DIR] RESULTS.csv...   performance profiles of bench results\n"},
+    {"profile", "  profile [--tol T] [--out DIR] [--manifest FILE] RESULTS.csv...\n"
+                "                                   performance profiles of bench results (per family: --manifest)\n"},
     {"check", "  check PROBLEM SOLUTION [--tol T]   the SPEC measure of a solution file\n"},
 };
 #define NUSAGES (int)(sizeof usages / sizeof usages[0])
