@@ -24,7 +24,8 @@ int cli_solver_option(fc_options *opt, const char *name, const char *val)
 {
     /* the shorthands, checked against the library's ranges like --set */
     static const char *const flags[][2] = {
-        {"--tol", "tolerance"}, {"--max-iter", "max_iter"}, {"--time-limit", "time_limit"}};
+        {"--tol", "tolerance"}, {"--max-iter", "max_iter"}, {"--time-limit", "time_limit"},
+        {"--threads", "threads"}};
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
         if (strcmp(name, flags[k][0])) continue;
         fc_error err;

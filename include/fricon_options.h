@@ -324,6 +324,9 @@ typedef struct fc_options {
                               no count for a solver that runs until the
                               time limit (fc_solver.until_time); default 0 */
     double time_limit;     /* seconds, <= 0 for none; default 0            */
+    int threads;           /* OpenMP threads of the kernels; 0: the
+                              environment's FRICON_NUM_THREADS, else every
+                              core; results do not depend on it; default 0 */
     int verbose;           /* 0 silent; >0 passes messages to log; default 0 */
     fc_log_fn log;         /* default NULL                                 */
     void *log_user;

@@ -36,6 +36,18 @@ static inline double fc_norm_small(int n, const double *x)
     return fc_plain_square_ok(s) ? sqrt(s) : fc_norm2(n, x);
 }
 
+/* Threads of the OpenMP kernels in this solve (src/util/threads.c): 1
+ * outside fc_solve.  fc_threads_set returns the previous count;
+ * fc_threads_resolve maps fc_options.threads (0: FRICON_NUM_THREADS, else
+ * every core) to a count.  Kernels split work in chunks that depend on
+ * the size alone, so that results do not depend on the count. */
+#define FC_THREADS_MAX 1024
+int fc_threads(void);
+int fc_threads_set(int n);
+int fc_threads_resolve(int requested);
+/* Rows (or contacts) below which a kernel runs on one thread. */
+#define FC_PAR_MIN 4096
+
 /* Largest vector or matrix the library allocates without question:
  * guards against absurd declared sizes in files. */
 #define FC_MAX_ENTRIES (1L << 31)

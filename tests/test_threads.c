@@ -4,6 +4,7 @@
  * threads start (HDF5 error-handler toggling is not thread-safe). */
 #include "test.h"
 #include "fricon.h"
+#include "fricon_mbd.h"
 
 #include <pthread.h>
 
@@ -65,8 +66,57 @@ static fc_problem *load(const char *name)
     return p;
 }
 
+/* fc_options.threads: a problem large enough for the OpenMP kernels (a
+ * step of the collapsing column, about 7000 contacts) gives bit for bit
+ * the same result with 1, 2 and 3 threads (chunks depend on the size
+ * alone), for nsgs, a first-order solver and auto. */
+static void thread_counts(void)
+{
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+    par.count = 2000;
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("column", &par, &w, &err) == FC_OK, "%s", err.msg);
+    fc_options o;
+    fc_default_options(&o);
+    o.max_iter = 5;
+    fc_mbd_step_info in;
+    CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+    const fc_problem *p = fc_mbd_last_problem(w);
+    CHECK(p && p->nc >= 4096, "column step: %d contacts", p ? p->nc : 0);
+    if (!p || p->nc < 4096) { fc_mbd_world_free(w); return; }
+    static const char *const solvers[] = {"nsgs", "apgd", "auto"};
+    int m = fc_problem_m(p);
+    for (int s = 0; s < 3; s++) {
+        double *r[3], *u[3], *v[3];
+        fc_info info[3];
+        for (int t = 0; t < 3; t++) {
+            r[t] = calloc((size_t)m, sizeof *r[t]);
+            u[t] = calloc((size_t)m, sizeof *u[t]);
+            v[t] = calloc((size_t)p->n, sizeof *v[t]);
+            fc_default_options(&o);
+            o.max_iter = 30;
+            o.threads = t + 1;
+            CHECK(fc_solve(p, solvers[s], &o, r[t], u[t], v[t], &info[t], &err) == FC_OK, "%s: %s",
+                  solvers[s], err.msg);
+        }
+        for (int t = 1; t < 3; t++)
+            CHECK(!memcmp(r[0], r[t], (size_t)m * sizeof *r[0]) &&
+                  !memcmp(v[0], v[t], (size_t)p->n * sizeof *v[0]) &&
+                  info[0].residual == info[t].residual && info[0].iterations == info[t].iterations,
+                  "%s on %d contacts: threads %d differs from threads 1 (residual %.17g / %.17g)",
+                  solvers[s], p->nc, t + 1, info[t].residual, info[0].residual);
+        printf("%s, %d contacts: threads 1, 2, 3 identical (%d iterations, residual %.3e)\n",
+               solvers[s], p->nc, info[0].iterations, info[0].residual);
+        for (int t = 0; t < 3; t++) { free(r[t]); free(u[t]); free(v[t]); }
+    }
+    fc_mbd_world_free(w);
+}
+
 int main(void)
 {
+    thread_counts();
     /* pairs of problems of the same dimension, one local and one global
      * where the dimension has both */
     fc_problem *p3a = load("Capsules-i125-1213.hdf5"), *p3b = load("GFC3D_TwoRods1.dat");

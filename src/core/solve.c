@@ -70,6 +70,7 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
     double *vv = v;
     if (p->kind == FC_GLOBAL && !vv && !(vv = fc_calloc((size_t)p->n, sizeof *vv)))
         return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    int threads_before = fc_threads_set(fc_threads_resolve(o.threads));
     if (opt->r0) memcpy(r, opt->r0, (size_t)m * sizeof *r);
     else memset(r, 0, (size_t)m * sizeof *r);
     double t0 = fc_now();
@@ -90,5 +91,6 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
         judge(p, opt, r, u, vv, info);
     }
     if (vv != v) free(vv);
+    fc_threads_set(threads_before);
     return e;
 }

@@ -108,6 +108,7 @@ static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const doub
             }
         return;
     }
+#pragma omp parallel for schedule(static) num_threads(fc_threads()) if (nb >= FC_PAR_MIN && fc_threads() > 1)
     for (int a = 0; a < nb; a++) {
         double acc[FC_BSR_SMALL] = {0};
         for (int k = A->p[a]; k < A->p[a + 1]; k++) {
@@ -133,6 +134,7 @@ void fc_matrix_gemv(const fc_matrix *A, double alpha, const double *x,
             for (int i = 0; i < A->rows; i++) y[i] += col[i] * xc;
         }
     } else if (A->kind == FC_MAT_CSR) {
+#pragma omp parallel for schedule(static) num_threads(fc_threads()) if (A->rows >= FC_PAR_MIN && fc_threads() > 1)
         for (int i = 0; i < A->rows; i++) {
             double s = 0.0;
             for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];

@@ -37,6 +37,10 @@ static fc_law contact_law(int d, double mu, const double *r, const double *u, do
     return FC_LAW_SLIDING;
 }
 
+/* At most this many chunks of contacts, each at least ERR_CHUNK_MIN. */
+#define ERR_CHUNKS 256
+#define ERR_CHUNK_MIN 512
+
 /* The measure of Coulomb's law (desaxce = 1) or of the relaxation. */
 static double measure(int d, int nc, const double *mu, const double *mu_r, const double *scale,
                       const double *r, const double *u, fc_contact_diag *diag, int desaxce)
@@ -44,23 +48,42 @@ static double measure(int d, int nc, const double *mu, const double *mu_r, const
     int m = d * nc;
     double s = fmax(fc_norm2(m, scale), fmax(fc_norm2(m, r), fc_norm2(m, u)));
     if (s < 1e-300) s = 1.0;
-    /* accumulate ||e||^2 with a running scale to avoid overflow */
-    double big = 0.0, ssq = 1.0;
-    for (int a = 0; a < nc; a++) {
-        double e[5];
-        natural_map(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, desaxce, e);
-        double ea = fc_norm_small(d, e);
-        if (diag) {
-            diag[a].contact = a;
-            diag[a].error = ea / s;
-            diag[a].law = contact_law(d, mu[a], r + d * a, u + d * a, s);
+    /* ||e||^2 accumulated with a running scale (no overflow), in chunks of
+     * contacts whose size depends on nc alone: the threads' partial sums
+     * are combined in chunk order, so the result is the same for any
+     * thread count */
+    double big[ERR_CHUNKS], ssq[ERR_CHUNKS];
+    int chunk = nc / ERR_CHUNKS + 1 > ERR_CHUNK_MIN ? nc / ERR_CHUNKS + 1 : ERR_CHUNK_MIN;
+    int nchunks = (nc + chunk - 1) / chunk, bad = 0;
+#pragma omp parallel for schedule(static) num_threads(fc_threads()) if (nc >= FC_PAR_MIN && fc_threads() > 1) reduction(| : bad)
+    for (int k = 0; k < nchunks; k++) {
+        double b = 0.0, q = 1.0;
+        int end = (k + 1) * chunk < nc ? (k + 1) * chunk : nc;
+        for (int a = k * chunk; a < end; a++) {
+            double e[5];
+            natural_map(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, desaxce, e);
+            double ea = fc_norm_small(d, e);
+            if (diag) {
+                diag[a].contact = a;
+                diag[a].error = ea / s;
+                diag[a].law = contact_law(d, mu[a], r + d * a, u + d * a, s);
+            }
+            if (ea == 0.0) continue;
+            if (!isfinite(ea)) { bad = 1; continue; }
+            if (ea > b) { q = 1.0 + q * (b / ea) * (b / ea); b = ea; }
+            else q += (ea / b) * (ea / b);
         }
-        if (ea == 0.0) continue;
-        if (!isfinite(ea)) return NAN;
-        if (ea > big) { ssq = 1.0 + ssq * (big / ea) * (big / ea); big = ea; }
-        else ssq += (ea / big) * (ea / big);
+        big[k] = b;
+        ssq[k] = q;
     }
-    double err = big * sqrt(ssq) / s;
+    if (bad) return NAN;
+    double total = 0.0, sq = 1.0;
+    for (int k = 0; k < nchunks; k++) {
+        if (big[k] == 0.0) continue;
+        if (big[k] > total) { sq = ssq[k] + sq * (total / big[k]) * (total / big[k]); total = big[k]; }
+        else sq += ssq[k] * (big[k] / total) * (big[k] / total);
+    }
+    double err = total * sqrt(sq) / s;
     return isfinite(s) ? err : NAN;
 }
 

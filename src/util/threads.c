@@ -1,0 +1,31 @@
+/* The OpenMP thread count of the kernels (fc_threads), per calling thread:
+ * fc_solve sets it from fc_options.threads for the length of a solve, so
+ * two solves in two threads of the caller each keep their own. */
+#include "internal.h"
+
+#include <omp.h>
+#include <stdio.h>
+
+static _Thread_local int current = 1;
+
+int fc_threads(void) { return current; }
+
+int fc_threads_set(int n)
+{
+    int old = current;
+    current = n > 0 ? n : 1;
+    return old;
+}
+
+int fc_threads_resolve(int requested)
+{
+    if (requested > 0) return requested;
+    const char *env = getenv("FRICON_NUM_THREADS");
+    if (env && *env) {
+        char *end;
+        long n = strtol(env, &end, 10);
+        if (!*end && n > 0 && n <= FC_THREADS_MAX) return (int)n;
+    }
+    int n = omp_get_num_procs();
+    return n < 1 ? 1 : n > FC_THREADS_MAX ? FC_THREADS_MAX : n;
+}
