@@ -23,6 +23,7 @@ CACHE_KEYS = ["FCLIB_LIBRARY", "HDF5_C_LIBRARY_hdf5", "SS_cholmod", "SS_umfpack"
 # Used when the cache cannot be read (the Libs.private of fricon.pc).
 FALLBACK = ["-lfclib", "-lhdf5_serial", "-lcholmod", "-lumfpack", "-lklu", "-lamd", "-lcolamd",
             "-lcamd", "-lccolamd", "-lcxsparse", "-lsuitesparseconfig", "-llapacke", "-lopenblas"]
+# libfricon's OpenMP kernels link gcc's libgomp (-fopenmp below).
 
 
 def dependencies():
@@ -54,7 +55,7 @@ setup(
             depends=[lib, os.path.join(ROOT, "include", "fricon.h"),
                      os.path.join(ROOT, "include", "fricon_options.h"),
                      os.path.join(ROOT, "include", "fricon_mbd.h")],
-            extra_link_args=dependencies() + ["-lm", "-ldl"],
+            extra_link_args=dependencies() + ["-fopenmp", "-lm", "-ldl"],
         )
     ],
 )

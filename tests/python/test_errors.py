@@ -109,7 +109,7 @@ def capsules():
 
 
 @pytest.mark.parametrize("setting,value", [
-    ("nsgs.omega", "3"), ("nsgs.omega", "abc"), ("nsgs.no_such", "1"), ("max_iter", "0"),
+    ("nsgs.omega", "3"), ("nsgs.omega", "abc"), ("nsgs.no_such", "1"), ("max_iter", "-1"),
     ("prox.inner_solver", "no-such-solver"), ("tolerance", "-1"), ("nsgs.local", "7"),
 ])
 def test_bad_options_match_command(capsules, setting, value):
@@ -125,7 +125,7 @@ def test_bad_options_match_command(capsules, setting, value):
 
 @pytest.mark.parametrize("kw,exc", [
     ({"solver": "no-such"}, ValueError), ({"tol": -1.0}, ValueError), ({"tol": math.nan}, ValueError),
-    ({"max_iter": 0}, ValueError), ({"max_iter": 1.5}, ValueError), ({"time_limit": -2}, ValueError),
+    ({"max_iter": -1}, ValueError), ({"max_iter": 1.5}, ValueError), ({"time_limit": -2}, ValueError),
     ({"r0": np.zeros(5)}, ValueError), ({"r0": np.full(888, np.nan)}, ValueError),
     ({"threads": 0}, ValueError), ({"nsgs_omega": [1.0]}, ValueError), ({"callback": 3}, TypeError),
 ])
