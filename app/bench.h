@@ -13,7 +13,7 @@
 #define BENCH_TIME_FLOOR 1e-4
 
 /* One run: a solver on a problem.  status is a fricon status name
- * ("converged", "max-iter", "time-limit", "diverged", "error") or a
+ * ("converged", "max-iter", "time-limit", "diverged", "error", "stalled") or a
  * failure of the run itself: "timeout" (killed by the bench after the
  * time limit and its margin), "crash" (died on a signal or without a
  * result), "oom" (out of memory under the memory limit), "read-error"

@@ -394,7 +394,7 @@ static const char *fail_code(const bench_row *r)
 {
     static const struct { const char *status, *code; } codes[] = {
         {"converged", "inacc"}, /* converged by its own test, not to tol */
-        {"max-iter", "iter"},  {"time-limit", "time"}, {"timeout", "KILL"}, {"diverged", "div"},
+        {"max-iter", "iter"},  {"time-limit", "time"}, {"timeout", "KILL"}, {"diverged", "div"}, {"stalled", "stall"},
         {"error", "err"},      {"crash", "CRASH"},     {"oom", "OOM"},      {"read-error", "read"},
         {"inaccurate", "inacc"}};
     if (!r) return "";

@@ -223,9 +223,10 @@ typedef enum fc_status {
     FC_MAX_ITER,
     FC_TIME_LIMIT,
     FC_DIVERGED,
-    FC_STATUS_ERROR
+    FC_STATUS_ERROR,
+    FC_STALLED      /* no progress: fc_solve's stall watch (stall_iterations) */
 } fc_status;
-/* "converged", "max-iter", "time-limit", "diverged", "error" */
+/* "converged", "max-iter", "time-limit", "diverged", "error", "stalled" */
 const char *fc_status_name(fc_status s);
 
 #include "fricon_options.h"   /* fc_options: every solver option, its default and range */

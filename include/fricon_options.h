@@ -330,6 +330,10 @@ typedef struct fc_options {
     int verbose;           /* 0 silent; >0 passes messages to log; default 0 */
     fc_log_fn log;         /* default NULL                                 */
     void *log_user;
+    int stall_iterations;  /* fc_solve ends a run whose best error has not
+                              gained 10% over max(this, 2 x the iterations
+                              its last 10% gain took) reported iterations
+                              with FC_STALLED; 0: off; default 30000      */
     fc_progress_fn progress; /* default NULL                               */
     void *progress_user;
     const double *r0;      /* warm start (m values) or NULL for zero; auto

@@ -311,7 +311,7 @@ class Result:
     """What fricon.solve returns.
 
     r, u (m values), v (n values for a global problem, else None); status
-    ('converged', 'max-iter', 'time-limit', 'diverged', 'error') and
+    ('converged', 'max-iter', 'time-limit', 'diverged', 'error', 'stalled') and
     converged (bool); residual (the SPEC measure recomputed on r, u);
     dyn_residual (global: ||M v - H r - f|| / max(1, ||f||)); iterations;
     seconds (the solve alone); message; stages (auto's plan as run: dicts

@@ -41,6 +41,51 @@ static void judge(const fc_problem *p, const fc_options *opt, const double *r,
     }
 }
 
+/* The stall watch on the top-level run's progress reports (iteration,
+ * error): a run whose best error has not gained 10% over the last
+ * max(stall_iterations, 2 x the iterations its last 10% gain took) is
+ * stopped.  The window counts reported iterations (a sweep, a pivot, an
+ * outer step, whatever the solver reports); a restart of the count adds
+ * one.  The factor 2 keeps sublinear rates (error ~ k^-p, p >= 0.15) from
+ * being cut: each 10% gain there takes 0.9^(-1/p) times the last.  Only
+ * the caller's run is watched: stages get no callback (stage.c). */
+typedef struct stall_watch {
+    fc_progress_fn user_fn;
+    void *user;
+    long min_window;
+    int started, stalled;
+    int last_it;         /* the last reported iteration                   */
+    long clock;          /* reported iterations so far                    */
+    long at_gain, gain;  /* clock at the last 10% gain, what it took       */
+    double ref;          /* best error at the last 10% gain               */
+    double best;
+} stall_watch;
+
+static int stall_progress(void *user, int iteration, double error)
+{
+    stall_watch *w = user;
+    if (w->user_fn && w->user_fn(w->user, iteration, error)) return 1;
+    if (isnan(error)) return 0;
+    if (!w->started) {
+        w->started = 1;
+        w->last_it = iteration;
+        w->ref = w->best = error;
+        return 0;
+    }
+    w->clock += iteration >= w->last_it ? (long)iteration - w->last_it : 1;
+    w->last_it = iteration;
+    if (error < w->best) w->best = error;
+    if (error <= 0.9 * w->ref) {
+        w->gain = w->clock - w->at_gain;
+        w->at_gain = w->clock;
+        w->ref = error;
+        return 0;
+    }
+    long window = 2 * w->gain > w->min_window ? 2 * w->gain : w->min_window;
+    if (w->clock - w->at_gain > window) w->stalled = 1;
+    return w->stalled;
+}
+
 /* A registered solver's local entry, for fc_solve_reduced. */
 static fc_status solve_local(const fc_problem *loc, const fc_options *opt, double *r, double *u,
                              fc_info *info, void *solver)
@@ -73,6 +118,14 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
     int threads_before = fc_threads_set(fc_threads_resolve(o.threads));
     if (opt->r0) memcpy(r, opt->r0, (size_t)m * sizeof *r);
     else memset(r, 0, (size_t)m * sizeof *r);
+    stall_watch watch = {opt->progress, opt->progress_user, opt->stall_iterations, 0, 0, 0, 0, 0, 0, 0, 0};
+    fc_options watched;
+    if (opt->stall_iterations > 0) {
+        watched = *opt;
+        watched.progress = stall_progress;
+        watched.progress_user = &watch;
+        opt = &watched;
+    }
     double t0 = fc_now();
     fc_err e = FC_OK;
     if (p->kind == FC_LOCAL)
@@ -88,6 +141,12 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
     info->seconds = fc_now() - t0;
     if (e == FC_OK) {
         recompute_u(p, r, vv, u);
+        if (watch.stalled && info->status != FC_DIVERGED) {
+            info->status = FC_STALLED;
+            snprintf(info->message, sizeof info->message,
+                     "stalled: the best error %.3e has not gained 10%% in %ld iterations (stall_iterations = %d)",
+                     watch.best, watch.clock - watch.at_gain, opt->stall_iterations);
+        }
         judge(p, opt, r, u, vv, info);
     }
     if (vv != v) free(vv);

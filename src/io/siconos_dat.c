@@ -549,6 +549,35 @@ static fc_err read_coefficients(lexer *L, fc_problem *p)
     return FC_OK;
 }
 
+/* The last token read is a bare 0 or 1 alone on its line, after a line
+ * break: Siconos's isComplete flag, read as the last coefficient when a
+ * vector before it is one number short. */
+static int read_flag_last(const lexer *L)
+{
+    size_t e = L->pos, b = e;
+    while (b > 0 && !is_space(L->s[b - 1])) b--;
+    if (e - b != 1 || (L->s[b] != '0' && L->s[b] != '1')) return 0;
+    while (b > 0 && L->s[b - 1] != '\n') {
+        if (!is_space(L->s[b - 1])) return 0;
+        b--;
+    }
+    return b > 0;
+}
+
+/* The coefficients, refused when the last one may be the isComplete
+ * flag (the count of numbers then matches only by taking the flag). */
+static fc_err read_last_coefficients(lexer *L, fc_problem *p, const char *vector)
+{
+    if (read_coefficients(L, p)) return L->err->code;
+    if (read_flag_last(L))
+        return lx_fail(L, FC_ERR_PARSE,
+                       "the last %s is a lone '%c' on its own line: %s or a coefficient is one number "
+                       "short and the isComplete flag was read as %s (write the coefficient %c as %c.0)",
+                       p->d == 5 ? "mu_r" : "mu", L->s[L->pos - 1], vector, p->d == 5 ? "mu_r" : "mu",
+                       L->s[L->pos - 1], L->s[L->pos - 1]);
+    return FC_OK;
+}
+
 /* Global problem after M: H, f, w, mu. */
 static fc_err read_global_rest(lexer *L, fc_problem *p)
 {
@@ -558,7 +587,7 @@ static fc_err read_global_rest(lexer *L, fc_problem *p)
     if (read_matrix(L, 1, "H", &p->H) || check_size(L, p->H, "H", p->n, m) ||
         read_vector(L, p->n, &p->f, "f") || read_vector(L, m, &p->w, "w"))
         return L->err->code;
-    return read_coefficients(L, p);
+    return read_last_coefficients(L, p, "w");
 }
 
 /* After a complete problem only whitespace may follow, or the one
@@ -605,7 +634,7 @@ static fc_err parse_problem(lexer *L, fc_problem **out)
         p->W = A;
         e = check_size(L, A, "W", m, m);
         if (!e) e = read_vector(L, m, &p->q, "q");
-        if (!e) e = read_coefficients(L, p);
+        if (!e) e = read_last_coefficients(L, p, "q");
     }
     if (!e) e = check_end(L, global ? "global" : "local");
     if (e) { fc_problem_free(p); return e; }

@@ -40,6 +40,7 @@ struct fc_kkt {
     cholmod_factor *L;
     cholmod_dense *B, *X, *Y, *E, *R, *D; /* rhs, solution, solve workspaces, residual, correction */
     long *diag;          /* position of each diagonal entry in A->x */
+    double *best;        /* the refinement's best x so far */
     int n, quasidef, analysed;
     kkt_schur *sc;       /* NULL: A factorised as a whole */
     double pred_flops;   /* one factorisation, as the analysis predicts it */
@@ -96,7 +97,8 @@ static fc_kkt *kkt_new(int n, long nz, const int *ti, const int *tj, const doubl
     K->diag = fc_calloc((size_t)n, sizeof *K->diag);
     K->B = cholmod_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &K->c);
     K->R = cholmod_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &K->c);
-    if (!K->diag || !K->B || !K->R) goto nomem;
+    K->best = fc_calloc((size_t)n, sizeof *K->best);
+    if (!K->diag || !K->B || !K->R || !K->best) goto nomem;
     const int *Ap = K->A->p, *Ai = K->A->i;
     for (int j = 0; j < n; j++) {
         K->diag[j] = -1;
@@ -529,12 +531,25 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
      * cheap and more are needed */
     if (K->sc && refine < 10) refine = 10;
     /* the residual is computed after the last correction too: it is what
-     * fc_kkt_solve_residual reports */
-    double rn = 0;
+     * fc_kkt_solve_residual reports.  Refinement on an ill-conditioned
+     * matrix can diverge (1e115 after 100 steps): a correction that
+     * grows the best residual so far 1000-fold ends it, the best x
+     * restored (round-off wobbles below that go on, as they always did:
+     * at 2-fold or 10-fold they stop, and ipm's golden runs move). */
+    double rn = 0, best_rn = INFINITY;
     for (int it = 0; ; it++) {
         sym_mult(K->A, x, Rx);
         rn = 0;
         for (int i = 0; i < n; i++) { Bx[i] = b[i] - Rx[i]; rn = fmax(rn, fabs(Bx[i])); }
+        if (it > 0 && !(rn <= 1e3 * best_rn)) {
+            memcpy(x, K->best, (size_t)n * sizeof *x);
+            rn = best_rn;
+            break;
+        }
+        if (rn < best_rn || it == 0) {
+            best_rn = rn;
+            memcpy(K->best, x, (size_t)n * sizeof *x);
+        }
         if (rn <= 1e-15 * bn || it == refine) break;
         if (K->sc) {
             /* the correction through the Schur complement, into R */
@@ -564,6 +579,7 @@ void fc_kkt_free(fc_kkt *K)
     cholmod_free_dense(&K->R, &K->c);
     cholmod_free_dense(&K->D, &K->c);
     free(K->diag);
+    free(K->best);
     cholmod_finish(&K->c);
     free(K);
 }

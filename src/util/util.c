@@ -125,6 +125,7 @@ const char *fc_status_name(fc_status s)
     case FC_MAX_ITER: return "max-iter";
     case FC_TIME_LIMIT: return "time-limit";
     case FC_DIVERGED: return "diverged";
+    case FC_STALLED: return "stalled";
     default: return "error";
     }
 }
