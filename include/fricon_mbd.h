@@ -171,7 +171,8 @@ typedef struct fc_mbd_scene_params {
 } fc_mbd_scene_params;
 
 void fc_mbd_scene_defaults(fc_mbd_scene_params *par);
-/* Scene names: "incline", "slide", "stack", "pile", "column". */
+/* Scene names: "incline", "slide", "stack", "pile", "column", "tower",
+ * "wall", "arch" (count: boxes; seed 0: no perturbation). */
 int fc_mbd_scene_count(void);
 const char *fc_mbd_scene_name(int i);
 const char *fc_mbd_scene_description(int i);

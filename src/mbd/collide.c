@@ -224,9 +224,9 @@ static int face_contact(fc_mbd_world *w, int a, int b, const box_frame *F[2], in
         P0[v].ein = (v + 3) % 4;
         P0[v].eout = v;
     }
-    /* inside tolerance: round-off of touching sides must not change features */
-    double scale = fmax(fmax(ref->h[0], ref->h[1]), ref->h[2]) + fabs(ref->c[0]) + fabs(ref->c[1]) + fabs(ref->c[2]);
-    double tol = 1e-9 * scale;
+    /* inside tolerance: flush sides (equal bricks) drifting by round-off or
+     * by slow motion at rest must not change features from step to step */
+    double tol = 1e-4 * fmin(ref->h[k1], ref->h[k2]);
     int n = 4;
     const int ax[2] = {k1, k2};
     for (int s = 0; s < 4 && n > 0; s++) {
@@ -246,8 +246,12 @@ static int face_contact(fc_mbd_world *w, int a, int b, const box_frame *F[2], in
     if (cnt <= 4) {
         for (int i = 0; i < cnt; i++) keep[nk++] = idx[i];
     } else {
+        /* the deepest: the first in polygon order within a tolerance of the
+         * least gap (flush faces: round-off must not pick another each step) */
         int i0 = idx[0], i1 = -1, i2 = -1, i3 = -1;
-        for (int i = 1; i < cnt; i++) if (g[idx[i]] < g[i0]) i0 = idx[i];
+        double gmin = g[idx[0]], dtol = 1e-6 * fmax(ref->h[k1], ref->h[k2]);
+        for (int i = 1; i < cnt; i++) gmin = fmin(gmin, g[idx[i]]);
+        for (int i = cnt - 1; i >= 0; i--) if (g[idx[i]] <= gmin + dtol) i0 = idx[i];
         double far = -1, amax = 0, amin = 0;
         for (int i = 0; i < cnt; i++) {
             double e[3] = {P0[idx[i]].p[0] - P0[i0].p[0], P0[idx[i]].p[1] - P0[i0].p[1], P0[idx[i]].p[2] - P0[i0].p[2]};
