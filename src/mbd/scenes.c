@@ -8,6 +8,7 @@
  *   column   count spheres in a body-centred cubic column on a plane,
  *            released: the edges roll off and the column collapses
  *   tower    count planks (kapla section 1:3), levels crossing at 90 deg
+ *            (towers of at most 75 planks, on a grid)
  *   wall     count bricks in running bond on the ground
  *   arch     an arcade of corbelled arches of count boxes */
 #include "mbd/mbd.h"
@@ -22,7 +23,7 @@ static const struct {
     {"stack", "4 x 20 x 4 touching spheres (r 0.1 m) on a plane, 800 contacts, at rest (unstable)"},
     {"pile", "spheres (default 1000, r 0.05 m +-10 %) poured into a box"},
     {"column", "body-centred cubic column of spheres (default 10^4, r 0.05 m) collapsing"},
-    {"tower", "planks (default 60, 0.1 x 0.033 m) in levels crossing at 90 degrees, at rest"},
+    {"tower", "planks (default 75, 0.1 x 0.033 m) in levels crossing at 90 degrees, towers of <= 75, at rest"},
     {"wall", "running-bond wall of bricks (default 200, 0.2 x 0.1 x 0.06 m), at rest"},
     {"arch", "arcade of corbelled arches (default 44 boxes: 4 arches), at rest"},
 };
@@ -149,25 +150,29 @@ static int add_box_yaw(fc_mbd_world *w, double hx, double hy, double hz, double 
 }
 
 /* tower: levels of n planks (section 1:3, gaps of 0.1 width between
- * them), each level crossing the one below at 90 degrees; n ~ sqrt(count
- * / 3), so the tower is about as tall as wide.  Seed: plank positions
- * +-1 mm and yaw (ends move +-2 mm at most); seed 0: exact. */
+ * them), each level crossing the one below at 90 degrees, 3 n levels
+ * (about as tall as wide); n the largest in 2..5 with 3 n^2 <= count: more
+ * planks make a square grid of such towers 0.5 m apart (a plank's contacts stay
+ * bounded).  Seed: plank positions +-1 mm and yaw (ends move +-2 mm at
+ * most); seed 0: exact. */
 static fc_err tower(fc_mbd_world *w, int count, double mu, unsigned seed, fc_error *err)
 {
     const double wd = 0.1, th = wd / 3, gap = 0.1 * wd, pitch = wd + gap;
     unsigned long long s = 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)seed << 1 | 1);
-    int n = (int)lround(sqrt(count / 3.0));
-    if (n < 2) n = 2;
-    double len = (n - 1) * pitch + wd, yaw_amp = 0.2 * gap / len;
+    int n = 2;
+    while (n < 5 && 3 * (n + 1) * (n + 1) <= count) n++;
+    int per = 3 * n * n, ntow = (count + per - 1) / per, side = (int)ceil(sqrt((double)ntow));
+    double len = (n - 1) * pitch + wd, yaw_amp = 0.2 * gap / len, space = len + 0.5;
     int plane = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0);
     if (plane < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
     fc_mbd_body_at(w, plane)->mu = mu;
     for (int k = 0; k < count; k++) {
-        int l = k / n, i = k % n;
+        int t = k / per, l = k % per / n, i = k % n;
+        double cx = (t % side) * space, cy = (t / side) * space;
         double off = (i - 0.5 * (n - 1)) * pitch + jitter(&s, seed, 0.1 * gap), z = 0.5 * th + l * th;
         double yaw = jitter(&s, seed, yaw_amp);
-        int b = l % 2 ? add_box_yaw(w, 0.5 * wd, 0.5 * len, 0.5 * th, 500.0, off, 0, z, yaw, mu)
-                      : add_box_yaw(w, 0.5 * len, 0.5 * wd, 0.5 * th, 500.0, 0, off, z, yaw, mu);
+        int b = l % 2 ? add_box_yaw(w, 0.5 * wd, 0.5 * len, 0.5 * th, 500.0, cx + off, cy, z, yaw, mu)
+                      : add_box_yaw(w, 0.5 * len, 0.5 * wd, 0.5 * th, 500.0, cx, cy + off, z, yaw, mu);
         if (b < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
     }
     fc_mbd_set_margin(w, 1e-3);
@@ -271,7 +276,7 @@ fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par, fc_mbd_wor
     else if (!strcmp(name, "column"))
         e = column(w, par->count > 0 ? par->count : 10000, mu >= 0 ? mu : 0.5, err);
     else if (!strcmp(name, "tower"))
-        e = tower(w, par->count > 0 ? par->count : 60, mu >= 0 ? mu : 0.5, par->seed, err);
+        e = tower(w, par->count > 0 ? par->count : 75, mu >= 0 ? mu : 0.5, par->seed, err);
     else if (!strcmp(name, "wall"))
         e = wall_scene(w, par->count > 0 ? par->count : 200, mu >= 0 ? mu : 0.7, par->seed, err);
     else if (!strcmp(name, "arch"))
