@@ -166,12 +166,16 @@ fc_err fc_mbd_write_vtk(const fc_mbd_world *w, const char *path,
 typedef struct fc_mbd_scene_params {
     double angle_deg;   /* incline / slide: plane angle; default 25 (incline), 25 (slide) */
     double mu;          /* friction; < 0: the scene's default          */
-    int count;          /* pile / column: number of spheres; <= 0: default */
-    unsigned seed;      /* random placements (pile, column); default 1 */
+    int count;          /* pile / column: number of spheres; tower /
+                           wall / arch: boxes; <= 0: default           */
+    unsigned seed;      /* random placements (pile, column), small
+                           perturbations (tower, wall, arch; 0: none);
+                           default 1                                   */
 } fc_mbd_scene_params;
 
 void fc_mbd_scene_defaults(fc_mbd_scene_params *par);
-/* Scene names: "incline", "slide", "stack", "pile", "column". */
+/* Scene names: "incline", "slide", "stack", "pile", "column", "tower",
+ * "wall", "arch" (count: boxes; seed 0: no perturbation). */
 int fc_mbd_scene_count(void);
 const char *fc_mbd_scene_name(int i);
 const char *fc_mbd_scene_description(int i);

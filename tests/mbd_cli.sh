@@ -1,7 +1,8 @@
 #!/bin/bash
 # `fricon simulate` as a user drives it: the 4x20x4 stack for 100 steps,
 # exporting every 50th step (global and local FClib HDF5 with solutions);
-# `fricon solve` reads and solves the exported files; the exported
+# `fricon solve` reads and solves the exported files (also those of the
+# box scenes tower, wall, arch); the exported
 # solutions are judged by shared/tools/fccheck.py when it runs here;
 # --vtk writes frames; bad arguments exit 2 with a message (also those of
 # bench/mbd_scale.sh).
@@ -33,6 +34,23 @@ for f in "$T/g/stack-000050.hdf5" "$T/g/stack-000100.hdf5" "$T/l/stack-000050-lo
     /usr/bin/python3 -c "import sys; sys.exit(0 if float('$e') <= 1.5e-8 else 1)" 2>/dev/null ||
       bad "fccheck $f: '$e'"
   fi
+done
+# box scenes (box-box contacts): a few steps each, the last exported (global
+# and local) and solved again by `fricon solve` with as many contacts
+for sc in "tower 27 300" "wall 60 420" "arch 17 72"; do
+  set -- $sc
+  out=$("$FRICON" simulate "$1" --count "$2" --steps 4 --every 4 --export "$T/b" --solver nsgs --quiet 2>"$T/err")
+  rc=$?
+  [ $rc = 0 ] || bad "simulate $1: exit $rc: $(cat "$T/err")"
+  echo "$out" | grep -q "contacts:       mean $3.0, max $3\$" || bad "$1: not $3 contacts per step: $out"
+  "$FRICON" simulate "$1" --count "$2" --steps 4 --every 4 --export "$T/b" --local --quiet >/dev/null 2>&1 ||
+    bad "simulate $1 --local"
+  for f in "$T/b/$1-000004.hdf5" "$T/b/$1-000004-local.hdf5"; do
+    [ -f "$f" ] || { bad "missing $f"; continue; }
+    j=$("$FRICON" solve "$f" --json)
+    echo "$j" | grep -q "\"nc\": $3," || bad "solve $f: $j"
+    echo "$j" | grep -q '"status": "converged"' || bad "solve $f: $j"
+  done
 done
 "$FRICON" simulate nosuchscene >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 2 ] && grep -q "unknown scene" "$T/err" || bad "unknown scene: exit $rc: $(cat "$T/err")"

@@ -510,6 +510,222 @@ static void test_export(void)
     fc_mbd_world_free(w);
 }
 
+/* ---- box-box contacts and the box scenes ---- */
+
+/* A world of a plane and boxes for the box-box tests. */
+static int add_box_q(fc_mbd_world *w, double hx, double hy, double hz, double x, double y, double z,
+                     double ax, double ay, double az, double angle, double mu)
+{
+    int b = fc_mbd_add_box(w, hx, hy, hz, 1000.0, x, y, z);
+    fc_mbd_body *B = fc_mbd_body_at(w, b);
+    double s = sin(angle / 2);
+    B->q[0] = cos(angle / 2); B->q[1] = ax * s; B->q[2] = ay * s; B->q[3] = az * s;
+    B->mu = mu;
+    return b;
+}
+
+/* A small box (yawed 30 deg) on a bigger one on the ground: the summed
+ * normal force on the top box is its weight, no tangential force; every
+ * contact is warm-started from step 2 on (stable features). */
+static void test_box_on_box(void)
+{
+    fc_mbd_world *w = fc_mbd_world_new();
+    int p = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0);
+    int a = add_box_q(w, 0.3, 0.2, 0.1, 0, 0, 0.1, 0, 0, 1, 0, 0.5);
+    int b = add_box_q(w, 0.1, 0.15, 0.05, 0.02, -0.01, 0.25, 0, 0, 1, FC_MBD_PI / 6, 0.5);
+    fc_mbd_body_at(w, p)->mu = 0.5;
+    fc_mbd_set_mass(fc_mbd_body_at(w, b), 2.0);
+    fc_options o;
+    opts(&o, 1e-11);
+    fc_error err;
+    double N0 = 2.0 * g0, worstN = 0, worstT = 0, vmax = 0;
+    int nab = 0;
+    for (int s = 0; s < 10; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        CHECK(in.solve.status == FC_CONVERGED, "box on box step %d: residual %.3e", s + 1, in.solve.residual);
+        CHECK(s == 0 || in.warm == in.ncontacts, "box on box step %d: %d of %d contacts warm-started", s + 1,
+              in.warm, in.ncontacts);
+        double N, T;
+        fc_mbd_contact_forces(w, b, NULL, &N, &T);
+        worstN = fmax(worstN, fabs(N - N0) / N0);
+        worstT = fmax(worstT, T);
+        vmax = fmax(vmax, in.max_speed);
+        nab = 0;
+        for (int c = 0; c < fc_mbd_contact_count(w); c++) {
+            const fc_mbd_contact *C = fc_mbd_contact_at(w, c);
+            if (C->a == a && C->b == b) {
+                nab++;
+                CHECK(fabs(C->n[2] + 1) < 1e-12 && fabs(C->gap) < 1e-9 && isfinite(C->p[0]),
+                      "box on box: normal z %.17g (expected -1, from b to a), gap %g", C->n[2], C->gap);
+            }
+        }
+    }
+    (void)a;
+    CHECK(nab == 4, "box on box: %d face contacts, expected 4 (the top box's bottom corners)", nab);
+    CHECK(worstN <= 1e-6, "box on box: normal force off by %.3e relative", worstN);
+    CHECK(worstT <= 1e-6 * N0, "box on box: tangential force %.3e N", worstT);
+    CHECK(vmax < 1e-8, "box on box: speed %.3e m/s", vmax);
+    printf("box on box: normal force rel. error %.2e, tangential %.2e N, max speed %.2e m/s, %d contacts\n",
+           worstN, worstT, vmax, nab);
+    fc_mbd_world_free(w);
+}
+
+/* Box b on box a on a plane inclined at angle (mu 1 between the plane and
+ * a, mu between a and b): b sticks when tan(angle) < mu (forces m g cos,
+ * m g sin), slides with g (sin - mu cos) otherwise; a stays. */
+static void test_box_incline(double angle, double mu)
+{
+    double th = angle * FC_MBD_PI / 180, n[3] = {-sin(th), 0, cos(th)}, down[3] = {-cos(th), 0, -sin(th)};
+    fc_mbd_world *w = fc_mbd_world_new();
+    int p = fc_mbd_add_plane(w, n[0], n[1], n[2], 0, 0, 0);
+    fc_mbd_body_at(w, p)->mu = 1.0;
+    int a = add_box_q(w, 0.5, 0.3, 0.1, 0.1 * n[0], 0, 0.1 * n[2], 0, 1, 0, -th, 1.0);
+    int b = add_box_q(w, 0.1, 0.1, 0.05, 0.25 * n[0], 0, 0.25 * n[2], 0, 1, 0, -th, mu);
+    fc_mbd_set_mass(fc_mbd_body_at(w, b), 1.0);
+    fc_mbd_set_margin(w, 1e-3);
+    fc_options o;
+    opts(&o, 1e-11);
+    fc_error err;
+    int stick = tan(th) < mu;
+    double a0 = stick ? 0 : g0 * (sin(th) - mu * cos(th)), h = fc_mbd_step_size(w), vprev = 0, worst = 0;
+    double vA = 0, N0 = g0 * cos(th), T0 = g0 * sin(th), worstF = 0;
+    for (int s = 0; s < 20; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        CHECK(in.solve.status == FC_CONVERGED, "box incline step %d: residual %.3e", s + 1, in.solve.residual);
+        const fc_mbd_body *B = fc_mbd_body_at(w, b);
+        double vd = v3_dot(B->v, down), acc = (vd - vprev) / h;
+        worst = fmax(worst, stick ? fabs(vd) : fabs(acc - a0) / a0);
+        vprev = vd;
+        vA = fmax(vA, v3_norm(fc_mbd_body_at(w, a)->v));
+        if (stick) {
+            double N, T;
+            fc_mbd_contact_forces(w, b, NULL, &N, &T);
+            worstF = fmax(worstF, fmax(fabs(N - N0), fabs(T - T0)) / g0);
+        }
+    }
+    if (stick)
+        CHECK(worst < 1e-8 && worstF <= 1e-6, "box incline %g deg mu %g: sticks? speed %.3e, force error %.3e",
+              angle, mu, worst, worstF);
+    else
+        CHECK(worst <= 1e-6, "box incline %g deg mu %g: acceleration off by %.3e relative (expected %.10f)",
+              angle, mu, worst, a0);
+    CHECK(vA < 1e-8, "box incline: the lower box moves at %.3e m/s", vA);
+    printf("box on box on incline %g deg, mu %g: %s, %s %.2e, lower box speed %.2e\n", angle, mu,
+           stick ? "sticks" : "slides", stick ? "speed" : "acceleration rel. error", worst, vA);
+    fc_mbd_world_free(w);
+}
+
+/* Narrow phase on crafted pairs: edges crossed at 90 degrees, edges
+ * crossed onto a face, parallel edges, coincident boxes, touching faces. */
+static void test_box_box_narrow(void)
+{
+    fc_mbd_world *w = fc_mbd_world_new();
+    fc_mbd_set_margin(w, 0.05);
+    double r2 = sqrt(2.0);
+    /* a: long along x, turned 45 deg about x (top edge along x at z = 0.1 sqrt 2);
+     * b: long along y, turned 45 deg about y, bottom edge 0.01 above */
+    int a = add_box_q(w, 0.5, 0.1, 0.1, 0, 0, 0, 1, 0, 0, FC_MBD_PI / 4, 0.5);
+    int b = add_box_q(w, 0.1, 0.5, 0.1, 0.03, 0.02, 0.2 * r2 + 0.01, 0, 1, 0, FC_MBD_PI / 4, 0.5);
+    CHECK(fc_mbd_collide(w, a, b) == 1, "edge-edge: %d contacts", w->ncontacts);
+    const fc_mbd_contact *C = &w->contacts[0];
+    CHECK(fabs(C->gap - 0.01) < 1e-12 && fabs(C->n[2] + 1) < 1e-12 && C->a == a && C->feature >= 8192,
+          "edge-edge: gap %.17g, n (%g %g %g), feature %d", C->gap, C->n[0], C->n[1], C->n[2], C->feature);
+    CHECK(fabs(C->p[0] - 0.03) < 1e-12 && fabs(C->p[1]) < 1e-12 && fabs(C->p[2] - (0.1 * r2 + 0.005)) < 1e-12,
+          "edge-edge point (%.17g %.17g %.17g)", C->p[0], C->p[1], C->p[2]);
+    /* penetrating by 0.01: the same feature, gap -0.01 */
+    int f0 = C->feature;
+    w->bodies[b].x[2] -= 0.02;
+    w->ncontacts = 0;
+    CHECK(fc_mbd_collide(w, a, b) == 1 && fabs(w->contacts[0].gap + 0.01) < 1e-12 &&
+          w->contacts[0].feature == f0, "edge-edge penetrating: gap %.17g", w->contacts[0].gap);
+    /* b not turned: its flat bottom face across a's top edge, crossed at 90 deg */
+    fc_mbd_body *B = fc_mbd_body_at(w, b);
+    B->q[0] = 1; B->q[1] = B->q[2] = B->q[3] = 0;
+    B->x[2] = 0.1 * r2 + 0.1;
+    w->ncontacts = 0;
+    int nf = fc_mbd_collide(w, a, b);
+    CHECK(nf >= 1 && nf <= 2, "edge on face: %d contacts", nf);
+    for (int k = 0; k < w->ncontacts; k++)
+        CHECK(fabs(w->contacts[k].n[2] + 1) < 1e-12 && fabs(w->contacts[k].gap) < 1e-12,
+              "edge on face: n_z %.17g gap %.3g", w->contacts[k].n[2], w->contacts[k].gap);
+    /* parallel edges (both turned 45 deg about x), touching and apart: finite */
+    B->q[0] = cos(FC_MBD_PI / 8); B->q[1] = sin(FC_MBD_PI / 8);
+    B->half[0] = 0.5; B->half[1] = 0.1;
+    B->x[0] = 0.1; B->x[1] = 0; B->x[2] = 0.2 * r2;
+    for (int t = 0; t < 3; t++) {
+        w->ncontacts = 0;
+        B->x[2] = 0.2 * r2 + (t - 1) * 0.01;
+        int m = fc_mbd_collide(w, a, b);
+        CHECK(m >= 0 && m <= 4, "parallel edges %d: %d contacts", t, m);
+        for (int k = 0; k < w->ncontacts; k++) {
+            const fc_mbd_contact *D = &w->contacts[k];
+            CHECK(isfinite(D->gap) && isfinite(D->p[0] + D->p[1] + D->p[2]) && D->n[2] < 0 &&
+                  D->gap >= (t - 1) * 0.01 / r2 - 1e-12, "parallel edges %d: gap %g n_z %g", t, D->gap, D->n[2]);
+        }
+        CHECK(t != 1 || m >= 1, "parallel edges touching: no contact");
+    }
+    /* coincident boxes (deep, degenerate): contacts finite */
+    memcpy(B->x, w->bodies[a].x, sizeof B->x);
+    memcpy(B->q, w->bodies[a].q, sizeof B->q);
+    w->ncontacts = 0;
+    int mc = fc_mbd_collide(w, a, b);
+    CHECK(mc >= 1 && mc <= 4, "coincident boxes: %d contacts", mc);
+    for (int k = 0; k < w->ncontacts; k++)
+        CHECK(isfinite(w->contacts[k].gap) && isfinite(w->contacts[k].n[0] + w->contacts[k].n[1] + w->contacts[k].n[2]),
+              "coincident boxes: contact %d not finite", k);
+    /* equal boxes face on face, touching exactly: 4 corners, gap 0, n from c to d */
+    fc_mbd_world *v = fc_mbd_world_new();
+    int c = add_box_q(v, 0.2, 0.1, 0.05, 1, 2, 3, 0, 0, 1, 0.3, 0.5);
+    int d = add_box_q(v, 0.2, 0.1, 0.05, 1, 2, 3.1, 0, 0, 1, 0.3, 0.5);
+    CHECK(fc_mbd_collide(v, d, c) == 4, "face on face: %d contacts", v->ncontacts);
+    for (int k = 0; k < v->ncontacts; k++)
+        CHECK(fabs(v->contacts[k].gap) < 1e-12 && fabs(v->contacts[k].n[2] - 1) < 1e-12 && v->contacts[k].a == d,
+              "face on face %d: gap %g n_z %g", k, v->contacts[k].gap, v->contacts[k].n[2]);
+    fc_mbd_world_free(v);
+    fc_mbd_world_free(w);
+}
+
+/* A box scene at rest for 100 steps (nsgs, 1e-8): maximum speed, every
+ * solve converged, contacts constant and warm-started from step 2, fewer
+ * iterations per step after the first. */
+static void test_box_scene(const char *name, int count, double vlimit)
+{
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+    par.count = count;
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene(name, &par, &w, &err) == FC_OK, "%s", err.msg);
+    fc_options o;
+    opts(&o, 1e-8);
+    double t0 = wall(), vmax = 0;
+    int nc0 = 0, notconv = 0, it1 = 0, itmax = 0, cold = 0;
+    long itsum = 0;
+    for (int s = 0; s < 100; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        if (s == 0) { nc0 = in.ncontacts; it1 = in.solve.iterations; }
+        else {
+            itsum += in.solve.iterations;
+            itmax = in.solve.iterations > itmax ? in.solve.iterations : itmax;
+            cold += in.ncontacts - in.warm;
+        }
+        CHECK(in.ncontacts == nc0, "%s step %d: %d contacts, %d at step 1", name, s + 1, in.ncontacts, nc0);
+        notconv += in.solve.status != FC_CONVERGED;
+        vmax = fmax(vmax, in.max_speed);
+    }
+    double itmean = itsum / 99.0;
+    CHECK(notconv == 0, "%s: %d solves did not converge", name, notconv);
+    CHECK(vmax < vlimit, "%s: maximum speed %.3e m/s over 100 steps (limit %.1e)", name, vmax, vlimit);
+    CHECK(cold == 0, "%s: %d contacts not warm-started after step 1", name, cold);
+    CHECK(itmean < 0.8 * it1, "%s: %.1f iterations per step after the first (%d at step 1)", name, itmean, it1);
+    printf("%s (%d boxes): %d contacts, max speed %.2e m/s, nsgs iterations %d at step 1, then mean %.1f "
+           "(max %d), %.1f s\n", name, fc_mbd_body_count(w) - 1, nc0, vmax, it1, itmean, itmax, wall() - t0);
+    fc_mbd_world_free(w);
+}
+
 int main(void)
 {
     test_narrow();
@@ -527,5 +743,12 @@ int main(void)
     test_column_solve(30);
     test_column_solve(100);
     test_column_solve(300);
+    test_box_box_narrow();
+    test_box_on_box();
+    test_box_incline(20, 0.5);
+    test_box_incline(30, 0.3);
+    test_box_scene("tower", 27, 1e-6); /* 6e-9 m/s (docs/mbd.md) */
+    test_box_scene("wall", 60, 1e-5);  /* 1e-7 */
+    test_box_scene("arch", 17, 1e-4);  /* 2.5e-6 */
     TEST_DONE();
 }

@@ -6,7 +6,11 @@
  *            at rest only while the solutions keep its symmetry
  *   pile     count spheres (sizes +-10 %) poured into a box of 5 planes
  *   column   count spheres in a body-centred cubic column on a plane,
- *            released: the edges roll off and the column collapses */
+ *            released: the edges roll off and the column collapses
+ *   tower    count planks (kapla section 1:3), levels crossing at 90 deg
+ *            (towers of at most 75 planks, on a grid)
+ *   wall     count bricks in running bond on the ground
+ *   arch     an arcade of corbelled arches of count boxes */
 #include "mbd/mbd.h"
 
 #include <stdio.h>
@@ -19,6 +23,9 @@ static const struct {
     {"stack", "4 x 20 x 4 touching spheres (r 0.1 m) on a plane, 800 contacts, at rest (unstable)"},
     {"pile", "spheres (default 1000, r 0.05 m +-10 %) poured into a box"},
     {"column", "body-centred cubic column of spheres (default 10^4, r 0.05 m) collapsing"},
+    {"tower", "planks (default 75, 0.1 x 0.033 m) in levels crossing at 90 degrees, towers of <= 75, at rest"},
+    {"wall", "running-bond wall of bricks (default 200, 0.2 x 0.1 x 0.06 m), at rest"},
+    {"arch", "arcade of corbelled arches (default 44 boxes: 4 arches), at rest"},
 };
 
 int fc_mbd_scene_count(void) { return (int)(sizeof scenes / sizeof scenes[0]); }
@@ -123,6 +130,134 @@ static fc_err column(fc_mbd_world *w, int count, double mu, fc_error *err)
     return FC_OK;
 }
 
+/* ---- masonry and stacks of boxes (box-box contacts) ---- */
+
+/* Random perturbation in [-amp, amp]; none with seed 0. */
+static double jitter(unsigned long long *s, unsigned seed, double amp)
+{
+    return seed ? amp * (2 * uniform(s) - 1) : 0.0;
+}
+
+static int add_box_yaw(fc_mbd_world *w, double hx, double hy, double hz, double density, double x, double y,
+                       double z, double yaw, double mu)
+{
+    int b = fc_mbd_add_box(w, hx, hy, hz, density, x, y, z);
+    if (b < 0) return -1;
+    fc_mbd_body *B = fc_mbd_body_at(w, b);
+    B->q[0] = cos(yaw / 2); B->q[1] = 0; B->q[2] = 0; B->q[3] = sin(yaw / 2);
+    B->mu = mu;
+    return b;
+}
+
+/* tower: levels of n planks (section 1:3, gaps of 0.1 width between
+ * them), each level crossing the one below at 90 degrees, 3 n levels
+ * (about as tall as wide); n the largest in 2..5 with 3 n^2 <= count: more
+ * planks make a square grid of such towers 0.5 m apart (a plank's contacts stay
+ * bounded).  Seed: plank positions +-1 mm and yaw (ends move +-2 mm at
+ * most); seed 0: exact. */
+static fc_err tower(fc_mbd_world *w, int count, double mu, unsigned seed, fc_error *err)
+{
+    const double wd = 0.1, th = wd / 3, gap = 0.1 * wd, pitch = wd + gap;
+    unsigned long long s = 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)seed << 1 | 1);
+    int n = 2;
+    while (n < 5 && 3 * (n + 1) * (n + 1) <= count) n++;
+    int per = 3 * n * n, ntow = (count + per - 1) / per, side = (int)ceil(sqrt((double)ntow));
+    double len = (n - 1) * pitch + wd, yaw_amp = 0.2 * gap / len, space = len + 0.5;
+    int plane = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0);
+    if (plane < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    fc_mbd_body_at(w, plane)->mu = mu;
+    for (int k = 0; k < count; k++) {
+        int t = k / per, l = k % per / n, i = k % n;
+        double cx = (t % side) * space, cy = (t / side) * space;
+        double off = (i - 0.5 * (n - 1)) * pitch + jitter(&s, seed, 0.1 * gap), z = 0.5 * th + l * th;
+        double yaw = jitter(&s, seed, yaw_amp);
+        int b = l % 2 ? add_box_yaw(w, 0.5 * wd, 0.5 * len, 0.5 * th, 500.0, cx + off, cy, z, yaw, mu)
+                      : add_box_yaw(w, 0.5 * len, 0.5 * wd, 0.5 * th, 500.0, cx, cy + off, z, yaw, mu);
+        if (b < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    }
+    fc_mbd_set_margin(w, 1e-3);
+    return FC_OK;
+}
+
+/* wall: running bond of 0.2 x 0.1 x 0.06 m bricks with 4 mm joints (no
+ * contact across them), half bricks at the ends of odd courses, about 4
+ * times as long as tall; count bricks (the top course may be partial).
+ * Seed: brick positions +-0.4 mm, lengths -0.8 mm at most. */
+static fc_err wall_scene(fc_mbd_world *w, int count, double mu, unsigned seed, fc_error *err)
+{
+    const double L = 0.2, W = 0.1, H = 0.06, gap = 0.004, pitch = L + gap;
+    unsigned long long s = 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)seed << 1 | 1);
+    int nb = (int)lround(sqrt(1.2 * count)); /* L nb = 4 H courses, nb courses = count */
+    if (nb < 2) nb = 2;
+    int plane = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0);
+    if (plane < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    fc_mbd_body_at(w, plane)->mu = mu;
+    double xe = -0.5 * (nb - 1) * pitch - 0.5 * L; /* the wall's left end */
+    int placed = 0;
+    for (int c = 0; placed < count; c++) {
+        double z = 0.5 * H + c * H;
+        int odd = c % 2, nc = odd ? nb + 1 : nb;
+        for (int i = 0; i < nc && placed < count; i++, placed++) {
+            double len = L, x;
+            if (!odd) {
+                x = xe + 0.5 * L + i * pitch;
+            } else if (i == 0 || i == nb) { /* half bricks */
+                len = 0.5 * (L - gap);
+                x = i == 0 ? xe + 0.5 * len : -xe - 0.5 * len;
+            } else {
+                x = xe + 0.5 * L + (i - 0.5) * pitch;
+            }
+            len -= seed ? 0.2 * gap * uniform(&s) : 0.0;
+            x += jitter(&s, seed, 0.1 * gap);
+            if (add_box_yaw(w, 0.5 * len, 0.5 * W, 0.5 * H, 2000.0, x, 0, z, 0, mu) < 0)
+                return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+        }
+    }
+    fc_mbd_set_margin(w, 1e-3);
+    return FC_OK;
+}
+
+/* arch: an arcade of corbelled arches (boxes cannot be voussoirs: a ring
+ * of rectangular blocks touches along edges only, hinges, a mechanism).
+ * Piers of 8 courses (0.1 m) close each 1 m opening by 5 cm a course and
+ * side; a capstone bridges the last 0.3 m, bearing 0.1 m on either side.
+ * Interior piers are symmetric; the end piers' courses reach back to
+ * their outer face, so the load of every course stays over the one
+ * below: it stands for any mu > 0 (all forces vertical at rest).  count
+ * boxes: (count - 8) / 9 arches, in rows of at most 16 along x.  Seed:
+ * block positions +-1 mm, capstone lengths -1 cm at most. */
+static fc_err arch(fc_mbd_world *w, int count, double mu, unsigned seed, fc_error *err)
+{
+    enum { K = 8, ROW = 16 };
+    const double hb = 0.1, D = 0.3, st = 0.05, span = 1.0, pier = 0.4, over = 0.1, dens = 2000.0;
+    unsigned long long s = 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)seed << 1 | 1);
+    int narch = (count - K) / (K + 1);
+    if (narch < 1) narch = 1;
+    int plane = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0);
+    if (plane < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    fc_mbd_body_at(w, plane)->mu = mu;
+    for (int r = 0; r * ROW < narch; r++) {
+        int na = narch - r * ROW < ROW ? narch - r * ROW : ROW;
+        double y = 2 * D * r;
+        for (int j = 0; j <= na; j++) { /* pier j at x = j (pier + span) */
+            double P = j * (pier + span);
+            for (int k = 0; k < K; k++) {
+                double lo = P - 0.5 * pier - (j > 0 ? k * st : 0), hi = P + 0.5 * pier + (j < na ? k * st : 0);
+                double x = 0.5 * (lo + hi) + jitter(&s, seed, 1e-3);
+                if (add_box_yaw(w, 0.5 * (hi - lo), 0.5 * D, 0.5 * hb, dens, x, y, (k + 0.5) * hb, 0, mu) < 0)
+                    return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+            }
+            if (j == na) continue;
+            double len = span - 2 * (K - 1) * st + 2 * over - (seed ? 1e-2 * uniform(&s) : 0.0);
+            double x = P + 0.5 * (pier + span) + jitter(&s, seed, 1e-3);
+            if (add_box_yaw(w, 0.5 * len, 0.5 * D, 0.5 * hb, dens, x, y, (K + 0.5) * hb, 0, mu) < 0)
+                return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+        }
+    }
+    fc_mbd_set_margin(w, 1e-3);
+    return FC_OK;
+}
+
 fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par, fc_mbd_world **out,
                     fc_error *err)
 {
@@ -140,7 +275,13 @@ fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par, fc_mbd_wor
         e = pile(w, par->count > 0 ? par->count : 1000, mu >= 0 ? mu : 0.5, par->seed, err);
     else if (!strcmp(name, "column"))
         e = column(w, par->count > 0 ? par->count : 10000, mu >= 0 ? mu : 0.5, err);
-    else e = fc_error_set(err, FC_ERR_INVALID, "unknown scene '%s' (incline, slide, stack, pile, column)", name);
+    else if (!strcmp(name, "tower"))
+        e = tower(w, par->count > 0 ? par->count : 75, mu >= 0 ? mu : 0.5, par->seed, err);
+    else if (!strcmp(name, "wall"))
+        e = wall_scene(w, par->count > 0 ? par->count : 200, mu >= 0 ? mu : 0.7, par->seed, err);
+    else if (!strcmp(name, "arch"))
+        e = arch(w, par->count > 0 ? par->count : 44, mu >= 0 ? mu : 0.6, par->seed, err);
+    else e = fc_error_set(err, FC_ERR_INVALID, "unknown scene '%s' (incline, slide, stack, pile, column, tower, wall, arch)", name);
     if (e) { fc_mbd_world_free(w); return e; }
     *out = w;
     return FC_OK;
