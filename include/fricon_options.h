@@ -326,10 +326,10 @@ typedef struct fc_options {
     double time_limit;     /* seconds, <= 0 for none; default 0            */
     int threads;           /* OpenMP threads of the kernels; 0: the
                               environment's FRICON_NUM_THREADS, else every
-                              core; results do not depend on it (one thread
-                              by default: on a loaded machine a parallel
-                              region waits for a descheduled thread,
-                              docs/measurements.md#threads); default 1 */
+                              core; results do not depend on it; one thread
+                              unless asked: on a loaded machine a parallel
+                              region waits for a descheduled thread
+                              (docs/measurements.md#threads); default 1 */
     int verbose;           /* 0 silent; >0 passes messages to log; default 0 */
     fc_log_fn log;         /* default NULL                                 */
     void *log_user;
