@@ -318,6 +318,22 @@ typedef struct fc_stick_options {
     int refine;            /* proximal (refinement) steps at most; default 10 */
 } fc_stick_options;
 
+/* nncg, nonsmooth nonlinear conjugate gradient over Gauss-Seidel sweeps;
+ * see docs/solvers.md#nncg and docs/granular-piles.md. */
+typedef struct fc_nncg_options {
+    int order;             /* contact order (global form, block-diagonal M):
+                              0 file order, 1 load path from the supports
+                              up, 2 load path down to the supports; default 1 */
+    int symmetric;         /* 1: each sweep forward then backward; default 0 */
+    int conjugate;         /* 0: plain sweeps (no conjugate step); default 1 */
+    int subspace;          /* CG iterations of a subspace phase on the
+                              sticking contacts (d = 2, 3; 0: none); default 0 */
+    int subspace_every;    /* sweeps between two subspace phases; default 10 */
+    fc_local_solver local; /* one-contact solver; default FC_LOCAL_HYBRID */
+    double local_tol;      /* one-contact tolerance; default 1e-14         */
+    int local_max_iter;    /* one-contact Newton iterations; default 20    */
+} fc_nncg_options;
+
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; default 100000             */
@@ -343,6 +359,7 @@ typedef struct fc_options {
     fc_aclm_options aclm;   /* aclm, apgd                                     */
     fc_apgd_options apgd;   /* apgd, apgd-ccp (and aclm's inner apgd)          */
     fc_stick_options stick;
+    fc_nncg_options nncg;
 } fc_options;
 
 /* Every field's default: the table of options by name (fc_option_at)
