@@ -323,12 +323,13 @@ typedef struct fc_stick_options {
 typedef struct fc_nncg_options {
     int order;             /* contact order (global form, block-diagonal M):
                               0 file order, 1 load path from the supports
-                              up, 2 load path down to the supports; default 1 */
+                              up, 2 load path down to the supports; default 0 */
     int symmetric;         /* 1: each sweep forward then backward; default 0 */
-    int conjugate;         /* 0: plain sweeps (no conjugate step); default 1 */
-    int subspace;          /* CG iterations of a subspace phase on the
-                              sticking contacts (d = 2, 3; 0: none); default 0 */
-    int subspace_every;    /* sweeps between two subspace phases; default 10 */
+    int accel;             /* acceleration of the sweeps: 0 none, 1 the
+                              conjugate step (NNCG), 2 Anderson (the
+                              nsgs.anderson* options); default 1          */
+    double restart;        /* the conjugate step restarts when beta exceeds
+                              it; default 1.5                             */
     fc_local_solver local; /* one-contact solver; default FC_LOCAL_HYBRID */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */

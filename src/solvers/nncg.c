@@ -1,7 +1,9 @@
 /* nncg: nonsmooth nonlinear conjugate gradient (Silcowitz, Niebe and
  * Erleben 2010) over Gauss-Seidel sweeps, for large dense packings.
  * One iteration: x+ = sweep(x); g = x+ - x; beta = ||g||^2 / ||g_prev||^2;
- * beta > 1 restarts (p = g), else x+ += beta p and p = beta p + g.
+ * beta > nncg.restart restarts (p = g), else x+ += beta p and p = beta p + g
+ * (the paper restarts above 1; 1.5 halves the sweeps on the piles,
+ * docs/granular-piles.md).
  *
  * On a global problem whose M is block diagonal with small blocks (rigid
  * bodies), the sweeps run on the velocity form as nsgs-v does, with
@@ -15,6 +17,7 @@
 #include "cone/cone.h"
 #include "matrix/bsr.h"
 #include "problem/reduce.h"
+#include "core/firstorder.h"
 
 #include <stdio.h>
 
@@ -26,8 +29,6 @@
 #define NNCG_MEASURE_GAP 8
 /* Measure when the predicted error is below this many times the tolerance. */
 #define NNCG_PREDICT_MARGIN 2.0
-/* A contact sticks when ||r_T|| < (1 - this) mu r_N (subspace phase). */
-#define NNCG_STICK_MARGIN 1e-3
 
 typedef struct nncg_work {
     int d, nc, m, n;
@@ -42,10 +43,6 @@ typedef struct nncg_work {
     fc_local *loc;
     int *order;
     double *x, *pdir, *best;   /* m */
-    /* subspace phase: CG on the sticking contacts */
-    double *Dinv;              /* 9 nc: inverse diagonal blocks (d = 2, 3)   */
-    double *cr, *cz, *cp, *cq, *cx, *rs, *vs, *cy;   /* m (cy, vs: n)         */
-    unsigned char *stick;      /* nc */
 } nncg_work;
 
 static void work_free(nncg_work *w)
@@ -56,8 +53,6 @@ static void work_free(nncg_work *w)
     free(w->v); free(w->vp); free(w->vx);
     free(w->loc); free(w->order);
     free(w->x); free(w->pdir); free(w->best);
-    free(w->Dinv); free(w->cr); free(w->cz); free(w->cp); free(w->cq); free(w->cx);
-    free(w->rs); free(w->vs); free(w->cy); free(w->stick);
 }
 
 static double row_dot(const fc_matrix *A, int i, const double *x)
@@ -135,108 +130,6 @@ static void velocity(const nncg_work *w, const double *r, const double *minvf, d
     }
 }
 
-/* out_S = (W x)_S for x supported on the sticking contacts S. */
-static void apply_w(nncg_work *w, const double *x, double *out)
-{
-    int d = w->d;
-    if (w->Gt) {
-        memset(w->cy, 0, (size_t)w->n * sizeof *w->cy);
-        for (int j = 0; j < w->m; j++) {
-            if (!w->stick[j / d] || x[j] == 0.0) continue;
-            for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->cy[w->Gt->j[t]] += x[j] * w->Gt->x[t];
-        }
-        for (int j = 0; j < w->m; j++) out[j] = w->stick[j / d] ? row_dot(w->Ht, j, w->cy) : 0.0;
-    } else {
-        fc_matrix_gemv(w->W, 1.0, x, 0.0, out);
-        for (int j = 0; j < w->m; j++) if (!w->stick[j / d]) out[j] = 0.0;
-    }
-}
-
-/* z = D^-1 rr over the sticking contacts (block Jacobi). */
-static void precondition(const nncg_work *w, const double *rr, double *z)
-{
-    int d = w->d;
-    for (int a = 0; a < w->nc; a++) {
-        const double *D = w->Dinv + 9 * a;
-        for (int k = 0; k < d; k++) {
-            double s = 0.0;
-            if (w->stick[a])
-                for (int l = 0; l < d; l++) s += D[k + l * d] * rr[d * a + l];
-            z[d * a + k] = s;
-        }
-    }
-}
-
-/* Inverse of the d x d (d = 2, 3) SPD block A into X (Gauss-Jordan); the
- * inverse diagonal when singular. */
-static void small_inverse(int d, const double *A, double *X)
-{
-    double T[9], I[9] = {0};
-    memcpy(T, A, (size_t)d * d * sizeof *T);
-    for (int k = 0; k < d; k++) I[k + k * d] = 1.0;
-    for (int c = 0; c < d; c++) {
-        double piv = T[c + c * d];
-        if (!(fabs(piv) > 1e-300)) {
-            memset(X, 0, (size_t)d * d * sizeof *X);
-            for (int k = 0; k < d; k++) X[k + k * d] = A[k + k * d] > 0.0 ? 1.0 / A[k + k * d] : 0.0;
-            return;
-        }
-        for (int k = 0; k < d; k++) { T[c + k * d] /= piv; I[c + k * d] /= piv; }
-        for (int i = 0; i < d; i++) {
-            if (i == c) continue;
-            double f = T[i + c * d];
-            for (int k = 0; k < d; k++) { T[i + k * d] -= f * T[c + k * d]; I[i + k * d] -= f * I[c + k * d]; }
-        }
-    }
-    memcpy(X, I, (size_t)d * d * sizeof *X);
-}
-
-/* The subspace phase: the sticking contacts S (strictly inside their
- * cones) solve u_S = 0 with the others frozen, by block-Jacobi CG of at
- * most iters iterations from u (the velocities at r); the step is
- * projected on the cones.  v follows r in the velocity form. */
-static void subspace(const fc_problem *p, nncg_work *w, int iters, const double *u, double *r)
-{
-    int d = w->d, m = w->m, ns = 0;
-    for (int a = 0; a < w->nc; a++) {
-        const double *ra = r + d * a;
-        double t = 0.0;
-        for (int k = 1; k < d; k++) t += ra[k] * ra[k];
-        w->stick[a] = ra[0] > 0.0 && sqrt(t) < (1.0 - NNCG_STICK_MARGIN) * p->mu[a] * ra[0];
-        ns += w->stick[a];
-    }
-    if (!ns) return;
-    for (int j = 0; j < m; j++) { w->cr[j] = w->stick[j / d] ? -u[j] : 0.0; w->cx[j] = 0.0; }
-    precondition(w, w->cr, w->cz);
-    memcpy(w->cp, w->cz, (size_t)m * sizeof *w->cp);
-    double rz = fc_dot(m, w->cr, w->cz), rz0 = rz;
-    int cgi = 0;
-    for (int it = 0; it < iters && rz > 1e-20 * rz0; it++, cgi++) {
-        apply_w(w, w->cp, w->cq);
-        double pq = fc_dot(m, w->cp, w->cq);
-        if (!(pq > 0.0)) break;
-        double alpha = rz / pq;
-        for (int j = 0; j < m; j++) { w->cx[j] += alpha * w->cp[j]; w->cr[j] -= alpha * w->cq[j]; }
-        precondition(w, w->cr, w->cz);
-        double rz1 = fc_dot(m, w->cr, w->cz);
-        for (int j = 0; j < m; j++) w->cp[j] = w->cz[j] + rz1 / rz * w->cp[j];
-        rz = rz1;
-    }
-    if (getenv("NNCG_DEBUG")) fprintf(stderr, "cg %d its, stick %d/%d, rz %.3e -> %.3e\n", cgi, ns, w->nc, rz0, rz);
-    for (int a = 0; a < w->nc; a++) {
-        if (!w->stick[a]) continue;
-        double old[5];
-        for (int k = 0; k < d; k++) { old[k] = r[d * a + k]; r[d * a + k] += w->cx[d * a + k]; }
-        fc_project_cone(d, p->mu[a], 0.0, r + d * a);
-        if (!w->Gt) continue;
-        for (int k = 0; k < d; k++) {
-            double dr = r[d * a + k] - old[k];
-            int j = d * a + k;
-            for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
-        }
-    }
-}
-
 /* The NNCG iterations on the prepared work (w->order set); r in/out. */
 static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
                          nncg_work *w, double *r, double *u, fc_info *info)
@@ -247,8 +140,13 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
     fc_status st = FC_MAX_ITER;
     double err = INFINITY, best_err = INFINITY, gg_prev = 0.0, ratio = 0.0;
-    int it = 0, checked_at = 0, restarts = 0, sub_at = 0, subs = 0;
+    int it = 0, checked_at = 0, restarts = 0;
     memset(w->pdir, 0, (size_t)m * sizeof *w->pdir);
+    fo_accel aa = {0};
+    if (o->accel == 2 && fo_accel_init_nsgs(&aa, &opt->nsgs, m)) {
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
     if (w->Gt) memset(w->vp, 0, (size_t)n * sizeof *w->vp);
     memcpy(w->best, r, (size_t)m * sizeof *r);
     while (1) {
@@ -264,6 +162,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             break;
         }
         memcpy(w->x, r, (size_t)m * sizeof *r);
+        if (aa.on) fo_accel_save(&aa, r, m);
         if (w->Gt) memcpy(w->vx, w->v, (size_t)n * sizeof *w->v);
         sweep(w, &par, o->symmetric, r);
         it++;
@@ -293,36 +192,27 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             }
             fc_log(opt, 1, "nncg sweep %d error %.3e (%d restarts)", it, err, restarts);
             if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
-            if (o->subspace > 0 && w->Dinv && it - sub_at >= o->subspace_every) {
-                /* kept only when it lowers the error */
-                memcpy(w->rs, r, (size_t)m * sizeof *r);
-                if (w->Gt) memcpy(w->vs, w->v, (size_t)n * sizeof *w->v);
-                subspace(p, w, o->subspace, u, r);
-                sub_at = it;
-                double e2 = measure(p, w, r, u);
-                fc_log(opt, 1, "nncg subspace at sweep %d: error %.3e -> %.3e", it, err, e2);
-                if (e2 < err * (getenv("NNCG_ACCEPT") ? atof(getenv("NNCG_ACCEPT")) : 1.0)) {
-                    err = e2;
-                    subs++;
-                    gg_prev = 0.0;   /* restart the conjugate directions */
-                    if (err < best_err) { best_err = err; memcpy(w->best, r, (size_t)m * sizeof *r); }
-                    if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
-                    continue;
-                }
-                memcpy(r, w->rs, (size_t)m * sizeof *r);
-                if (w->Gt) memcpy(w->v, w->vs, (size_t)n * sizeof *w->v);
-            }
             if (opt->progress && opt->progress(opt->progress_user, it, err)) {
                 snprintf(info->message, sizeof info->message,
                          "stopped by the progress callback at sweep %d", it);
                 break;
             }
         }
+        if (o->accel == 2) {   /* Anderson: r extrapolated, v moved along by G */
+            memcpy(w->pdir, r, (size_t)m * sizeof *r);
+            if (fo_accel_apply(&aa, p, it - 1, err, NULL, r) && w->Gt)
+                for (int j = 0; j < m; j++) {
+                    double dr = r[j] - w->pdir[j];
+                    if (dr == 0.0) continue;
+                    for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
+                }
+            continue;
+        }
         /* the conjugate step; g = r - x, G g = v - vx */
         double beta = gg_prev > 0.0 ? gg / gg_prev : 2.0;
         gg_prev = gg;
-        if (!o->conjugate || beta > 1.0) {
-            restarts += beta > 1.0;
+        if (o->accel != 1 || beta > o->restart) {
+            restarts++;
             for (int i = 0; i < m; i++) w->pdir[i] = r[i] - w->x[i];
             if (w->Gt)
                 for (int i = 0; i < n; i++) w->vp[i] = w->v[i] - w->vx[i];
@@ -341,7 +231,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             }
     }
     if (st != FC_CONVERGED && best_err < INFINITY) memcpy(r, w->best, (size_t)m * sizeof *r);
-    if (o->subspace > 0) fc_log(opt, 1, "nncg: %d subspace steps kept", subs);
+    fo_accel_free(&aa);
     info->iterations = it;
     return st;
 }
@@ -610,24 +500,6 @@ out:
     return ret;
 }
 
-/* The subspace phase's workspace (d = 2, 3 and nncg.subspace > 0). */
-static int alloc_subspace(nncg_work *w, const fc_options *opt)
-{
-    if (opt->nncg.subspace <= 0 || w->d > 3) return 0;
-    size_t m = (size_t)w->m + 1, n = (size_t)w->n + 1;
-    w->Dinv = fc_calloc(9 * (size_t)w->nc + 1, sizeof *w->Dinv);
-    w->cr = fc_calloc(m, sizeof(double)); w->cz = fc_calloc(m, sizeof(double));
-    w->cp = fc_calloc(m, sizeof(double)); w->cq = fc_calloc(m, sizeof(double));
-    w->cx = fc_calloc(m, sizeof(double)); w->rs = fc_calloc(m, sizeof(double));
-    w->vs = fc_calloc(n, sizeof(double)); w->cy = fc_calloc(n, sizeof(double));
-    w->stick = fc_calloc((size_t)w->nc + 1, 1);
-    if (!w->Dinv || !w->cr || !w->cz || !w->cp || !w->cq || !w->cx || !w->rs || !w->vs ||
-        !w->cy || !w->stick)
-        return 1;
-    for (int a = 0; a < w->nc; a++) small_inverse(w->d, w->loc[a].W, w->Dinv + 9 * a);
-    return 0;
-}
-
 static int alloc_common(nncg_work *w, int d, int nc)
 {
     w->d = d; w->nc = nc; w->m = d * nc;
@@ -662,11 +534,6 @@ fc_status fc_nncg_solve(const fc_problem *p, const fc_options *opt, double *r, d
         fc_matrix_diag_block(w.W, a, d, blk);
         fc_local_setup(&w.loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
         w.order[a] = a;
-    }
-    if (alloc_subspace(&w, opt)) {
-        work_free(&w);
-        snprintf(info->message, sizeof info->message, "out of memory");
-        return FC_STATUS_ERROR;
     }
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
     fc_status st = iterate(p, opt, &clk, &w, r, u, info);
@@ -718,12 +585,6 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
             return FC_STATUS_ERROR;
         }
         return st;
-    }
-    if (alloc_subspace(&w, opt)) {
-        work_free(&w);
-        free(minvf);
-        snprintf(info->message, sizeof info->message, "out of memory");
-        return FC_STATUS_ERROR;
     }
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
     velocity(&w, r, minvf, w.v);
