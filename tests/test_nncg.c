@@ -68,9 +68,9 @@ static void conjugate_saves_sweeps(const char *rel, double tol)
 }
 
 /* max_iter and the time limit end the sweeps, with the best iterate. */
-static void limits(const char *rel)
+static void limits(const char *path)
 {
-    fc_problem *p = test_load(rel);
+    fc_problem *p = test_read(path);
     if (!p) return;
     fc_info info;
     double e = run(p, 1e-14, NULL, NULL, 7, 0.0, &info);
@@ -119,7 +119,7 @@ int main(void)
     converges("fc2d/fc2d_granularflowonwall_00667_00000.dat", 1e-6, NULL, NULL);
     conjugate_saves_sweeps("fc3d/KaplasTower-i1061-4.hdf5.dat", 1e-6);
     conjugate_saves_sweeps("global/Spheres-i099-356-679.hdf5", 1e-6);
-    limits("global/Spheres-i099-356-679.hdf5");
+    limits(FRICON_EXAMPLES "/pile300-step30.hdf5");
     pile_step();
     TEST_DONE();
 }

@@ -410,23 +410,23 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     }
     memset(par, 0, (size_t)n * sizeof *par);   /* fill counts */
     for (int i = 0; i < n; i++) { loc_of[i] = par[blk[i]]; dofs[start[blk[i]] + par[blk[i]]++] = i; }
-    /* the inverse blocks, NNCG_MAX_BLOCK^2 entries each */
-    inv = fc_calloc((size_t)nb * NNCG_MAX_BLOCK * NNCG_MAX_BLOCK + 1, sizeof *inv);
+    /* the inverse blocks: block b (s <= NNCG_MAX_BLOCK dofs) at start[b] NNCG_MAX_BLOCK */
+    inv = fc_calloc((size_t)n * NNCG_MAX_BLOCK + 1, sizeof *inv);
     if (!inv) goto out;
     for (int i = 0; i < n; i++) {
         int b = blk[i], s = start[b + 1] - start[b];
-        double *B = inv + (size_t)b * NNCG_MAX_BLOCK * NNCG_MAX_BLOCK;
+        double *B = inv + (size_t)start[b] * NNCG_MAX_BLOCK;
         for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) B[loc_of[i] + loc_of[Mc->j[k]] * s] += Mc->x[k];
     }
     for (int b = 0; b < nb; b++)
-        if (spd_inverse(start[b + 1] - start[b], inv + (size_t)b * NNCG_MAX_BLOCK * NNCG_MAX_BLOCK)) {
+        if (spd_inverse(start[b + 1] - start[b], inv + (size_t)start[b] * NNCG_MAX_BLOCK)) {
             ret = 1;
             goto out;
         }
     /* M^-1 f */
     for (int b = 0; b < nb; b++) {
         int s = start[b + 1] - start[b];
-        const double *B = inv + (size_t)b * NNCG_MAX_BLOCK * NNCG_MAX_BLOCK;
+        const double *B = inv + (size_t)start[b] * NNCG_MAX_BLOCK;
         for (int i = 0; i < s; i++) {
             double v = 0.0;
             for (int k = 0; k < s; k++) v += B[i + k * s] * p->f[dofs[start[b] + k]];
@@ -454,7 +454,7 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
             for (int k = 0; k < nbl; k++) {
                 int b = bl[k], s = start[b + 1] - start[b];
                 if (pass == 0) { gnz += s; continue; }
-                const double *B = inv + (size_t)b * NNCG_MAX_BLOCK * NNCG_MAX_BLOCK;
+                const double *B = inv + (size_t)start[b] * NNCG_MAX_BLOCK;
                 double h[NNCG_MAX_BLOCK] = {0};
                 for (int t = w->Ht->p[j]; t < w->Ht->p[j + 1]; t++)
                     if (blk[w->Ht->j[t]] == b) h[loc_of[w->Ht->j[t]]] = w->Ht->x[t];
