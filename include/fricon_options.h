@@ -318,6 +318,23 @@ typedef struct fc_stick_options {
     int refine;            /* proximal (refinement) steps at most; default 10 */
 } fc_stick_options;
 
+/* nncg, nonsmooth nonlinear conjugate gradient over Gauss-Seidel sweeps;
+ * see docs/solvers.md#nncg and docs/granular-piles.md. */
+typedef struct fc_nncg_options {
+    int order;             /* contact order (global form, block-diagonal M):
+                              0 file order, 1 load path from the supports
+                              up, 2 load path down to the supports; default 0 */
+    int symmetric;         /* 1: each sweep forward then backward; default 0 */
+    int accel;             /* acceleration of the sweeps: 0 none, 1 the
+                              conjugate step (NNCG), 2 Anderson (the
+                              nsgs.anderson* options); default 1          */
+    double restart;        /* the conjugate step restarts when beta exceeds
+                              it; default 1.5                             */
+    fc_local_solver local; /* one-contact solver; default FC_LOCAL_HYBRID */
+    double local_tol;      /* one-contact tolerance; default 1e-14         */
+    int local_max_iter;    /* one-contact Newton iterations; default 20    */
+} fc_nncg_options;
+
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; 0: FC_MAX_ITER_DEFAULT, or
@@ -355,6 +372,7 @@ typedef struct fc_options {
     fc_aclm_options aclm;   /* aclm, apgd                                     */
     fc_apgd_options apgd;   /* apgd, apgd-ccp (and aclm's inner apgd)          */
     fc_stick_options stick;
+    fc_nncg_options nncg;
 } fc_options;
 
 /* Every field's default: the table of options by name (fc_option_at)

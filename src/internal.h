@@ -192,5 +192,8 @@ FC_FO_DECL(fc_apgd_ccp_solve);
 FC_FO_DECL(fc_nsgs_v_solve);
 fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                  double *u, double *v, fc_info *info);
+FC_FO_DECL(fc_nncg_solve);
+fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                               double *u, double *v, fc_info *info);
 
 #endif

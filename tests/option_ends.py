@@ -22,6 +22,7 @@ FAMILY = {
     "ipm": ["ipm", "ipm-mdp", "gipm"], "admm": ["admm"], "lcp": ["lemke", "enum"],
     "cpg": ["cpg"], "fp": ["fpp", "eg", "vi-fpp", "vi-eg", "hp", "dsfp"], "prox": ["prox"],
     "tresca": ["tfp", "pfp"], "stick": ["stick"], "aclm": ["aclm"], "apgd": ["apgd", "apgd-ccp"],
+    "nncg": ["nncg"],
 }
 INT_MAX = 2147483647
 

@@ -88,6 +88,8 @@ static const fc_solver solvers[] = {
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_apgd_ccp_solve, NULL, 0, NULL, 0},
     {"nsgs-v", "Gauss-Seidel on the velocity form v = M^-1 (H r + f) (global); nsgs on local",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_v_solve, fc_nsgs_v_solve_global, 0, NULL, 0},
+    {"nncg", "nonsmooth nonlinear conjugate gradient over Gauss-Seidel sweeps; velocity form, load-path order (global)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nncg_solve, fc_nncg_solve_global, 0, NULL, 0},
     {"stick", "the all-sticking solution: least-norm W r = -q (one Cholesky), if inside the cones",
      FC_DIM(2) | FC_DIM(3), fc_stick_solve, NULL, 0, NULL, 0},
 };

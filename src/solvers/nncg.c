@@ -1,0 +1,601 @@
+/* nncg: nonsmooth nonlinear conjugate gradient (Silcowitz, Niebe and
+ * Erleben 2010) over Gauss-Seidel sweeps, for large dense packings.
+ * One iteration: x+ = sweep(x); g = x+ - x; beta = ||g||^2 / ||g_prev||^2;
+ * beta > nncg.restart restarts (p = g), else x+ += beta p and p = beta p + g
+ * (the paper restarts above 1; 1.5 halves the sweeps on the piles,
+ * docs/granular-piles.md).
+ *
+ * On a global problem whose M is block diagonal with small blocks (rigid
+ * bodies), the sweeps run on the velocity form as nsgs-v does, with
+ * G = M^-1 H formed block by block (no factorisation, no W), and the
+ * contacts are ordered along the load path: breadth first over the
+ * contact graph from the supports (contacts touching one body only, i.e.
+ * the fixed obstacles), nncg.order.  Any other global problem is reduced
+ * to W and solved in the local form, where the order is the file order.
+ * docs/granular-piles.md: the approaches tried and the choice. */
+#include "internal.h"
+#include "cone/cone.h"
+#include "matrix/bsr.h"
+#include "problem/reduce.h"
+#include "core/firstorder.h"
+
+#include <stdio.h>
+
+/* Largest diagonal block of M inverted densely (6: a rigid body). */
+#define NNCG_MAX_BLOCK 12
+/* Most blocks of M one column of H touches (else: the reduced form). */
+#define NNCG_ROW_BLOCKS 64
+/* Most sweeps between two measurements of the error. */
+#define NNCG_MEASURE_GAP 8
+/* Measure when the predicted error is below this many times the tolerance. */
+#define NNCG_PREDICT_MARGIN 2.0
+
+typedef struct nncg_work {
+    int d, nc, m, n;
+    /* velocity form (global): Ht rows = contacts' directions, Gt rows = M^-1 H columns */
+    fc_matrix *Ht, *Gt;
+    const double *w;
+    double *v, *vp, *vx;    /* n: velocity, G p, v at the sweep's start */
+    /* local form */
+    const fc_matrix *W;
+    fc_matrix *Wb;
+    const double *q;
+    fc_local *loc;
+    int *order;
+    double *x, *pdir, *best;   /* m */
+} nncg_work;
+
+static void work_free(nncg_work *w)
+{
+    fc_matrix_free(w->Ht);
+    fc_matrix_free(w->Gt);
+    fc_matrix_free(w->Wb);
+    free(w->v); free(w->vp); free(w->vx);
+    free(w->loc); free(w->order);
+    free(w->x); free(w->pdir); free(w->best);
+}
+
+static double row_dot(const fc_matrix *A, int i, const double *x)
+{
+    double s = 0.0;
+    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
+    return s;
+}
+
+/* One contact in the velocity form: qa = H_a^T v + w_a - W_aa r_a. */
+static void contact_v(nncg_work *w, const fc_local_params *par, int a, double *r)
+{
+    int d = w->d;
+    double qa[5] = {0}, ra[5] = {0}, *rp = r + (size_t)d * a;
+    for (int k = 0; k < d; k++) {
+        qa[k] = row_dot(w->Ht, d * a + k, w->v) + w->w[d * a + k];
+        for (int l = 0; l < d; l++) qa[k] -= w->loc[a].W[k + l * d] * rp[l];
+        ra[k] = rp[k];
+    }
+    fc_local_solve(&w->loc[a], qa, par, ra);
+    for (int k = 0; k < d; k++) {
+        double dr = ra[k] - rp[k];
+        if (dr == 0.0) continue;
+        int j = d * a + k;
+        for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
+        rp[k] = ra[k];
+    }
+}
+
+/* One contact in the local form: qa = sum_{b != a} W_ab r_b + q_a. */
+static void contact_w(nncg_work *w, const fc_local_params *par, int a, double *r)
+{
+    int d = w->d;
+    double qa[5] = {0}, *rp = r + (size_t)d * a;
+    int bsr = w->W->kind == FC_MAT_BSR && w->W->bs == d;
+    if (bsr && d == 3) bsr_row_dot(w->W, 3, a, r, 1, qa);
+    else if (bsr && d == 2) bsr_row_dot(w->W, 2, a, r, 1, qa);
+    else fc_matrix_block_row_dot(w->W, a, d, r, 1, qa);
+    for (int k = 0; k < d; k++) qa[k] += w->q[(size_t)d * a + k];
+    fc_local_solve(&w->loc[a], qa, par, rp);
+}
+
+/* One sweep in w->order (forward, then backward when symmetric). */
+static void sweep(nncg_work *w, const fc_local_params *par, int symmetric, double *r)
+{
+    for (int i = 0; i < w->nc; i++) {
+        if (w->Gt) contact_v(w, par, w->order[i], r);
+        else contact_w(w, par, w->order[i], r);
+    }
+    if (!symmetric) return;
+    for (int i = w->nc - 1; i >= 0; i--) {
+        if (w->Gt) contact_v(w, par, w->order[i], r);
+        else contact_w(w, par, w->order[i], r);
+    }
+}
+
+/* The error at r: u = H^T v + w (velocity form) or W r + q. */
+static double measure(const fc_problem *p, nncg_work *w, const double *r, double *u)
+{
+    if (w->Gt) {
+        for (int i = 0; i < w->m; i++) u[i] = row_dot(w->Ht, i, w->v) + w->w[i];
+    } else {
+        fc_affine(w->W, r, w->q, u);
+    }
+    return fc_error_local(p, r, u);
+}
+
+/* v = M^-1 (H r + f) = G r + M^-1 f, with minvf = M^-1 f. */
+static void velocity(const nncg_work *w, const double *r, const double *minvf, double *v)
+{
+    memcpy(v, minvf, (size_t)w->n * sizeof *v);
+    for (int j = 0; j < w->m; j++) {
+        if (r[j] == 0.0) continue;
+        for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) v[w->Gt->j[t]] += r[j] * w->Gt->x[t];
+    }
+}
+
+/* The NNCG iterations on the prepared work (w->order set); r in/out. */
+static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                         nncg_work *w, double *r, double *u, fc_info *info)
+{
+    const fc_nncg_options *o = &opt->nncg;
+    int m = w->m, n = w->n;
+    fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
+                           o->local_max_iter > 0 ? o->local_max_iter : 20};
+    fc_status st = FC_MAX_ITER;
+    double err = INFINITY, best_err = INFINITY, gg_prev = 0.0, ratio = 0.0;
+    int it = 0, checked_at = 0, restarts = 0;
+    memset(w->pdir, 0, (size_t)m * sizeof *w->pdir);
+    fo_accel aa = {0};
+    if (o->accel == 2 && fo_accel_init_nsgs(&aa, &opt->nsgs, m)) {
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
+    if (w->Gt) memset(w->vp, 0, (size_t)n * sizeof *w->vp);
+    memcpy(w->best, r, (size_t)m * sizeof *r);
+    while (1) {
+        if (it >= opt->max_iter) {
+            snprintf(info->message, sizeof info->message,
+                     "%d sweeps done, error %.3e > %.1e", it, best_err, opt->tolerance);
+            break;
+        }
+        if (fc_clock_expired(clk)) {
+            st = FC_TIME_LIMIT;
+            snprintf(info->message, sizeof info->message,
+                     "time limit after %d sweeps, error %.3e", it, best_err);
+            break;
+        }
+        memcpy(w->x, r, (size_t)m * sizeof *r);
+        if (aa.on) fo_accel_save(&aa, r, m);
+        if (w->Gt) memcpy(w->vx, w->v, (size_t)n * sizeof *w->v);
+        sweep(w, &par, o->symmetric, r);
+        it++;
+        double gg = 0.0, rn = 0.0;
+        for (int i = 0; i < m; i++) {
+            double g = r[i] - w->x[i];
+            gg += g * g;
+            rn += r[i] * r[i];
+        }
+        if (!(isfinite(gg) && isfinite(rn))) {
+            memcpy(r, w->best, (size_t)m * sizeof *r);
+            st = FC_DIVERGED;
+            snprintf(info->message, sizeof info->message,
+                     "non-finite iterate at sweep %d; best iterate kept", it);
+            break;
+        }
+        double change = sqrt(gg) / fmax(sqrt(rn), 1e-300);
+        int due = it == 1 || it - checked_at >= NNCG_MEASURE_GAP ||
+                  !(ratio * change > NNCG_PREDICT_MARGIN * opt->tolerance);
+        if (due || it >= opt->max_iter) {
+            err = measure(p, w, r, u);
+            checked_at = it;
+            ratio = change > 0.0 ? err / change : 0.0;
+            if (err < best_err) {
+                best_err = err;
+                memcpy(w->best, r, (size_t)m * sizeof *r);
+            }
+            fc_log(opt, 1, "nncg sweep %d error %.3e (%d restarts)", it, err, restarts);
+            if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
+            if (opt->progress && opt->progress(opt->progress_user, it, err)) {
+                snprintf(info->message, sizeof info->message,
+                         "stopped by the progress callback at sweep %d", it);
+                break;
+            }
+        }
+        if (o->accel == 2) {   /* Anderson: r extrapolated, v moved along by G */
+            memcpy(w->pdir, r, (size_t)m * sizeof *r);
+            if (fo_accel_apply(&aa, p, it - 1, err, NULL, r) && w->Gt)
+                for (int j = 0; j < m; j++) {
+                    double dr = r[j] - w->pdir[j];
+                    if (dr == 0.0) continue;
+                    for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
+                }
+            continue;
+        }
+        /* the conjugate step; g = r - x, G g = v - vx */
+        double beta = gg_prev > 0.0 ? gg / gg_prev : 2.0;
+        gg_prev = gg;
+        if (o->accel != 1 || beta > o->restart) {
+            restarts++;
+            for (int i = 0; i < m; i++) w->pdir[i] = r[i] - w->x[i];
+            if (w->Gt)
+                for (int i = 0; i < n; i++) w->vp[i] = w->v[i] - w->vx[i];
+            continue;
+        }
+        for (int i = 0; i < m; i++) {
+            double g = r[i] - w->x[i];
+            r[i] += beta * w->pdir[i];
+            w->pdir[i] = beta * w->pdir[i] + g;
+        }
+        if (w->Gt)
+            for (int i = 0; i < n; i++) {
+                double gv = w->v[i] - w->vx[i];
+                w->v[i] += beta * w->vp[i];
+                w->vp[i] = beta * w->vp[i] + gv;
+            }
+    }
+    if (st != FC_CONVERGED && best_err < INFINITY) memcpy(r, w->best, (size_t)m * sizeof *r);
+    fo_accel_free(&aa);
+    info->iterations = it;
+    return st;
+}
+
+/* ---- the load-path order ---- */
+
+/* order: contacts by breadth-first level from the supports (contacts of
+ * one body) over the graph of contacts sharing a body, file order within
+ * a level; reversed when top_down.  body[2a], body[2a+1]: the contact's
+ * bodies (-1: none).  Contacts not reached follow, in file order. */
+static int load_path_order(int nc, int nb, const int *body, int top_down, int *order)
+{
+    int *cnt = fc_calloc((size_t)nb + 1, sizeof *cnt);
+    int *adj = fc_calloc((size_t)2 * nc + 1, sizeof *adj);
+    int *level = fc_calloc((size_t)nc + 1, sizeof *level);
+    if (!cnt || !adj || !level) { free(cnt); free(adj); free(level); return 1; }
+    /* contacts of each body (CSR) */
+    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) cnt[body[a] + 1]++;
+    for (int b = 0; b < nb; b++) cnt[b + 1] += cnt[b];
+    int *fill = fc_calloc((size_t)nb + 1, sizeof *fill);
+    if (!fill) { free(cnt); free(adj); free(level); return 1; }
+    for (int a = 0; a < 2 * nc; a++)
+        if (body[a] >= 0) adj[cnt[body[a]] + fill[body[a]]++] = a / 2;
+    free(fill);
+    int head = 0, tail = 0;
+    for (int a = 0; a < nc; a++) level[a] = -1;
+    for (int a = 0; a < nc; a++)
+        if (body[2 * a + 1] < 0) { level[a] = 0; order[tail++] = a; }
+    while (head < tail) {
+        int a = order[head++];
+        for (int s = 0; s < 2; s++) {
+            int b = body[2 * a + s];
+            if (b < 0) continue;
+            for (int k = cnt[b]; k < cnt[b + 1]; k++) {
+                int c = adj[k];
+                if (level[c] >= 0) continue;
+                level[c] = level[a] + 1;
+                order[tail++] = c;
+            }
+        }
+    }
+    for (int a = 0; a < nc; a++) if (level[a] < 0) order[tail++] = a;
+    if (top_down)
+        for (int i = 0, j = nc - 1; i < j; i++, j--) { int t = order[i]; order[i] = order[j]; order[j] = t; }
+    free(cnt); free(adj); free(level);
+    return 0;
+}
+
+/* ---- setup of the velocity form ---- */
+
+/* Dense Cholesky inverse of the s x s block A (column-major) in place;
+ * 1 when not positive definite. */
+static int spd_inverse(int s, double *A)
+{
+    double L[NNCG_MAX_BLOCK * NNCG_MAX_BLOCK] = {0}, X[NNCG_MAX_BLOCK * NNCG_MAX_BLOCK];
+    for (int j = 0; j < s; j++) {
+        double dj = A[j + j * s];
+        for (int k = 0; k < j; k++) dj -= L[j + k * s] * L[j + k * s];
+        if (!(dj > 0.0)) return 1;
+        L[j + j * s] = sqrt(dj);
+        for (int i = j + 1; i < s; i++) {
+            double v = A[i + j * s];
+            for (int k = 0; k < j; k++) v -= L[i + k * s] * L[j + k * s];
+            L[i + j * s] = v / L[j + j * s];
+        }
+    }
+    for (int c = 0; c < s; c++) {   /* solve L L^T x = e_c */
+        double y[NNCG_MAX_BLOCK];
+        for (int i = 0; i < s; i++) {
+            double v = i == c ? 1.0 : 0.0;
+            for (int k = 0; k < i; k++) v -= L[i + k * s] * y[k];
+            y[i] = v / L[i + i * s];
+        }
+        for (int i = s - 1; i >= 0; i--) {
+            double v = y[i];
+            for (int k = i + 1; k < s; k++) v -= L[k + i * s] * X[k + c * s];
+            X[i + c * s] = v / L[i + i * s];
+        }
+    }
+    memcpy(A, X, (size_t)s * s * sizeof *A);
+    return 0;
+}
+
+static int find_root(int *par, int i)
+{
+    while (par[i] != i) { par[i] = par[par[i]]; i = par[i]; }
+    return i;
+}
+
+typedef struct dof_sig { unsigned long long h; int i; } dof_sig;
+
+static int sig_cmp(const void *x, const void *y)
+{
+    const dof_sig *a = x, *b = y;
+    return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
+}
+
+/* The bodies of the contacts, for the order: dofs are grouped by M's
+ * blocks and by equal sets of contacts (a rigid body's dofs are touched
+ * by the same contacts; a hash collision only changes the order).
+ * *body: 2 nc body ids (a dof index; -1: none), the first two bodies of
+ * each contact. */
+static int contact_bodies(const fc_matrix *Hc, const fc_matrix *Ht, int d, int nc, const int *blk,
+                          const int *start, const int *dofs, int **body)
+{
+    int n = Hc->rows;
+    int *bp = fc_calloc((size_t)n + 1, sizeof *bp);
+    dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
+    *body = fc_calloc((size_t)2 * nc + 1, sizeof **body);
+    if (!bp || !sg || !*body) { free(bp); free(sg); return 1; }
+    for (int i = 0; i < n; i++) {
+        bp[i] = dofs[start[blk[i]]];
+        unsigned long long h = 1469598103934665603ULL;
+        int last = -1, cnt = 0;
+        for (int t = Hc->p[i]; t < Hc->p[i + 1]; t++) {
+            int c = Hc->j[t] / d;
+            if (c == last) continue;
+            h = (h ^ (unsigned long long)(c + 1)) * 1099511628211ULL;
+            last = c;
+            cnt++;
+        }
+        sg[i].h = cnt ? h : 0;
+        sg[i].i = i;
+    }
+    qsort(sg, (size_t)n, sizeof *sg, sig_cmp);
+    for (int k = 1; k < n; k++)
+        if (sg[k].h && sg[k].h == sg[k - 1].h) {
+            int a = find_root(bp, sg[k - 1].i), b = find_root(bp, sg[k].i);
+            if (a != b) bp[a < b ? b : a] = a < b ? a : b;
+        }
+    int *bd = *body;
+    for (int a = 0; a < 2 * nc; a++) bd[a] = -1;
+    for (int a = 0; a < nc; a++)
+        for (int k = 0; k < d; k++)
+            for (int t = Ht->p[d * a + k]; t < Ht->p[d * a + k + 1]; t++) {
+                int b = find_root(bp, Ht->j[t]);
+                if (bd[2 * a] == b || bd[2 * a + 1] == b) continue;
+                if (bd[2 * a] < 0) bd[2 * a] = b;
+                else if (bd[2 * a + 1] < 0) bd[2 * a + 1] = b;
+            }
+    free(bp);
+    free(sg);
+    return 0;
+}
+
+/* Velocity form of p when M is block diagonal with blocks of at most
+ * NNCG_MAX_BLOCK, each positive definite: Ht, Gt, loc, order, M^-1 f in
+ * minvf.  Returns 0 on success, 1 when M does not qualify, -1 when out
+ * of memory. */
+static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work *w, double *minvf)
+{
+    int n = p->n, d = p->d, nc = p->nc;
+    int ret = -1;
+    fc_matrix *Mc = fc_matrix_to_csr(p->M), *Hc = NULL;
+    int *par = fc_calloc((size_t)n + 1, sizeof *par), *blk = fc_calloc((size_t)n + 1, sizeof *blk);
+    int *start = fc_calloc((size_t)n + 2, sizeof *start), *dofs = fc_calloc((size_t)n + 1, sizeof *dofs);
+    int *loc_of = fc_calloc((size_t)n + 1, sizeof *loc_of);
+    double *inv = NULL;
+    int *body = NULL;
+    if (!Mc || !par || !blk || !start || !dofs || !loc_of) goto out;
+    if (fc_matrix_asymmetry(p->M) > 1e-14) { ret = 1; goto out; }
+    for (int i = 0; i < n; i++) par[i] = i;
+    for (int i = 0; i < n; i++)
+        for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) {
+            int a = find_root(par, i), b = find_root(par, Mc->j[k]);
+            if (a != b) par[a < b ? b : a] = a < b ? a : b;
+        }
+    /* blocks numbered by their first dof; dofs listed block by block */
+    int nb = 0;
+    for (int i = 0; i < n; i++) blk[i] = find_root(par, i) == i ? nb++ : -1;
+    for (int i = 0; i < n; i++) blk[i] = blk[find_root(par, i)];
+    for (int i = 0; i < n; i++) start[blk[i] + 1]++;
+    for (int b = 0; b < nb; b++) {
+        if (start[b + 1] > NNCG_MAX_BLOCK) { ret = 1; goto out; }
+        start[b + 1] += start[b];
+    }
+    memset(par, 0, (size_t)n * sizeof *par);   /* fill counts */
+    for (int i = 0; i < n; i++) { loc_of[i] = par[blk[i]]; dofs[start[blk[i]] + par[blk[i]]++] = i; }
+    /* the inverse blocks: block b (s <= NNCG_MAX_BLOCK dofs) at start[b] NNCG_MAX_BLOCK */
+    inv = fc_calloc((size_t)n * NNCG_MAX_BLOCK + 1, sizeof *inv);
+    if (!inv) goto out;
+    for (int i = 0; i < n; i++) {
+        int b = blk[i], s = start[b + 1] - start[b];
+        double *B = inv + (size_t)start[b] * NNCG_MAX_BLOCK;
+        for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) B[loc_of[i] + loc_of[Mc->j[k]] * s] += Mc->x[k];
+    }
+    for (int b = 0; b < nb; b++)
+        if (spd_inverse(start[b + 1] - start[b], inv + (size_t)start[b] * NNCG_MAX_BLOCK)) {
+            ret = 1;
+            goto out;
+        }
+    /* M^-1 f */
+    for (int b = 0; b < nb; b++) {
+        int s = start[b + 1] - start[b];
+        const double *B = inv + (size_t)start[b] * NNCG_MAX_BLOCK;
+        for (int i = 0; i < s; i++) {
+            double v = 0.0;
+            for (int k = 0; k < s; k++) v += B[i + k * s] * p->f[dofs[start[b] + k]];
+            minvf[dofs[start[b] + i]] = v;
+        }
+    }
+    Hc = fc_matrix_to_csr(p->H);
+    w->Ht = Hc ? fc_csr_transpose(Hc) : NULL;
+    if (!w->Ht) goto out;
+    /* Gt row j = M^-1 H[:, j] over the blocks that H[:, j] touches */
+    long gnz = 0;
+    int bl[NNCG_ROW_BLOCKS], nbl = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !(w->Gt = fc_matrix_csr(w->m, n, gnz))) goto out;
+        long nz = 0;
+        for (int j = 0; j < w->m; j++) {
+            nbl = 0;
+            for (int t = w->Ht->p[j]; t < w->Ht->p[j + 1]; t++) {
+                int b = blk[w->Ht->j[t]], seen = 0;
+                for (int k = 0; k < nbl; k++) seen |= bl[k] == b;
+                if (seen) continue;
+                if (nbl == NNCG_ROW_BLOCKS) { ret = 1; goto out; }
+                bl[nbl++] = b;
+            }
+            for (int k = 0; k < nbl; k++) {
+                int b = bl[k], s = start[b + 1] - start[b];
+                if (pass == 0) { gnz += s; continue; }
+                const double *B = inv + (size_t)start[b] * NNCG_MAX_BLOCK;
+                double h[NNCG_MAX_BLOCK] = {0};
+                for (int t = w->Ht->p[j]; t < w->Ht->p[j + 1]; t++)
+                    if (blk[w->Ht->j[t]] == b) h[loc_of[w->Ht->j[t]]] = w->Ht->x[t];
+                for (int i = 0; i < s; i++) {
+                    double v = 0.0;
+                    for (int l = 0; l < s; l++) v += B[i + l * s] * h[l];
+                    w->Gt->j[nz] = dofs[start[b] + i];
+                    w->Gt->x[nz++] = v;
+                }
+            }
+            if (pass == 1) w->Gt->p[j + 1] = (int)nz;
+        }
+        if (pass == 1) w->Gt->nnz = nz;
+    }
+    if (opt->nncg.order != 0 && contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body)) goto out;
+    /* W_aa = H_a^T G_a */
+    double *x = w->vx;   /* n scratch, zero */
+    memset(x, 0, (size_t)n * sizeof *x);
+    for (int a = 0; a < nc; a++) {
+        double W[25];
+        for (int l = 0; l < d; l++) {
+            int jl = d * a + l;
+            for (int t = w->Gt->p[jl]; t < w->Gt->p[jl + 1]; t++) x[w->Gt->j[t]] = w->Gt->x[t];
+            for (int k = 0; k < d; k++) W[k + l * d] = row_dot(w->Ht, d * a + k, x);
+            for (int t = w->Gt->p[jl]; t < w->Gt->p[jl + 1]; t++) x[w->Gt->j[t]] = 0.0;
+        }
+        for (int k = 0; k < d; k++)
+            for (int l = 0; l < k; l++)
+                W[k + l * d] = W[l + k * d] = 0.5 * (W[k + l * d] + W[l + k * d]);
+        fc_local_setup(&w->loc[a], d, W, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
+    }
+    if (opt->nncg.order == 0) {
+        for (int a = 0; a < nc; a++) w->order[a] = a;
+    } else if (load_path_order(nc, n, body, opt->nncg.order == 2, w->order)) {
+        goto out;
+    }
+    ret = 0;
+out:
+    if (ret) { fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL; }
+    fc_matrix_free(Mc);
+    fc_matrix_free(Hc);
+    free(par); free(blk); free(start); free(dofs); free(loc_of); free(inv); free(body);
+    return ret;
+}
+
+static int alloc_common(nncg_work *w, int d, int nc)
+{
+    w->d = d; w->nc = nc; w->m = d * nc;
+    w->loc = fc_calloc((size_t)nc + 1, sizeof *w->loc);
+    w->order = fc_calloc((size_t)nc + 1, sizeof *w->order);
+    w->x = fc_calloc((size_t)w->m + 1, sizeof *w->x);
+    w->pdir = fc_calloc((size_t)w->m + 1, sizeof *w->pdir);
+    w->best = fc_calloc((size_t)w->m + 1, sizeof *w->best);
+    return !w->loc || !w->order || !w->x || !w->pdir || !w->best;
+}
+
+fc_status fc_nncg_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                        fc_info *info)
+{
+    int d = p->d, nc = p->nc, m = d * nc;
+    nncg_work w = {0};
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
+    w.W = p->W;
+    w.q = p->q;
+    if (!(p->W->kind == FC_MAT_BSR && p->W->bs == d)) {
+        w.Wb = fc_matrix_to_bsr(p->W, d);
+        if (w.Wb) w.W = w.Wb;
+    }
+    if (alloc_common(&w, d, nc)) {
+        work_free(&w);
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
+    for (int a = 0; a < nc; a++) {
+        double blk[25];
+        fc_matrix_diag_block(w.W, a, d, blk);
+        fc_local_setup(&w.loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
+        w.order[a] = a;
+    }
+    if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
+    fc_status st = iterate(p, opt, &clk, &w, r, u, info);
+    fc_affine(w.W, r, w.q, u);
+    info->residual = fc_error_local(p, r, u);
+    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s", fc_status_name(st),
+           info->iterations, info->residual, fc_clock_elapsed(&clk));
+    info->status = st;
+    work_free(&w);
+    return st;
+}
+
+static fc_status nncg_local(const fc_problem *loc, const fc_options *opt, double *r, double *u,
+                            fc_info *info, void *user)
+{
+    (void)user;
+    return fc_nncg_solve(loc, opt, r, u, info);
+}
+
+fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                               double *v, fc_info *info)
+{
+    int d = p->d, nc = p->nc, m = d * nc, n = p->n;
+    nncg_work w = {0};
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
+    w.n = n;
+    w.w = p->w;
+    double *minvf = fc_calloc((size_t)n + 1, sizeof *minvf);
+    w.v = fc_calloc((size_t)n + 1, sizeof *w.v);
+    w.vp = fc_calloc((size_t)n + 1, sizeof *w.vp);
+    w.vx = fc_calloc((size_t)n + 1, sizeof *w.vx);
+    int s = -1;
+    if (!alloc_common(&w, d, nc) && minvf && w.v && w.vp && w.vx)
+        s = setup_velocity(p, opt, &w, minvf);
+    if (s != 0) {
+        work_free(&w);
+        free(minvf);
+        if (s < 0) {
+            snprintf(info->message, sizeof info->message, "out of memory");
+            return FC_STATUS_ERROR;
+        }
+        fc_log(opt, 1, "nncg: M not block diagonal with small blocks; reduced problem");
+        fc_error err;
+        fc_status st;
+        if (fc_solve_reduced(p, opt, &clk, FC_V_REDUCED_FACTOR, nncg_local, NULL, r, u, v, info,
+                             &st, &err) != FC_OK) {
+            snprintf(info->message, sizeof info->message, "%.200s", err.msg);
+            return FC_STATUS_ERROR;
+        }
+        return st;
+    }
+    if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
+    velocity(&w, r, minvf, w.v);
+    fc_status st = iterate(p, opt, &clk, &w, r, u, info);
+    velocity(&w, r, minvf, v);   /* exact v of the returned r */
+    memcpy(w.v, v, (size_t)n * sizeof *v);
+    info->residual = measure(p, &w, r, u);
+    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s", fc_status_name(st),
+           info->iterations, info->residual, fc_clock_elapsed(&clk));
+    info->status = st;
+    work_free(&w);
+    free(minvf);
+    return st;
+}

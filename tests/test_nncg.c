@@ -1,0 +1,125 @@
+/* nncg (nonsmooth nonlinear conjugate gradient over Gauss-Seidel sweeps)
+ * on real problems, judged by the independent measure of check.h: the
+ * velocity form of global problems with a block-diagonal M (Box_Stacks,
+ * a bundled granular pile step), the reduced form of the others (CubeH8,
+ * TwoRods), local problems; every order and acceleration converges; the
+ * conjugate step takes fewer sweeps than plain sweeps on the stacks;
+ * max_iter and the time limit are honoured. */
+#include "test.h"
+#include "check.h"
+
+/* nncg on p with tolerance tol and the option patch set (NULL: none);
+ * returns the independent error, info filled. */
+static double run(const fc_problem *p, double tol, const char *set, const char *val,
+                  int max_iter, double time_limit, fc_info *info)
+{
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
+    fc_options o;
+    fc_default_options(&o);
+    o.tolerance = tol;
+    if (max_iter > 0) o.max_iter = max_iter;
+    o.time_limit = time_limit;
+    fc_error err;
+    if (set) CHECK(fc_options_set(&o, set, val, &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_solve(p, "nncg", &o, r, u, v, info, &err) == FC_OK, "nncg: %s", err.msg);
+    double e = check_error(p, r);
+    free(r);
+    free(u);
+    free(v);
+    return e;
+}
+
+/* Converges to tol on rel with the default options and the given patch. */
+static void converges(const char *rel, double tol, const char *set, const char *val)
+{
+    fc_problem *p = test_load(rel);
+    if (!p) return;
+    fc_info info;
+    double e = run(p, tol, set, val, 0, 60.0, &info);
+    printf("nncg %s=%s on %s: %s after %d sweeps, independent error %.3e, %.3f s\n",
+           set ? set : "-", val ? val : "-", rel, fc_status_name(info.status), info.iterations, e,
+           info.seconds);
+    CHECK(info.status == FC_CONVERGED && e <= tol * (1 + 1e-6),
+          "nncg on %s (%s=%s): %s, error %.3e", rel, set ? set : "-", val ? val : "-",
+          fc_status_name(info.status), e);
+    if (p->kind == FC_GLOBAL)
+        CHECK(info.dyn_residual <= 1e-8, "nncg on %s: dynamics residual %.3e", rel,
+              info.dyn_residual);
+    fc_problem_free(p);
+}
+
+/* The conjugate step saves sweeps against plain Gauss-Seidel. */
+static void conjugate_saves_sweeps(const char *rel, double tol)
+{
+    fc_problem *p = test_load(rel);
+    if (!p) return;
+    fc_info plain, cg;
+    double e0 = run(p, tol, "nncg.accel", "0", 0, 60.0, &plain);
+    double e1 = run(p, tol, "nncg.accel", "1", 0, 60.0, &cg);
+    printf("%s: plain %d sweeps (%.2e), conjugate %d sweeps (%.2e)\n", rel, plain.iterations, e0,
+           cg.iterations, e1);
+    CHECK(plain.status == FC_CONVERGED && cg.status == FC_CONVERGED &&
+              cg.iterations < plain.iterations,
+          "%s: plain %s %d sweeps, conjugate %s %d sweeps", rel, fc_status_name(plain.status),
+          plain.iterations, fc_status_name(cg.status), cg.iterations);
+    fc_problem_free(p);
+}
+
+/* max_iter and the time limit end the sweeps, with the best iterate. */
+static void limits(const char *path)
+{
+    fc_problem *p = test_read(path);
+    if (!p) return;
+    fc_info info;
+    double e = run(p, 1e-14, NULL, NULL, 7, 0.0, &info);
+    CHECK(info.status == FC_MAX_ITER && info.iterations == 7, "max_iter 7: %s after %d",
+          fc_status_name(info.status), info.iterations);
+    CHECK(isfinite(e) && e < 1.0, "max_iter: error %.3e", e);
+    e = run(p, 1e-14, NULL, NULL, 0, 0.05, &info);
+    CHECK(info.status == FC_TIME_LIMIT && info.seconds < 2.0, "time limit 0.05 s: %s after %.3f s",
+          fc_status_name(info.status), info.seconds);
+    fc_problem_free(p);
+}
+
+/* A bundled step of the granular pile (fricon simulate pile, 300
+ * spheres, 947 contacts): 1e-4 in every order and acceleration. */
+static void pile_step(void)
+{
+    const char *path = FRICON_EXAMPLES "/pile300-step30.hdf5";
+    fc_problem *p = test_read(path);
+    if (!p) return;
+    static const char *set[][2] = {{NULL, NULL}, {"nncg.order", "1"}, {"nncg.order", "2"},
+                                   {"nncg.accel", "0"}, {"nncg.accel", "2"},
+                                   {"nncg.symmetric", "1"}};
+    for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
+        fc_info info;
+        double e = run(p, 1e-4, set[k][0], set[k][1], 0, 60.0, &info);
+        printf("pile300-step30 %s=%s: %s after %d sweeps, independent error %.3e\n",
+               set[k][0] ? set[k][0] : "-", set[k][1] ? set[k][1] : "-",
+               fc_status_name(info.status), info.iterations, e);
+        CHECK(info.status == FC_CONVERGED && e <= 1e-4 * (1 + 1e-6), "pile step %s=%s: %s, %.3e",
+              set[k][0] ? set[k][0] : "-", set[k][1] ? set[k][1] : "-",
+              fc_status_name(info.status), e);
+        CHECK(info.dyn_residual <= 1e-8, "pile step: dynamics residual %.3e", info.dyn_residual);
+    }
+    fc_problem_free(p);
+}
+
+int main(void)
+{
+    converges("global/Box_Stacks-i0122-82-5.hdf5", 1e-8, NULL, NULL);
+    converges("global/Box_Stacks-i0122-82-5.hdf5", 1e-8, "nncg.order", "1");
+    converges("global/Spheres-i099-356-679.hdf5", 1e-6, NULL, NULL);
+    converges("global/CubeH8.hdf5", 1e-8, NULL, NULL);
+    converges("global/GFC3D_TwoRods1.dat", 1e-8, NULL, NULL);
+    converges("fc3d/KaplasTower-i1061-4.hdf5.dat", 1e-6, NULL, NULL);
+    converges("fc3d/Capsules-i122-1617.dat", 1e-8, "nncg.accel", "2");
+    converges("fc2d/fc2d_granularflowonwall_00667_00000.dat", 1e-6, NULL, NULL);
+    conjugate_saves_sweeps("fc3d/KaplasTower-i1061-4.hdf5.dat", 1e-6);
+    conjugate_saves_sweeps("global/Spheres-i099-356-679.hdf5", 1e-6);
+    limits(FRICON_EXAMPLES "/pile300-step30.hdf5");
+    pile_step();
+    TEST_DONE();
+}
