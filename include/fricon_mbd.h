@@ -141,8 +141,10 @@ const fc_problem *fc_mbd_last_problem(const fc_mbd_world *w);
 const fc_problem *fc_mbd_last_local_problem(const fc_mbd_world *w);
 void fc_mbd_set_general_reduction(fc_mbd_world *w, int on);
 /* Write the last step's problem (local != 0: its local form W, q) with
- * its solution (/solution: r, u and, global, v+) as FClib HDF5 to path,
- * and, when sol_path is not NULL, the solution as a SPEC section 3 text
+ * its solution (/solution: r, u and, global, v+) and the step's warm
+ * start (/guesses/1: the previous step's impulses matched to this step's
+ * contacts, 0 for new contacts; its v recovered from them) as FClib HDF5
+ * to path, and, when sol_path is not NULL, the solution as a SPEC section 3 text
  * file (for fccheck.py). */
 fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
                           const char *sol_path, fc_error *err);

@@ -23,6 +23,7 @@ void fc_mbd_world_free(fc_mbd_world *w)
     fc_problem_free(w->last_local);
     free(w->last_r);
     free(w->last_v);
+    free(w->last_r0);
     free(w);
 }
 

@@ -211,7 +211,8 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     w->last_local = NULL;
     free(w->last_r);
     free(w->last_v);
-    w->last_r = w->last_v = NULL;
+    free(w->last_r0);
+    w->last_r = w->last_v = w->last_r0 = NULL;
     fc_problem *p = NULL;
     if (fc_mbd_build_problem(w, &p, err)) return err->code;
     double t2 = fc_now();
@@ -281,7 +282,8 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
             }
             o6 += 6;
         }
-        free(u); free(r0);
+        free(u);
+        w->last_r0 = r0;
         w->last = p;
         w->last_r = r;
         w->last_v = v;
