@@ -140,6 +140,15 @@ const fc_problem *fc_mbd_last_problem(const fc_mbd_world *w);
 /* Its local form (W, q) when the step reduced it, else NULL. */
 const fc_problem *fc_mbd_last_local_problem(const fc_mbd_world *w);
 void fc_mbd_set_general_reduction(fc_mbd_world *w, int on);
+/* Planar motion (on != 0): the bodies move in their plane z = const with
+ * vx, vy and omega_z only (the other velocity components are zeroed), and
+ * each step's problem is two-dimensional: d = 2 (the normal n and the
+ * in-plane tangent t1 = e_z x n per contact, which needs n in the plane:
+ * sphere centres in one plane z = const, planes with normals n_z = 0),
+ * 3 degrees of freedom per moving body (M = diag(m, m, I_zz)); solvers get
+ * the global problem, or its general reduction.  Off (0): the default. */
+void fc_mbd_set_planar(fc_mbd_world *w, int on);
+int fc_mbd_planar(const fc_mbd_world *w);
 /* Write the last step's problem (local != 0: its local form W, q) with
  * its solution (/solution: r, u and, global, v+) and the step's warm
  * start (/guesses/1: the previous step's impulses matched to this step's
