@@ -4,7 +4,8 @@
  * PATH.sol; --local: their reduced local form W, q) and the bodies
  * (legacy VTK) every k-th step (--every K).  Further options: --count N
  * (pile, column), --mu MU, --seed S, --tol, --max-iter, --time-limit
- * (per solve), --set NAME=VALUE, --quiet. */
+ * (per solve), --set NAME=VALUE, --quiet, --mem-limit MB (refuse a scene
+ * whose estimated memory is above it; default the physical memory). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "fricon_mbd.h"
@@ -25,7 +26,7 @@
 typedef struct {
     const char *scene, *solver, *export_dir, *vtk_dir;
     int steps, every, quiet, local;
-    double dt;
+    double dt, mem_mb;
     fc_mbd_scene_params par;
     fc_options opt;
 } sim_args;
@@ -64,6 +65,9 @@ static int parse_args(int argc, char **argv, sim_args *a)
         } else if (!strcmp(s, "--dt")) {
             if (cli_parse_double(val, &a->dt) || a->dt <= 0 || a->dt > SIM_MAX_DT)
                 return cli_fail("--dt: '%s' is not a number in (0, %g] seconds", val, SIM_MAX_DT);
+        } else if (!strcmp(s, "--mem-limit")) {
+            if (cli_parse_double(val, &a->mem_mb) || !(a->mem_mb > 0))
+                return cli_fail("--mem-limit: '%s' is not a positive number of MB", val);
         } else if (!strcmp(s, "--angle")) {
             if (cli_parse_double(val, &a->par.angle_deg) || fabs(a->par.angle_deg) >= 90)
                 return cli_fail("--angle: '%s' is not an angle in (-90, 90) degrees", val);
@@ -120,6 +124,14 @@ int cmd_simulate(int argc, char **argv)
     if (parse_args(argc, argv, &a)) return EXIT_BAD_INPUT;
     fc_mbd_world *w;
     fc_error err;
+    double need = fc_mbd_scene_memory(a.scene, &a.par) / 1048576.0, limit = a.mem_mb;
+    if (!(limit > 0)) {
+        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        limit = pages > 0 && size > 0 ? (double)pages * (double)size / 1048576.0 : INFINITY;
+    }
+    if (need > limit)
+        return cli_fail("%s: about %.0f MB estimated (bodies, contacts, the step's problem), above the "
+                        "memory limit of %.0f MB (--mem-limit MB)", a.scene, need, limit);
     if (fc_mbd_scene(a.scene, &a.par, &w, &err)) return cli_fail("%s", err.msg);
     if (a.dt > 0) fc_mbd_set_step(w, a.dt);
     if ((a.export_dir && make_dir(a.export_dir)) || (a.vtk_dir && make_dir(a.vtk_dir))) {

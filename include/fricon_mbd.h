@@ -182,7 +182,8 @@ typedef struct fc_mbd_scene_params {
 } fc_mbd_scene_params;
 
 void fc_mbd_scene_defaults(fc_mbd_scene_params *par);
-/* Scene names: "incline", "slide", "stack", "pile", "column". */
+/* Scene names: "incline", "slide", "stack", "pile", "column", "chute",
+ * "disks-wall", "hopper" (the last two planar, see fc_mbd_set_planar). */
 int fc_mbd_scene_count(void);
 const char *fc_mbd_scene_name(int i);
 const char *fc_mbd_scene_description(int i);
@@ -190,6 +191,10 @@ const char *fc_mbd_scene_description(int i);
  * slide the box is body 1 (body 0 the plane). */
 fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par,
                     fc_mbd_world **w, fc_error *err);
+/* Bytes a scene is estimated to need while stepping (bodies, contacts at
+ * a bound per body, the step's problem and its reduction; not a solver's
+ * own workspace), computed before building it. */
+double fc_mbd_scene_memory(const char *name, const fc_mbd_scene_params *par);
 
 #ifdef __cplusplus
 }

@@ -222,6 +222,27 @@ static fc_err hopper(fc_mbd_world *w, int count, double mu, unsigned seed, fc_er
     return set_mu_all(w, ok, mu, err);
 }
 
+/* Memory of a scene: per body its record, its rows of M, f, v and the
+ * broad phase; contacts bounded per body (a column holds 3.7 per sphere)
+ * and per contact two records (current, previous), its columns of H, its
+ * vectors (r, u, w, guess), the step's reduction (G, J, W blocks).  The
+ * constants bound the peak RSS of columns of 2 10^4 and 8 10^4 spheres
+ * under nsgs (docs/mbd.md, "Memory"). */
+#define SCENE_MEM_PER_BODY 600.0
+#define SCENE_CONTACTS_PER_BODY 6.0
+#define SCENE_MEM_PER_CONTACT 2500.0
+
+double fc_mbd_scene_memory(const char *name, const fc_mbd_scene_params *par)
+{
+    fc_mbd_scene_params def;
+    if (!par) { fc_mbd_scene_defaults(&def); par = &def; }
+    double bodies = par->count > 0 ? par->count : !strcmp(name, "column") ? 10000 : 1000;
+    if (!strcmp(name, "stack")) bodies = 320;
+    if (!strcmp(name, "incline") || !strcmp(name, "slide")) bodies = 1;
+    if (!strcmp(name, "hopper")) bodies += 4 * sqrt(bodies) + 8; /* the funnel's disks */
+    return bodies * (SCENE_MEM_PER_BODY + SCENE_CONTACTS_PER_BODY * SCENE_MEM_PER_CONTACT) + 16e6;
+}
+
 fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par, fc_mbd_world **out,
                     fc_error *err)
 {
