@@ -17,7 +17,7 @@ static const struct { const char *cmd, *text; } usages[] = {
     {"convert", "  convert IN OUT             between .dat and .hdf5 (either direction)\n"},
     {"options", "  options [--markdown]       the solver options settable with --set, defaults\n"},
     {"simulate", "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
-                 "             [--every K] [--vtk DIR] [--local] [--count N] [--seed S] [--mu MU] [--mem-limit MB]\n"
+                 "             [--every K] [--export-from S] [--vtk DIR] [--local|--both] [--count N] [--seed S] [--mu MU] [--mem-limit MB]\n"
                  "             rigid bodies (incline slide stack pile column chute disks-wall hopper)\n"},
     {"bench", "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--warm|--cold] [--out DIR] FILE|DIR...\n"},
     {"profile", "  profile [--tol T] [--out DIR] RESULTS.csv...   performance profiles of bench results\n"},
