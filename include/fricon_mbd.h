@@ -140,21 +140,13 @@ const fc_problem *fc_mbd_last_problem(const fc_mbd_world *w);
 /* Its local form (W, q) when the step reduced it, else NULL. */
 const fc_problem *fc_mbd_last_local_problem(const fc_mbd_world *w);
 void fc_mbd_set_general_reduction(fc_mbd_world *w, int on);
-/* Planar motion (on != 0): the bodies move in their plane z = const with
- * vx, vy and omega_z only (the other velocity components are zeroed), and
- * each step's problem is two-dimensional: d = 2 (the normal n and the
- * in-plane tangent t1 = e_z x n per contact, which needs n in the plane:
- * sphere centres in one plane z = const, planes with normals n_z = 0),
- * 3 degrees of freedom per moving body (M = diag(m, m, I_zz)); solvers get
- * the global problem, or its general reduction.  Off (0): the default. */
+/* Planar motion (default off): (vx, vy, omega_z) per body, problems of
+ * d = 2 (n, t1 = e_z x n) solved in global form (docs/mbd.md). */
 void fc_mbd_set_planar(fc_mbd_world *w, int on);
 int fc_mbd_planar(const fc_mbd_world *w);
-/* Write the last step's problem (local != 0: its local form W, q) with
- * its solution (/solution: r, u and, global, v+) and the step's warm
- * start (/guesses/1: the previous step's impulses matched to this step's
- * contacts, 0 for new contacts; its v recovered from them) as FClib HDF5
- * to path, and, when sol_path is not NULL, the solution as a SPEC section 3 text
- * file (for fccheck.py). */
+/* The last step's problem (local: its form W, q) as FClib HDF5, with
+ * /solution (r, u, global: v+) and /guesses/1 (the step's warm start);
+ * sol_path != NULL: the solution as SPEC section 3 text (fccheck.py). */
 fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
                           const char *sol_path, fc_error *err);
 
@@ -182,8 +174,7 @@ typedef struct fc_mbd_scene_params {
 } fc_mbd_scene_params;
 
 void fc_mbd_scene_defaults(fc_mbd_scene_params *par);
-/* Scene names: "incline", "slide", "stack", "pile", "column", "chute",
- * "disks-wall", "hopper" (the last two planar, see fc_mbd_set_planar). */
+/* Scene names: incline slide stack pile column chute disks-wall hopper. */
 int fc_mbd_scene_count(void);
 const char *fc_mbd_scene_name(int i);
 const char *fc_mbd_scene_description(int i);
@@ -191,9 +182,8 @@ const char *fc_mbd_scene_description(int i);
  * slide the box is body 1 (body 0 the plane). */
 fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par,
                     fc_mbd_world **w, fc_error *err);
-/* Bytes a scene is estimated to need while stepping (bodies, contacts at
- * a bound per body, the step's problem and its reduction; not a solver's
- * own workspace), computed before building it. */
+/* Bytes a scene needs while stepping, estimated before building it
+ * (bodies, contacts, the step's problem; no solver workspace). */
 double fc_mbd_scene_memory(const char *name, const fc_mbd_scene_params *par);
 
 #ifdef __cplusplus
