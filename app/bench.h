@@ -6,7 +6,9 @@
 #include <stdio.h>
 
 /* The columns of results.csv, in this order. */
-#define BENCH_CSV_HEADER "problem,kind,nc,nnz,solver,status,iterations,residual,seconds,peak_rss_mb"
+#define BENCH_CSV_HEADER "problem,kind,nc,nnz,solver,status,iterations,residual,seconds,peak_rss_mb,warm"
+/* The header before the warm column (read as warm = 0). */
+#define BENCH_CSV_HEADER_V1 "problem,kind,nc,nnz,solver,status,iterations,residual,seconds,peak_rss_mb"
 
 /* Times below this are counted as this in ratios: timer resolution and the
  * fixed cost of a call make smaller differences meaningless. */
@@ -30,6 +32,7 @@ typedef struct bench_row {
     double residual;    /* SPEC measure of the returned r (NaN if none) */
     double seconds;     /* the solve alone; wall time of a failed run */
     double peak_rss_mb;
+    int warm;           /* 1: started from the file's guess (--warm) */
 } bench_row;
 
 /* Write the header line / one row (CSV-quoted where needed). */

@@ -1,5 +1,9 @@
 /* fricon bench [--solvers a,b,...] [--tol T] [--time-limit S] [--mem-limit MB]
- *              [--max-iter N] [--set NAME=VALUE]... [--out DIR] FILE|DIR...
+ *              [--max-iter N] [--set NAME=VALUE]... [--warm|--cold] [--out DIR]
+ *              FILE|DIR...
+ *
+ * --warm (the default) starts each solve from the file's first FClib guess
+ * when it has one, --cold from zero; results.csv says which (warm 1/0).
  *
  * Every solver on every problem, each run isolated in a child process:
  * the child reads the problem, solves it and sends one result line back
@@ -53,6 +57,7 @@ typedef struct {
     int nsolvers;
     double tol, time_limit, mem_mb, margin;
     int max_iter;
+    int cold;             /* --cold: ignore the files' guesses */
     const char *out;
     const char **sets;
     int nsets;
@@ -111,7 +116,11 @@ static int parse_args(int argc, char **argv, bench_args *a)
                     !strcmp(s, "--mem-limit") || !strcmp(s, "--out") || !strcmp(s, "--max-iter") ||
                     !strcmp(s, "--set") || !strcmp(s, "--kill-margin");
         if (takes && !val) return cli_fail("option %s needs a value", s);
-        if (!strcmp(s, "--solvers")) {
+        if (!strcmp(s, "--warm")) {
+            a->cold = 0;
+        } else if (!strcmp(s, "--cold")) {
+            a->cold = 1;
+        } else if (!strcmp(s, "--solvers")) {
             if (a->nsolvers) return cli_fail("--solvers given twice");
             if (split_solvers(a, argv[i + 1])) return EXIT_BAD_INPUT;
         } else if (!strcmp(s, "--tol")) {
@@ -392,11 +401,12 @@ typedef struct {
     const char *solver;
 } run_ctx;
 
-static void send_result(int fd, const char *status, int iterations, double residual, double seconds)
+static void send_result(int fd, const char *status, int iterations, double residual, double seconds,
+                        int warm)
 {
     char buf[256];
-    int n = snprintf(buf, sizeof buf, "%s %d %.17g %.17g %.3f\n", status, iterations, residual,
-                     seconds, peak_rss_mb());
+    int n = snprintf(buf, sizeof buf, "%s %d %.17g %.17g %.3f %d\n", status, iterations, residual,
+                     seconds, peak_rss_mb(), warm);
     write_all(fd, buf, (size_t)n);
 }
 
@@ -437,7 +447,7 @@ static void run_body(int fd, void *arg)
     fc_problem *p;
     fc_error err;
     if (fc_read(c->bp->path, &p, &err)) {
-        send_result(fd, mentions_memory(err.code, err.msg) ? "oom" : "read-error", 0, NAN, 0.0);
+        send_result(fd, mentions_memory(err.code, err.msg) ? "oom" : "read-error", 0, NAN, 0.0, 0);
         return;
     }
     write_all(fd, START_LINE, strlen(START_LINE));
@@ -447,7 +457,7 @@ static void run_body(int fd, void *arg)
         for (;;) pause();
     if (fault && !strcmp(fault, "alloc")) {
         hog_memory(a->mem_mb);
-        send_result(fd, "oom", 0, NAN, 0.0);
+        send_result(fd, "oom", 0, NAN, 0.0, 0);
         return;
     }
     fc_options opt;
@@ -456,22 +466,32 @@ static void run_body(int fd, void *arg)
     opt.tolerance = a->tol;
     opt.max_iter = a->max_iter;
     opt.time_limit = a->time_limit;
-    int m = fc_problem_m(p);
+    int m = fc_problem_m(p), nguess = 0, warm = 0;
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n + 1, sizeof *v) : NULL;
-    if (!r || !u || (p->kind == FC_GLOBAL && !v)) {
-        send_result(fd, "oom", 0, NAN, 0.0);
+    double *r0 = calloc((size_t)m, sizeof *r0);
+    if (!r || !u || !r0 || (p->kind == FC_GLOBAL && !v)) {
+        send_result(fd, "oom", 0, NAN, 0.0, 0);
         return;
+    }
+    if (!a->cold && (fc_read_guess(c->bp->path, p, 0, NULL, NULL, &nguess, &err) ||
+                     (nguess > 0 && fc_read_guess(c->bp->path, p, 0, r0, NULL, NULL, &err)))) {
+        send_result(fd, "read-error", 0, NAN, 0.0, 0);
+        return;
+    }
+    if (nguess > 0) {
+        opt.r0 = r0;
+        warm = 1;
     }
     fc_info info;
     fc_err e = fc_solve(p, c->solver, &opt, r, u, v, &info, &err);
     if (e) {
-        send_result(fd, mentions_memory(e, err.msg) ? "oom" : "error", 0, NAN, info.seconds);
+        send_result(fd, mentions_memory(e, err.msg) ? "oom" : "error", 0, NAN, info.seconds, warm);
         return;
     }
     const char *status = fc_status_name(info.status);
     if (info.status == FC_STATUS_ERROR && mentions_memory(FC_OK, info.message)) status = "oom";
-    send_result(fd, status, info.iterations, info.residual, info.seconds);
+    send_result(fd, status, info.iterations, info.residual, info.seconds, warm);
     /* no cleanup: the process ends here */
 }
 
@@ -540,10 +560,11 @@ static void row_init(bench_row *row, const bench_problem *bp, const char *solver
 static void row_result(bench_row *row, const child_out *o)
 {
     char status[24];
-    int it;
+    int it, warm;
     double res, sec, rss;
-    if (o->complete && sscanf(o->line, "%23s %d %lg %lg %lg", status, &it, &res, &sec, &rss) == 5) {
+    if (o->complete && sscanf(o->line, "%23s %d %lg %lg %lg %d", status, &it, &res, &sec, &rss, &warm) == 6) {
         snprintf(row->status, sizeof row->status, "%s", status);
+        row->warm = warm;
         row->iterations = it;
         row->residual = res;
         row->seconds = sec;

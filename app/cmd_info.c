@@ -36,6 +36,12 @@ int cmd_info(int argc, char **argv)
         }
         printf("mu_r: [%g, %g]\n", lo, hi);
     }
+    int nguess = 0;
+    if (fc_read_guess(argv[0], p, 0, NULL, NULL, &nguess, &err)) {
+        fc_problem_free(p);
+        return cli_fail("%s", err.msg);
+    }
+    printf("guesses: %d\n", nguess);
     fc_problem_free(p);
     return EXIT_DONE;
 }

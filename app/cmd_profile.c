@@ -65,7 +65,7 @@ void bench_csv_row(FILE *f, const bench_row *r)
     csv_number(f, "%.6f", r->seconds);
     fputc(',', f);
     csv_number(f, "%.1f", r->peak_rss_mb);
-    fputc('\n', f);
+    fprintf(f, ",%d\n", r->warm);
 }
 
 /* Split one CSV line into at most max fields (quotes honoured, in place). */
@@ -110,22 +110,23 @@ int bench_csv_read(const char *path, bench_row **rows, int *nrows)
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
-    int rc = 0, cap_rows = *nrows;
+    int rc = 0, cap_rows = *nrows, nfields = 11;
     ssize_t len;
     while ((len = getline(&line, &cap, f)) >= 0) {
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
         if (lineno == 1) {
-            if (strcmp(line, BENCH_CSV_HEADER)) {
+            if (!strcmp(line, BENCH_CSV_HEADER_V1)) nfields = 10;
+            else if (strcmp(line, BENCH_CSV_HEADER)) {
                 rc = cli_fail("%s: line 1: expected the header '%s'", path, BENCH_CSV_HEADER);
                 break;
             }
             continue;
         }
         if (!len) continue;
-        char *fl[11];
-        if (csv_split(line, fl, 10) != 10) {
-            rc = cli_fail("%s: line %ld: expected 10 fields", path, lineno);
+        char *fl[12];
+        if (csv_split(line, fl, nfields) != nfields) {
+            rc = cli_fail("%s: line %ld: expected %d fields", path, lineno, nfields);
             break;
         }
         if (*nrows >= cap_rows) {
@@ -146,6 +147,7 @@ int bench_csv_read(const char *path, bench_row **rows, int *nrows)
         r->residual = parse_num(fl[7]);
         r->seconds = parse_num(fl[8]);
         r->peak_rss_mb = parse_num(fl[9]);
+        r->warm = nfields > 10 && atoi(fl[10]) != 0;
     }
     free(line);
     fclose(f);

@@ -4,7 +4,9 @@
  * PATH.sol; --local: their reduced local form W, q) and the bodies
  * (legacy VTK) every k-th step (--every K).  Further options: --count N
  * (pile, column), --mu MU, --seed S, --tol, --max-iter, --time-limit
- * (per solve), --set NAME=VALUE, --quiet. */
+ * (per solve), --set NAME=VALUE, --quiet, --both (export the global and
+ * the local form), --export-from S (export from step S on), --mem-limit MB (refuse a scene
+ * whose estimated memory is above it; default the physical memory). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "fricon_mbd.h"
@@ -24,8 +26,8 @@
 
 typedef struct {
     const char *scene, *solver, *export_dir, *vtk_dir;
-    int steps, every, quiet, local;
-    double dt;
+    int steps, every, quiet, local, both, from;
+    double dt, mem_mb;
     fc_mbd_scene_params par;
     fc_options opt;
 } sim_args;
@@ -41,10 +43,16 @@ static int parse_args(int argc, char **argv, sim_args *a)
     int rc;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = s[0] == '-' && strcmp(s, "--quiet") != 0 && strcmp(s, "--local") != 0;
+        int takes = s[0] == '-' && strcmp(s, "--quiet") != 0 && strcmp(s, "--local") != 0 &&
+                    strcmp(s, "--both") != 0;
         if (takes && !val) return cli_fail("option %s needs a value", s);
         if (!strcmp(s, "--quiet")) a->quiet = 1;
         else if (!strcmp(s, "--local")) a->local = 1;
+        else if (!strcmp(s, "--both")) a->both = 1;
+        else if (!strcmp(s, "--export-from")) {
+            if (cli_parse_int(val, &a->from) || a->from < 0)
+                return cli_fail("--export-from: '%s' is not an integer >= 0", val);
+        }
         else if (!strcmp(s, "--solver")) a->solver = val;
         else if (!strcmp(s, "--export")) a->export_dir = val;
         else if (!strcmp(s, "--vtk")) a->vtk_dir = val;
@@ -64,6 +72,9 @@ static int parse_args(int argc, char **argv, sim_args *a)
         } else if (!strcmp(s, "--dt")) {
             if (cli_parse_double(val, &a->dt) || a->dt <= 0 || a->dt > SIM_MAX_DT)
                 return cli_fail("--dt: '%s' is not a number in (0, %g] seconds", val, SIM_MAX_DT);
+        } else if (!strcmp(s, "--mem-limit")) {
+            if (cli_parse_double(val, &a->mem_mb) || !(a->mem_mb > 0))
+                return cli_fail("--mem-limit: '%s' is not a positive number of MB", val);
         } else if (!strcmp(s, "--angle")) {
             if (cli_parse_double(val, &a->par.angle_deg) || fabs(a->par.angle_deg) >= 90)
                 return cli_fail("--angle: '%s' is not an angle in (-90, 90) degrees", val);
@@ -120,6 +131,14 @@ int cmd_simulate(int argc, char **argv)
     if (parse_args(argc, argv, &a)) return EXIT_BAD_INPUT;
     fc_mbd_world *w;
     fc_error err;
+    double need = fc_mbd_scene_memory(a.scene, &a.par) / 1048576.0, limit = a.mem_mb;
+    if (!(limit > 0)) {
+        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        limit = pages > 0 && size > 0 ? (double)pages * (double)size / 1048576.0 : INFINITY;
+    }
+    if (need > limit)
+        return cli_fail("%s: about %.0f MB estimated (bodies, contacts, the step's problem), above the "
+                        "memory limit of %.0f MB (--mem-limit MB)", a.scene, need, limit);
     if (fc_mbd_scene(a.scene, &a.par, &w, &err)) return cli_fail("%s", err.msg);
     if (a.dt > 0) fc_mbd_set_step(w, a.dt);
     if ((a.export_dir && make_dir(a.export_dir)) || (a.vtk_dir && make_dir(a.vtk_dir))) {
@@ -159,16 +178,18 @@ int cmd_simulate(int argc, char **argv)
                     in.ncontacts ? fc_status_name(in.solve.status) : "free", in.solve.iterations,
                     in.solve.residual, in.max_speed, in.t_solve, in.t_step, tty ? "   " : "\n");
         if (s % a.every == 0) {
-            if (a.export_dir && fc_mbd_last_problem(w)) {
+            for (int form = 0; form < 2 && a.export_dir && s >= a.from && fc_mbd_last_problem(w); form++) {
+                int local = a.both ? form : a.local;
+                if (form == 1 && !a.both) break;
                 char path[4096], sol[4200];
                 snprintf(path, sizeof path, "%s/%s-%06d%s.hdf5", a.export_dir, a.scene, s,
-                         a.local ? "-local" : "");
+                         local ? "-local" : "");
                 snprintf(sol, sizeof sol, "%s.sol", path);
-                if (fc_mbd_export_last(w, path, a.local, sol, &err)) {
+                if (fc_mbd_export_last(w, path, local, sol, &err)) {
                     fc_mbd_world_free(w);
                     /* the simulator's messages may name the step already */
-            if (!strncmp(err.msg, "step ", 5)) return cli_fail("%s", err.msg);
-            return cli_fail("step %d: %s", s, err.msg);
+                    if (!strncmp(err.msg, "step ", 5)) return cli_fail("%s", err.msg);
+                    return cli_fail("step %d: %s", s, err.msg);
                 }
                 exported++;
             }

@@ -1,5 +1,6 @@
 /* fricon solve FILE [options]: solve, report, optionally write the
- * solution (SPEC sections 3 and 4). */
+ * solution (SPEC sections 3 and 4).  An FClib HDF5 file's first guess
+ * (/guesses/1) is the initial r unless --cold. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -12,7 +13,7 @@
 
 typedef struct {
     const char *file, *solver, *output;
-    int json, verbose, quiet;
+    int json, verbose, quiet, cold, has_guess;
     fc_options opt;
 } solve_args;
 
@@ -69,6 +70,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
                     !strcmp(s, "--time-limit") || !strcmp(s, "--output") || !strcmp(s, "--set");
         if (takes && !val) return cli_fail("option %s needs a value", s);
         if (!strcmp(s, "--json")) a->json = 1;
+        else if (!strcmp(s, "--cold")) a->cold = 1;
         else if (!strcmp(s, "--quiet")) a->quiet = 1;
         else if (!strcmp(s, "--verbose")) a->verbose++;   /* twice: per-iteration detail */
         else if (!strcmp(s, "--solver")) a->solver = val;
@@ -100,7 +102,7 @@ static void print_number(const char *key, double x)
     else printf(", \"%s\": null", key);
 }
 
-static void report_json(const solve_args *a, const fc_problem *p, const fc_info *info)
+static void report_json(const solve_args *a, const fc_problem *p, const fc_info *info, int warm)
 {
     printf("{\"problem\": ");
     cli_json_string(a->file);
@@ -109,15 +111,17 @@ static void report_json(const solve_args *a, const fc_problem *p, const fc_info 
     printf(", \"status\": \"%s\", \"iterations\": %d", fc_status_name(info->status), info->iterations);
     print_number("residual", info->residual);
     print_number("seconds", info->seconds);
-    /* exactly SPEC's keys (the global dynamics residual is in the text
-     * report and in fc_info) */
+    /* exactly SPEC's keys, and "warm" when the file holds a guess (whether
+     * it was used); the global dynamics residual is in the text report */
+    if (a->has_guess) printf(", \"warm\": %s", warm ? "true" : "false");
     printf("}\n");
 }
 
-static void report_text(const solve_args *a, const fc_problem *p, const fc_info *info)
+static void report_text(const solve_args *a, const fc_problem *p, const fc_info *info, int warm)
 {
     printf("problem:    %s (%s, nc = %d)\n", a->file, fc_problem_kind_name(p), p->nc);
     printf("solver:     %s\n", a->solver);
+    printf("start:      %s\n", warm ? "warm (the file's guess)" : "cold");
     printf("status:     %s\n", fc_status_name(info->status));
     printf("iterations: %d\n", info->iterations);
     printf("residual:   %.3e\n", info->residual);
@@ -171,6 +175,23 @@ int cmd_solve(int argc, char **argv)
         a.opt.progress_user = &pl;
     }
     fc_err solved = FC_OK;
+    int nguess = 0, warm = 0;
+    double *r0 = NULL;
+    if (r && fc_read_guess(a.file, p, 0, NULL, NULL, &nguess, &err)) {
+        free(r); free(u); free(v);
+        fc_problem_free(p);
+        return cli_fail("%s", err.msg);
+    }
+    a.has_guess = nguess > 0;
+    if (nguess > 0 && !a.cold && (r0 = calloc((size_t)m, sizeof *r0)) != NULL) {
+        if (fc_read_guess(a.file, p, 0, r0, NULL, NULL, &err)) {
+            free(r0); free(r); free(u); free(v);
+            fc_problem_free(p);
+            return cli_fail("%s", err.msg);
+        }
+        a.opt.r0 = r0;
+        warm = 1;
+    }
     if (r && u && (p->kind == FC_LOCAL || v)) {
         solved = fc_solve(p, a.solver, &a.opt, r, u, v, &info, &err);
         if (pl.shown) fprintf(stderr, "\r%*s\r", 72, "");
@@ -182,11 +203,12 @@ int cmd_solve(int argc, char **argv)
     } else if (a.output && fc_write_solution(a.output, p, r, u, v, &err)) {
         cli_fail("%s", err.msg);
     } else {
-        if (a.json) report_json(&a, p, &info);
-        else report_text(&a, p, &info);
+        if (a.json) report_json(&a, p, &info, warm);
+        else report_text(&a, p, &info, warm);
         if (a.verbose) report_details(p, r, u, &info);
         rc = info.status == FC_CONVERGED ? EXIT_DONE : EXIT_NOT_CONVERGED;
     }
+    free(r0);
     free(r);
     free(u);
     free(v);

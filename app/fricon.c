@@ -13,12 +13,13 @@ static const struct { const char *cmd, *text; } usages[] = {
     {"info", "  info FILE                  kind, d, nc, n, nnz, mu range, W symmetry\n"},
     {"solvers", "  solvers                    every solver with a one-line description\n"},
     {"solve", "  solve FILE [--solver NAME] [--tol T] [--max-iter N] [--time-limit S]\n"
-              "             [--output SOL] [--json] [--verbose] [--quiet] [--set NAME=VALUE]...\n"},
+              "             [--output SOL] [--json] [--verbose] [--quiet] [--cold] [--set NAME=VALUE]...\n"},
     {"convert", "  convert IN OUT             between .dat and .hdf5 (either direction)\n"},
     {"options", "  options [--markdown]       the solver options settable with --set, defaults\n"},
     {"simulate", "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
-                 "             [--every K] [--vtk DIR]  rigid bodies (incline slide stack pile column)\n"},
-    {"bench", "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--out DIR] FILE|DIR...\n"},
+                 "             [--every K] [--export-from S] [--vtk DIR] [--local|--both] [--count N] [--seed S] [--mu MU] [--mem-limit MB]\n"
+                 "             rigid bodies (incline slide stack pile column chute disks-wall hopper tower wall arch)\n"},
+    {"bench", "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--warm|--cold] [--out DIR] FILE|DIR...\n"},
     {"profile", "  profile [--tol T] [--out DIR] [--manifest FILE] RESULTS.csv...\n"
                 "                                   performance profiles of bench results (per family: --manifest)\n"},
     {"check", "  check PROBLEM SOLUTION [--tol T]   the SPEC measure of a solution file\n"},

@@ -63,7 +63,9 @@ mkdir -p "$OUT" || exit 2
 start=$(date +%s)
 
 echo "== fricon ($FRICON)" >&2
-"$FRICON" bench "${common[@]}" "${fricon_only[@]}" ${fsolvers:+--solvers "$fsolvers"} \
+# --cold: Siconos' side starts from zero; fricon bench would start from a
+# file's FClib guess (Capsules, spheres-in-a-box carry one)
+"$FRICON" bench --cold "${common[@]}" "${fricon_only[@]}" ${fsolvers:+--solvers "$fsolvers"} \
   --out "$OUT/fricon" "${inputs[@]}" || exit $?
 csvs=("$OUT/fricon/results.csv")
 

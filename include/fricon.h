@@ -169,6 +169,20 @@ fc_err fc_write(const char *path, const fc_problem *p, fc_error *err);
 fc_err fc_write_dat(const char *path, const fc_problem *p, fc_error *err);
 fc_err fc_write_hdf5(const char *path, const fc_problem *p, fc_error *err);
 
+/* Initial guesses of an FClib HDF5 file (/guesses, libfclib's layout):
+ * *count (may be NULL) receives how many the file holds, 0 when none or
+ * when the file is not HDF5.  When it holds some and r is not NULL, guess
+ * k (from 0) is read into r (m values) and, for a global problem, its v
+ * into v (n values) when v is not NULL and the guess has one.  A guess of
+ * the wrong size or with a non-finite value is refused ("PATH: OBJECT:
+ * why"); r and v are then untouched. */
+fc_err fc_read_guess(const char *path, const fc_problem *p, int k, double *r,
+                     double *v, int *count, fc_error *err);
+/* Add one guess (r; v for a global problem, NULL: recovered from r) with
+ * its u to the FClib HDF5 file holding p; refused if it has /guesses. */
+fc_err fc_write_guess(const char *path, const fc_problem *p, const double *r,
+                      const double *v, fc_error *err);
+
 /* Solution text file of SPEC section 3 (v may be NULL for local). */
 fc_err fc_write_solution(const char *path, const fc_problem *p,
                          const double *r, const double *u, const double *v,

@@ -140,10 +140,13 @@ const fc_problem *fc_mbd_last_problem(const fc_mbd_world *w);
 /* Its local form (W, q) when the step reduced it, else NULL. */
 const fc_problem *fc_mbd_last_local_problem(const fc_mbd_world *w);
 void fc_mbd_set_general_reduction(fc_mbd_world *w, int on);
-/* Write the last step's problem (local != 0: its local form W, q) with
- * its solution (/solution: r, u and, global, v+) as FClib HDF5 to path,
- * and, when sol_path is not NULL, the solution as a SPEC section 3 text
- * file (for fccheck.py). */
+/* Planar motion (default off): (vx, vy, omega_z) per body, problems of
+ * d = 2 (n, t1 = e_z x n) solved in global form (docs/mbd.md). */
+void fc_mbd_set_planar(fc_mbd_world *w, int on);
+int fc_mbd_planar(const fc_mbd_world *w);
+/* The last step's problem (local: its form W, q) as FClib HDF5, with
+ * /solution (r, u, global: v+) and /guesses/1 (the step's warm start);
+ * sol_path != NULL: the solution as SPEC section 3 text (fccheck.py). */
 fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
                           const char *sol_path, fc_error *err);
 
@@ -174,8 +177,8 @@ typedef struct fc_mbd_scene_params {
 } fc_mbd_scene_params;
 
 void fc_mbd_scene_defaults(fc_mbd_scene_params *par);
-/* Scene names: "incline", "slide", "stack", "pile", "column", "tower",
- * "wall", "arch" (count: boxes; seed 0: no perturbation). */
+/* Scene names: incline slide stack pile column chute disks-wall hopper
+ * tower wall arch (the last three: count boxes, seed 0 no perturbation). */
 int fc_mbd_scene_count(void);
 const char *fc_mbd_scene_name(int i);
 const char *fc_mbd_scene_description(int i);
@@ -183,6 +186,9 @@ const char *fc_mbd_scene_description(int i);
  * slide the box is body 1 (body 0 the plane). */
 fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par,
                     fc_mbd_world **w, fc_error *err);
+/* Bytes a scene needs while stepping, estimated before building it
+ * (bodies, contacts, the step's problem; no solver workspace). */
+double fc_mbd_scene_memory(const char *name, const fc_mbd_scene_params *par);
 
 #ifdef __cplusplus
 }

@@ -353,7 +353,7 @@ typedef struct fc_options {
     int stall_iterations;  /* fc_solve ends a run whose best error has not
                               gained 10% over max(this, 2 x the iterations
                               its last 10% gain took) reported iterations
-                              with FC_STALLED; 0: off; default 30000      */
+                              with FC_STALLED; 0: off; default 100000     */
     fc_progress_fn progress; /* default NULL                               */
     void *progress_user;
     const double *r0;      /* warm start (m values) or NULL for zero; auto

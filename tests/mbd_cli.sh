@@ -66,5 +66,26 @@ bash "$SCALE" --fricon "$FRICON" --mu >/dev/null 2>"$T/err"; rc=$?
 bash "$SCALE" --fricon "$FRICON" --mu -1 --counts 30 --out "$T/scale" >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "--mu: '-1'" "$T/err" ||
   bad "mbd_scale --mu -1: exit $rc: $(cat "$T/err")"
+# collections: the chute and the 2D scenes export problems (global and
+# local, fc2d / gfc2d for the planar ones, with a guess) that solve; a scene
+# above the memory limit is refused before it is built (exit 2, one line)
+for sc in chute disks-wall hopper; do
+  for form in "" --local; do
+    "$FRICON" simulate $sc --count 60 --steps 20 --every 20 --solver nsgs --export "$T/c-$sc" $form --quiet >/dev/null 2>&1 ||
+      bad "simulate $sc $form"
+  done
+  for f in "$T/c-$sc"/*.hdf5; do
+    [ -f "$f" ] || { bad "$sc: nothing exported"; continue; }
+    j=$("$FRICON" solve "$f" --json --tol 1e-6 --time-limit 30)
+    echo "$j" | grep -q '"status": "converged"' && echo "$j" | grep -q '"warm": true' || bad "solve $f: $j"
+    case $sc in chute) k='"kind": "g\{0,1\}fc3d"' ;; *) k='"kind": "g\{0,1\}fc2d"' ;; esac
+    echo "$j" | grep -q "$k" || bad "kind of $f: $j"
+  done
+done
+"$FRICON" simulate column --count 10000000 >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "MB estimated" "$T/err" || bad "column 10^7: exit $rc: $(cat "$T/err")"
+"$FRICON" simulate pile --count 100000 --mem-limit 100 --steps 1 >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "memory limit of 100 MB" "$T/err" || bad "--mem-limit 100: exit $rc: $(cat "$T/err")"
+"$FRICON" simulate pile --count 100 --mem-limit 100 --steps 1 >/dev/null 2>"$T/err" || bad "pile 100 under 100 MB: $(cat "$T/err")"
 [ $fail = 0 ] && echo "mbd_cli: all passed"
 exit $fail

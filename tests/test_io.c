@@ -5,6 +5,7 @@
 #define _DEFAULT_SOURCE /* mkstemps, mkdtemp */
 #define _POSIX_C_SOURCE 200809L
 #include "fricon.h"
+#include <fclib.h> /* a second reader and writer of /guesses */
 #include "test.h"
 
 #include <stdio.h>
@@ -579,6 +580,95 @@ static void test_solution_file(void)
     fc_problem_free(p);
 }
 
+/* Guesses: fc_write_guess and fc_read_guess round trip exactly (local and
+ * global), libfclib reads what fc_write_guess wrote (r, u = W r + q or
+ * H^T v + w, v), and a guess of the wrong size or with a NaN is refused
+ * naming the file. */
+static void test_guesses(void)
+{
+    static const char *files[] = {"fc3d/FC3D_Example1.dat", "global/GFC3D_TwoRods1.dat"};
+    char path[1024], out[256], other[256];
+    for (int f = 0; f < 2; f++) {
+        fc_problem *p = NULL;
+        fc_error err;
+        if (fc_read(data_path(files[f], path, sizeof path), &p, &err)) { CHECK(0, "%s", err.msg); continue; }
+        int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0, count = -1;
+        tmp_path("guess.hdf5", out, sizeof out);
+        CHECK(fc_write_hdf5(out, p, &err) == FC_OK, "%s", err.msg);
+        CHECK(fc_read_guess(out, p, 0, NULL, NULL, &count, &err) == FC_OK && count == 0,
+              "%s: no guess expected, count %d", files[f], count);
+        double *r = calloc((size_t)m, sizeof *r), *r2 = calloc((size_t)m, sizeof *r2);
+        double *v = calloc((size_t)n + 1, sizeof *v), *v2 = calloc((size_t)n + 1, sizeof *v2);
+        for (int k = 0; k < m; k++) r[k] = (k % 3 == 0 ? 1.0 : 0.1) / (k + 1) + 1.0 / 3.0;
+        for (int k = 0; k < n; k++) v[k] = 0.25 * k - 1.0 / 7.0;
+        CHECK(fc_write_guess(out, p, r, n ? v : NULL, &err) == FC_OK, "%s: %s", files[f], err.msg);
+        CHECK(fc_write_guess(out, p, r, n ? v : NULL, &err) != FC_OK, "%s: a second /guesses accepted", files[f]);
+        CHECK(fc_read_guess(out, p, 0, r2, n ? v2 : NULL, &count, &err) == FC_OK && count == 1,
+              "%s: read guess: %s (count %d)", files[f], err.msg, count);
+        CHECK(!memcmp(r, r2, (size_t)m * sizeof *r) && (!n || !memcmp(v, v2, (size_t)n * sizeof *v)),
+              "%s: the guess read back differs", files[f]);
+        CHECK(fc_read_guess(out, p, 1, r2, NULL, NULL, &err) != FC_OK, "%s: guess 2 of 1 accepted", files[f]);
+        /* libfclib's reader: the same r, and u = W r + q (H^T v + w) */
+        int ng = 0;
+        struct fclib_solution *g = fclib_read_guesses(out, &ng);
+        CHECK(g && ng == 1, "%s: libfclib reads %d guesses", files[f], ng);
+        if (g && ng == 1) {
+            double *u = calloc((size_t)m, sizeof *u), du = 0;
+            if (n) {
+                memcpy(u, p->w, (size_t)m * sizeof *u);
+                fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
+            } else {
+                memcpy(u, p->q, (size_t)m * sizeof *u);
+                fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+            }
+            for (int k = 0; k < m; k++) du = fmax(du, fabs(u[k] - g[0].u[k]));
+            CHECK(!memcmp(g[0].r, r, (size_t)m * sizeof *r) && du <= 1e-12 * (1 + fabs(u[0])),
+                  "%s: libfclib's guess: r differs or |du| = %g", files[f], du);
+            CHECK(!n || (g[0].v && !memcmp(g[0].v, v, (size_t)n * sizeof *v)), "%s: libfclib's v", files[f]);
+            fclib_delete_solutions(g, ng);
+            free(u);
+        }
+        /* refused: a NaN (written by libfclib), a guess of another size */
+        tmp_path("guess-nan.hdf5", other, sizeof other);
+        CHECK(fc_write_hdf5(other, p, &err) == FC_OK, "%s", err.msg);
+        r[m / 2] = NAN;
+        struct fclib_solution bad = {n ? v : NULL, r, r, NULL};
+        CHECK(fclib_write_guesses(1, &bad, other) == 1, "libfclib cannot write guesses");
+        CHECK(fc_write_guess(other, p, r, NULL, &err) != FC_OK, "a NaN guess written");
+        for (int k = 0; k < m; k++) r2[k] = 7;
+        fc_err e = fc_read_guess(other, p, 0, r2, NULL, NULL, &err);
+        CHECK(e == FC_ERR_PARSE && strstr(err.msg, other) && strstr(err.msg, "non-finite") && !strchr(err.msg, '\n'),
+              "%s: NaN guess: %d '%s'", files[f], e, err.msg);
+        CHECK(r2[0] == 7 && r2[m - 1] == 7, "a refused guess changed r");
+        fc_problem *small = fc_problem_new(FC_LOCAL, p->d, 1);
+        if (small) {
+            int ms = p->d;
+            small->W = fc_matrix_dense(ms, ms);
+            small->q = calloc((size_t)ms, sizeof *small->q);
+            for (int k = 0; k < ms; k++) small->W->x[k * ms + k] = 1;
+            small->mu[0] = 0.5;
+            tmp_path("guess-size.hdf5", other, sizeof other);
+            CHECK(fc_write_hdf5(other, p, &err) == FC_OK, "%s", err.msg);
+            double rs[5] = {1, 0, 0, 0, 0};
+            CHECK(fc_write_guess(other, small, rs, NULL, &err) == FC_OK, "%s", err.msg);
+            e = fc_read_guess(other, p, 0, r2, NULL, NULL, &err);
+            CHECK(e == FC_ERR_PARSE && strstr(err.msg, other) && strstr(err.msg, "elements"),
+                  "%s: guess of the wrong size: %d '%s'", files[f], e, err.msg);
+            fc_problem_free(small);
+        }
+        free(r); free(r2); free(v); free(v2);
+        fc_problem_free(p);
+    }
+    /* a text file has no guess */
+    fc_problem *p = NULL;
+    fc_error err;
+    int count = -1;
+    if (!fc_read(data_path(files[0], path, sizeof path), &p, &err)) {
+        CHECK(fc_read_guess(path, p, 0, NULL, NULL, &count, &err) == FC_OK && count == 0, ".dat: count %d", count);
+        fc_problem_free(p);
+    }
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/fricon_test_io_XXXXXX");
@@ -598,6 +688,7 @@ int main(void)
     test_edited_hdf5();
     test_fccheck_reads_ours();
     test_solution_file();
+    test_guesses();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

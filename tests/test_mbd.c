@@ -9,7 +9,12 @@
  *  - free flight and rotation; pile and column stay sane;
  *  - export: the stack's problems written (global and local form), read
  *    back, equal to the step's, and the exported impulses solve them to
- *    the tolerance by the independent measure of tests/check.h. */
+ *    the tolerance by the independent measure of tests/check.h;
+ *  - planar worlds (collections): three disks on a floor under tilted
+ *    gravity (not hyperstatic: unique impulses) give the same normal and
+ *    tangential forces and velocities in 2D (d = 2, 3 dofs per body) and
+ *    in 3D; the 2D scenes build planar problems that solve, and the
+ *    exported guess is the step's warm start. */
 #include "test.h"
 #include "check.h"
 #include "fricon_mbd.h"
@@ -726,6 +731,98 @@ static void test_box_scene(const char *name, int count, double vlimit)
     fc_mbd_world_free(w);
 }
 
+/* Three disks stacked on the floor y = 0 under gravity (3, -9.81, 0), mu
+ * 0.3: planar or not; returns the world after one step with nsn-hybrid. */
+static fc_mbd_world *disks_step(int planar, fc_mbd_step_info *in)
+{
+    fc_mbd_world *w = fc_mbd_world_new();
+    fc_mbd_set_gravity(w, 3.0, -g0, 0);
+    fc_mbd_set_planar(w, planar);
+    fc_mbd_add_plane(w, 0, 1, 0, 0, 0, 0);
+    for (int k = 0; k < 3; k++) fc_mbd_add_sphere(w, 0.1, 1000.0, 0.01 * k, 0.1 + 0.2 * k, 0);
+    for (int i = 0; i < fc_mbd_body_count(w); i++) fc_mbd_body_at(w, i)->mu = 0.3;
+    fc_mbd_set_margin(w, 1e-3);
+    fc_options o;
+    opts(&o, 1e-12);
+    fc_error err;
+    CHECK(fc_mbd_step(w, "nsn-hybrid", &o, in, &err) == FC_OK, "planar %d: %s", planar, err.msg);
+    return w;
+}
+
+static void test_planar(void)
+{
+    fc_mbd_step_info i2, i3;
+    fc_mbd_world *w2 = disks_step(1, &i2), *w3 = disks_step(0, &i3);
+    const fc_problem *p2 = fc_mbd_last_problem(w2), *p3 = fc_mbd_last_problem(w3);
+    CHECK(p2 && p3 && p2->d == 2 && p3->d == 3 && p2->nc == 3 && p3->nc == 3, "planar: d %d/%d nc %d/%d",
+          p2 ? p2->d : 0, p3 ? p3->d : 0, p2 ? p2->nc : 0, p3 ? p3->nc : 0);
+    CHECK(p2 && p2->n == 9 && p3 && p3->n == 18, "planar: n = %d, 3D n = %d", p2 ? p2->n : 0, p3 ? p3->n : 0);
+    CHECK(i2.solve.status == FC_CONVERGED && i3.solve.status == FC_CONVERGED, "planar: not converged");
+    double dn = 0, dt = 0, dv = 0, rn = 0;
+    for (int c = 0; c < 3 && p2 && p3; c++) {
+        const fc_mbd_contact *a = fc_mbd_contact_at(w2, c), *b = fc_mbd_contact_at(w3, c);
+        CHECK(fabs(a->n[2]) == 0 && fabs(a->t1[2]) == 0, "planar: contact %d frame out of the plane", c);
+        dn = fmax(dn, fabs(a->r[0] - b->r[0]));
+        rn = fmax(rn, fabs(a->r[0]));
+        for (int k = 0; k < 3; k++)
+            dt = fmax(dt, fabs(a->r[1] * a->t1[k] - (b->r[1] * b->t1[k] + b->r[2] * b->t2[k])));
+    }
+    for (int i = 1; i < 4; i++) {
+        const fc_mbd_body *a = fc_mbd_body_at(w2, i), *b = fc_mbd_body_at(w3, i);
+        for (int k = 0; k < 3; k++) dv = fmax(dv, fmax(fabs(a->v[k] - b->v[k]), fabs(a->omega[k] - b->omega[k])));
+    }
+    printf("planar vs 3D: |dr_N| %.2e (r_N up to %.3g), |dr_T| %.2e, |dv| %.2e\n", dn, rn, dt, dv);
+    CHECK(rn > 0.01 && dn <= 1e-9 * rn && dt <= 1e-9 * rn && dv <= 1e-9, "planar and 3D differ: %g %g %g", dn, dt, dv);
+    fc_mbd_world_free(w2);
+    fc_mbd_world_free(w3);
+
+    /* the 2D scenes: planar, their problems solve, the guess is the warm start */
+    static const char *names[] = {"disks-wall", "hopper"};
+    for (int s = 0; s < 2; s++) {
+        fc_mbd_scene_params par;
+        fc_mbd_scene_defaults(&par);
+        par.count = 60;
+        fc_mbd_world *w;
+        fc_error err;
+        if (fc_mbd_scene(names[s], &par, &w, &err)) { CHECK(0, "%s: %s", names[s], err.msg); continue; }
+        CHECK(fc_mbd_planar(w), "%s is not planar", names[s]);
+        fc_options o;
+        opts(&o, 1e-8);
+        int solved = 0, steps = 40;
+        fc_mbd_step_info in;
+        for (int k = 0; k < steps; k++) {
+            if (fc_mbd_step(w, "nsgs", &o, &in, &err)) { CHECK(0, "%s: %s", names[s], err.msg); break; }
+            solved += !in.ncontacts || in.solve.status == FC_CONVERGED;
+        }
+        const fc_problem *p = fc_mbd_last_problem(w);
+        CHECK(solved == steps && p && p->d == 2 && p->nc > 10, "%s: %d of %d steps solved, nc %d", names[s], solved,
+              steps, p ? p->nc : 0);
+        for (int i = 0; i < fc_mbd_body_count(w); i++) {
+            const fc_mbd_body *b = fc_mbd_body_at(w, i);
+            if (b->shape == FC_MBD_SPHERE) CHECK(b->x[2] == 0 && b->v[2] == 0, "%s: body %d left the plane", names[s], i);
+        }
+        char path[128];
+        snprintf(path, sizeof path, "/tmp/fricon_test_mbd_%d_%s.hdf5", (int)getpid(), names[s]);
+        if (p && !fc_mbd_export_last(w, path, 0, NULL, &err)) {
+            fc_problem *q = NULL;
+            int count = 0, m = fc_problem_m(p);
+            double *g = calloc((size_t)m, sizeof *g);
+            CHECK(!fc_read(path, &q, &err) && q->d == 2 && q->nc == p->nc, "%s: read back: %s", names[s], err.msg);
+            CHECK(!fc_read_guess(path, p, 0, g, NULL, &count, &err) && count == 1, "%s: guess: %s", names[s], err.msg);
+            CHECK(!memcmp(g, w->last_r0, (size_t)m * sizeof *g), "%s: the guess is not the warm start", names[s]);
+            double any = 0;
+            for (int k = 0; k < m; k++) any = fmax(any, fabs(g[k]));
+            CHECK(any > 0, "%s: zero warm start", names[s]);
+            free(g);
+            fc_problem_free(q);
+            unlink(path);
+        } else {
+            CHECK(0, "%s: export: %s", names[s], err.msg);
+        }
+        fc_mbd_world_free(w);
+    }
+}
+
 int main(void)
 {
     test_narrow();
@@ -750,5 +847,6 @@ int main(void)
     test_box_scene("tower", 27, 1e-6); /* 6e-9 m/s (docs/mbd.md) */
     test_box_scene("wall", 60, 1e-5);  /* 1e-7 */
     test_box_scene("arch", 17, 1e-4);  /* 2.5e-6 */
+    test_planar();
     TEST_DONE();
 }

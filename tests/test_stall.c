@@ -62,8 +62,9 @@ int main(void)
     fc_default_options(&o);
     o.fp.rho = 1e-9;
     o.fp.anderson = 0; /* no extrapolation: the step bound holds */
+    o.max_iter = 4 * o.stall_iterations;
     info = run(p, "fpp", &o, r);
-    CHECK(info.status == FC_STALLED && info.iterations < FC_MAX_ITER_DEFAULT / 2, "default: %s after %d iterations",
+    CHECK(info.status == FC_STALLED && info.iterations < o.max_iter / 2, "default: %s after %d iterations",
           fc_status_name(info.status), info.iterations);
 
     /* 0: off, the run goes to its cap */

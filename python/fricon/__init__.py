@@ -201,12 +201,21 @@ def RollingGlobalProblem(M, H, f, w, mu, mu_r):
     return GlobalProblem(M, H, f, w, mu, d=5, mu_r=mu_r)
 
 
-def read(path):
+def read(path, guess=False):
     """Read a problem: FClib HDF5 (.hdf5, .h5) or Siconos text (.dat, else).
 
-    Raises OSError (cannot open) or ValueError (malformed, invalid) with
-    the library's message, the one `fricon solve` prints."""
-    return Problem._wrap(_fricon.read(path))
+    guess=True: return (problem, guess), guess the file's first FClib
+    initial guess as a dict {'r': array, 'v': array or None} (what `fricon
+    solve` starts from), or None when the file has none.
+
+    Raises OSError (cannot open) or ValueError (malformed, invalid; a guess
+    of the wrong size or not finite) with the library's message, the one
+    `fricon solve` prints."""
+    p = Problem._wrap(_fricon.read(path))
+    if not guess:
+        return p
+    g = _fricon.read_guess(path, p._p)
+    return p, (None if g is None else {"r": g[0], "v": g[1]})
 
 
 def write(problem, path):

@@ -469,6 +469,44 @@ static PyObject *read_problem(PyObject *mod, PyObject *arg)
     return problem_wrap(p);
 }
 
+
+/* read_guess(path, problem): (r, v or None) of the file's first FClib
+ * guess, or None when it has none. */
+static PyObject *read_guess(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *path, *bytes, *prob;
+    if (!PyArg_ParseTuple(args, "OO!", &path, &ProblemType, &prob)) return NULL;
+    if (!PyUnicode_FSConverter(path, &bytes)) return NULL;
+    const fc_problem *p = ((ProblemObject *)prob)->p;
+    int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0, count = 0;
+    double *r = calloc((size_t)m + 1, sizeof *r), *v = calloc((size_t)n + 1, sizeof *v);
+    fc_error err;
+    fc_err rc = FC_OK;
+    if (r && v) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = fc_read_guess(PyBytes_AS_STRING(bytes), p, 0, NULL, NULL, &count, &err);
+        for (int k = 0; k < n; k++) v[k] = NAN; /* a guess without v leaves NaN */
+        if (!rc && count > 0) rc = fc_read_guess(PyBytes_AS_STRING(bytes), p, 0, r, n ? v : NULL, NULL, &err);
+        Py_END_ALLOW_THREADS
+    }
+    Py_DECREF(bytes);
+    PyObject *out = NULL;
+    if (!r || !v) out = PyErr_NoMemory();
+    else if (rc) out = raise_fc(&err);
+    else if (count == 0) out = Py_NewRef(Py_None);
+    else {
+        int hasv = n > 0 && !isnan(v[0]);
+        PyObject *ra = array_from(r, m), *va = hasv ? array_from(v, n) : Py_NewRef(Py_None);
+        out = ra && va ? PyTuple_Pack(2, ra, va) : NULL;
+        Py_XDECREF(ra);
+        Py_XDECREF(va);
+    }
+    free(r);
+    free(v);
+    return out;
+}
+
 /* ------------------------------------------------------------------ */
 /* options by name                                                     */
 /* ------------------------------------------------------------------ */
@@ -1223,6 +1261,7 @@ static PyObject *scenes_list(PyObject *mod, PyObject *noarg)
 
 static PyMethodDef module_methods[] = {
     {"read", read_problem, METH_O, "read(path) -> Problem"},
+    {"read_guess", read_guess, METH_VARARGS, "read_guess(path, problem) -> (r, v) or None"},
     {"make_local", make_local, METH_VARARGS, "make_local(d, W, q, mu, mu_r)"},
     {"make_global", make_global, METH_VARARGS, "make_global(d, M, H, f, w, mu, mu_r)"},
     {"solve", solve, METH_VARARGS, "solve(problem, solver, settings, r0, threads, history, callback)"},

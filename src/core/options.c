@@ -35,7 +35,7 @@ static const fc_option_info table[] = {
     I(max_iter, 0, 0, INT_MAX, "outer iterations (sweeps for nsgs); 0: 100000, or for auto with a time limit none"),
     D(time_limit, 0.0, 0, 1e7, CLOSED, "seconds, 0 for none"),
     I(threads, 1, 0, FC_THREADS_MAX, "OpenMP threads of the solve's kernels; 0: FRICON_NUM_THREADS, else every core"),
-    I(stall_iterations, 30000, 0, INT_MAX, "iterations without a 10% gain of the best error before status stalled (0: off)"),
+    I(stall_iterations, 100000, 0, INT_MAX, "iterations without a 10% gain of the best error before status stalled (0: off)"),
     D(nsgs.omega, 1.0, 0, 2, OPEN, "relaxation factor of nsgs (psor when != 1)"),
     I(nsgs.shuffle, 0, 0, 1, "1: shuffle the contact order each sweep"),
     U(nsgs.seed, 1, 0, UINT_MAX, "seed of the shuffle"),

@@ -743,3 +743,127 @@ fc_err fc_write_hdf5(const char *path, const fc_problem *p, fc_error *err)
     quiet_off(&c);
     return e;
 }
+
+/* ------------------------------------------------------------------ */
+/* Initial guesses (/guesses, as libfclib's fclib_write_guesses)        */
+/* ------------------------------------------------------------------ */
+
+/* u of a guess: W r + q, or H^T v + w (v given or recovered). */
+static fc_err guess_u(const fc_problem *p, const double *r, const double *v, double *u, double *vbuf,
+                      fc_error *err)
+{
+    int m = fc_problem_m(p);
+    if (p->kind == FC_LOCAL) {
+        memcpy(u, p->q, (size_t)m * sizeof *u);
+        fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+        return FC_OK;
+    }
+    if (!v) {
+        if (fc_problem_recover_v(p, r, vbuf, err)) return err->code;
+        v = vbuf;
+    }
+    memcpy(u, p->w, (size_t)m * sizeof *u);
+    fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
+    return FC_OK;
+}
+
+fc_err fc_write_guess(const char *path, const fc_problem *p, const double *r, const double *v,
+                      fc_error *err)
+{
+    fc_error local_err;
+    if (!err) err = &local_err;
+    int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0, one = 1;
+    if (!fc_all_finite((size_t)m, r) || (v && n && !fc_all_finite((size_t)n, v)))
+        return fc_error_set(err, FC_ERR_INVALID, "%s: the guess has a non-finite value", path);
+    double *u = fc_calloc((size_t)m, sizeof *u), *vb = n ? fc_calloc((size_t)n, sizeof *vb) : NULL;
+    if (!u || (n && !vb)) {
+        free(u); free(vb);
+        return fc_error_set(err, FC_ERR_NOMEM, "%s: out of memory", path);
+    }
+    fc_err e = guess_u(p, r, v, u, vb, err);
+    if (!e && n && v) memcpy(vb, v, (size_t)n * sizeof *vb);
+    h5ctx c = {path, -1, err, NULL, NULL};
+    quiet_on(&c);
+    if (!e) {
+        c.file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+        if (c.file < 0) e = fc_error_set(err, FC_ERR_IO, "%s: cannot open the HDF5 file for writing", path);
+        else if (h5_exists(c.file, "/guesses"))
+            e = fc_error_set(err, FC_ERR_IO, "%s: already holds /guesses", path);
+    }
+    if (!e) e = h5_group(&c, "/guesses");
+    if (!e) e = h5_write_ints(&c, "/guesses/number_of_guesses", 1, &one);
+    if (!e) e = h5_group(&c, "/guesses/1");
+    if (!e && n) e = h5_write_doubles(&c, "/guesses/1/v", (hsize_t)n, vb);
+    if (!e) e = h5_write_doubles(&c, "/guesses/1/u", (hsize_t)m, u);
+    if (!e) e = h5_write_doubles(&c, "/guesses/1/r", (hsize_t)m, r);
+    if (c.file >= 0 && H5Fclose(c.file) < 0 && !e)
+        e = fc_error_set(err, FC_ERR_IO, "%s: cannot close the HDF5 file", path);
+    quiet_off(&c);
+    free(u);
+    free(vb);
+    return e;
+}
+
+/* A guess vector of exactly n finite values into dst.  Its size is the
+ * problem's, so no bound on its compression (a zero v compresses past the
+ * plausibility bound of h5_dataset). */
+static fc_err read_guess_vector(h5ctx *c, const char *path, long n, double *dst)
+{
+    if (!h5_exists(c->file, path)) return h5_fail(c, FC_ERR_PARSE, path, "missing");
+    hid_t d = H5Dopen2(c->file, path, H5P_DEFAULT);
+    if (d < 0) return h5_fail(c, FC_ERR_PARSE, path, "not a dataset");
+    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+    H5T_class_t tc = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    if (t >= 0) H5Tclose(t);
+    if (sp >= 0) H5Sclose(sp);
+    H5Dclose(d);
+    if (tc != H5T_FLOAT || rank != 1) return h5_fail(c, FC_ERR_PARSE, path, "not a 1-D floating-point dataset");
+    if (np != (hssize_t)n) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "has %lld elements, expected %ld", (long long)np, n);
+        return h5_fail(c, FC_ERR_PARSE, path, msg);
+    }
+    double *tmp = fc_calloc((size_t)n, sizeof *tmp);
+    if (!tmp) return h5_fail(c, FC_ERR_NOMEM, path, "out of memory");
+    fc_err e = h5_read(c, path, H5T_NATIVE_DOUBLE, tmp);
+    if (!e && !fc_all_finite((size_t)n, tmp)) e = h5_fail(c, FC_ERR_PARSE, path, "has a non-finite value");
+    if (!e) memcpy(dst, tmp, (size_t)n * sizeof *dst);
+    free(tmp);
+    return e;
+}
+
+fc_err fc_read_guess(const char *path, const fc_problem *p, int k, double *r, double *v, int *count,
+                     fc_error *err)
+{
+    fc_error local_err;
+    if (!err) err = &local_err;
+    int nguess = 0;
+    if (count) *count = 0;
+    h5ctx c = {path, -1, err, NULL, NULL};
+    quiet_on(&c);
+    fc_err e = FC_OK;
+    if (H5Fis_hdf5(path) > 0) c.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (c.file >= 0 && h5_exists(c.file, "/guesses")) {
+        e = h5_int(&c, "/guesses/number_of_guesses", &nguess);
+        if (!e && (nguess < 0 || nguess > 1000000))
+            e = h5_fail(&c, FC_ERR_PARSE, "/guesses/number_of_guesses", "out of range");
+    }
+    if (!e && r && nguess > 0) {
+        char b[64];
+        if (k < 0 || k >= nguess) {
+            e = fc_error_set(err, FC_ERR_INVALID, "%s: no guess %d (the file has %d)", path, k + 1, nguess);
+        } else {
+            snprintf(b, sizeof b, "/guesses/%d/r", k + 1);
+            e = read_guess_vector(&c, b, fc_problem_m(p), r);
+            snprintf(b, sizeof b, "/guesses/%d/v", k + 1);
+            if (!e && v && p->kind == FC_GLOBAL && h5_exists(c.file, b))
+                e = read_guess_vector(&c, b, p->n, v);
+        }
+    }
+    if (c.file >= 0) H5Fclose(c.file);
+    quiet_off(&c);
+    if (!e && count) *count = nguess;
+    return e;
+}

@@ -23,6 +23,7 @@ void fc_mbd_world_free(fc_mbd_world *w)
     fc_problem_free(w->last_local);
     free(w->last_r);
     free(w->last_v);
+    free(w->last_r0);
     free(w);
 }
 
@@ -48,6 +49,8 @@ const fc_mbd_contact *fc_mbd_contact_at(const fc_mbd_world *w, int i)
 const fc_problem *fc_mbd_last_problem(const fc_mbd_world *w) { return w->last; }
 const fc_problem *fc_mbd_last_local_problem(const fc_mbd_world *w) { return w->last_local; }
 void fc_mbd_set_general_reduction(fc_mbd_world *w, int on) { w->general_reduction = on != 0; }
+void fc_mbd_set_planar(fc_mbd_world *w, int on) { w->planar = on != 0; }
+int fc_mbd_planar(const fc_mbd_world *w) { return w->planar; }
 
 /* Uniform-density inertia of a sphere or box of the given mass. */
 void fc_mbd_set_mass(fc_mbd_body *b, double mass)

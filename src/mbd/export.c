@@ -1,7 +1,8 @@
 /* Export of a step's problem with its solution: FClib HDF5 (the problem
  * by fc_write_hdf5, then /solution appended with libfclib), so that the
  * files of a simulation form a benchmark collection with reference
- * solutions that fricon, fccheck.py and FClib/Siconos readers all read. */
+ * solutions that fricon, fccheck.py and FClib/Siconos readers all read;
+ * /guesses holds the warm start the simulator handed the solver. */
 #include "mbd/mbd.h"
 
 #include <fclib.h>
@@ -45,6 +46,7 @@ fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
         if (!fclib_write_solution(&sol, path))
             e = fc_error_set(err, FC_ERR_IO, "%s: cannot write /solution", path);
     }
+    if (!e && w->last_r0) e = fc_write_guess(path, p, w->last_r0, NULL, err);
     if (!e && sol_path)
         e = fc_write_solution(sol_path, p, w->last_r, u, local ? NULL : w->last_v, err);
     free(u);

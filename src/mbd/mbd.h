@@ -28,7 +28,9 @@ struct fc_mbd_world {
     fc_problem *last;      /* the problem of the last step               */
     fc_problem *last_local; /* its local form, when reduced here         */
     double *last_r, *last_v; /* its solution: impulses (3 nc), v+ (n)     */
+    double *last_r0;       /* its warm start (3 nc): the exported guess  */
     int general_reduction; /* 1: always fc_solve on the global problem   */
+    int planar;            /* 1: motion in z = 0 (vx, vy, omega_z), d = 2 */
 };
 
 #define FC_MBD_PI 3.14159265358979323846

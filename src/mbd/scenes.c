@@ -10,7 +10,12 @@
  *   tower    count planks (kapla section 1:3), levels crossing at 90 deg
  *            (towers of at most 75 planks, on a grid)
  *   wall     count bricks in running bond on the ground
- *   arch     an arcade of corbelled arches of count boxes */
+ *   arch     an arcade of corbelled arches of count boxes
+ *   chute    spheres released from a hopper block down a chute inclined
+ *            at angle_deg between two side walls (FClib's Chute sets)
+ *   disks-wall, hopper   planar (2D) scenes: disks in the plane z = 0
+ *            collapsing along a floor against a wall, and discharging
+ *            through a funnel of fixed disks onto a floor */
 #include "mbd/mbd.h"
 
 #include <stdio.h>
@@ -26,6 +31,10 @@ static const struct {
     {"tower", "planks (default 75, 0.1 x 0.033 m) in levels crossing at 90 degrees, towers of <= 75, at rest"},
     {"wall", "running-bond wall of bricks (default 200, 0.2 x 0.1 x 0.06 m), at rest"},
     {"arch", "arcade of corbelled arches (default 44 boxes: 4 arches), at rest"},
+    /* collections (issue 27) */
+    {"chute", "spheres (default 1000, r 0.05 m +-10 %) flowing down a chute at --angle (default 25) between walls"},
+    {"disks-wall", "2D: disks (default 1000, r 0.05 m +-10 %) collapsing along a floor against a wall"},
+    {"hopper", "2D: disks (default 1000, r 0.05 m +-10 %) discharging through a funnel onto a floor"},
 };
 
 int fc_mbd_scene_count(void) { return (int)(sizeof scenes / sizeof scenes[0]); }
@@ -258,6 +267,121 @@ static fc_err arch(fc_mbd_world *w, int count, double mu, unsigned seed, fc_erro
     return FC_OK;
 }
 
+/* ---- collections (issue 27): chute, disks-wall, hopper ---- */
+
+static fc_err set_mu_all(fc_mbd_world *w, int ok, double mu, fc_error *err)
+{
+    if (!ok) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < fc_mbd_body_count(w); i++) fc_mbd_body_at(w, i)->mu = mu;
+    return FC_OK;
+}
+
+/* The chute runs along +x with its bottom z = 0; gravity is tilted by the
+ * angle instead of the planes.  A back wall at x = 0, side walls at
+ * y = +-W/2; the spheres start on a jittered grid of 6 across. */
+static fc_err chute(fc_mbd_world *w, int count, double angle_deg, double mu, unsigned seed, fc_error *err)
+{
+    const double R = 0.05, sp = 2.4 * R, g = 9.81, th = angle_deg * FC_MBD_PI / 180.0;
+    const int across = 6, along = 12;
+    unsigned long long s = 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)seed << 1 | 1);
+    double half = 0.5 * across * sp + 0.1 * R;
+    fc_mbd_set_gravity(w, g * sin(th), 0, -g * cos(th));
+    int ok = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0) >= 0 && fc_mbd_add_plane(w, 1, 0, 0, 0, 0, 0) >= 0 &&
+             fc_mbd_add_plane(w, 0, -1, 0, 0, half, 0) >= 0 && fc_mbd_add_plane(w, 0, 1, 0, 0, -half, 0) >= 0;
+    for (int k = 0; ok && k < count; k++) {
+        int j = k % across, i = (k / across) % along, l = k / (across * along);
+        double r = R * (0.9 + 0.2 * uniform(&s));
+        double x = 0.1 * R + (i + 0.5) * sp + 0.1 * R * (uniform(&s) - 0.5);
+        double y = -half + 0.1 * R + (j + 0.5) * sp + 0.1 * R * (uniform(&s) - 0.5);
+        ok = fc_mbd_add_sphere(w, r, 2500.0, x, y, 1.2 * R + l * sp) >= 0;
+    }
+    fc_mbd_set_margin(w, 0.1 * R);
+    return set_mu_all(w, ok, mu, err);
+}
+
+/* Planar disks on a jittered grid of `across` columns from (x0, y0). */
+static int disk_block(fc_mbd_world *w, int count, int across, double x0, double y0, double R,
+                      unsigned long long *s)
+{
+    const double sp = 2.4 * R;
+    for (int k = 0; k < count; k++) {
+        int i = k % across, l = k / across;
+        double r = R * (0.9 + 0.2 * uniform(s));
+        double x = x0 + (i + 0.5) * sp + 0.1 * R * (uniform(s) - 0.5);
+        if (fc_mbd_add_sphere(w, r, 2500.0, x, y0 + l * sp, 0) < 0) return 0;
+    }
+    return 1;
+}
+
+/* A block of disks (about twice as high as wide) against a wall at x = 0
+ * on a floor y = 0, gravity -y: it collapses and flows along the floor. */
+static fc_err disks_wall(fc_mbd_world *w, int count, double mu, unsigned seed, fc_error *err)
+{
+    const double R = 0.05;
+    unsigned long long s = 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)seed << 1 | 1);
+    int across = (int)ceil(sqrt(count / 2.0));
+    fc_mbd_set_gravity(w, 0, -9.81, 0);
+    fc_mbd_set_planar(w, 1);
+    int ok = fc_mbd_add_plane(w, 0, 1, 0, 0, 0, 0) >= 0 && fc_mbd_add_plane(w, 1, 0, 0, 0, 0, 0) >= 0 &&
+             disk_block(w, count, across > 1 ? across : 2, 0.1 * R, 1.2 * R, R, &s);
+    fc_mbd_set_margin(w, 0.1 * R);
+    return set_mu_all(w, ok, mu, err);
+}
+
+/* A funnel of two rows of fixed disks (walls at 60 degrees from the
+ * horizontal, an opening of 6 radii at y = 0; infinite planes would close
+ * it) above a floor at y = -H; the disks start above the funnel. */
+static fc_err hopper(fc_mbd_world *w, int count, double mu, unsigned seed, fc_error *err)
+{
+    const double R = 0.05, a = 3 * R, al = 60 * FC_MBD_PI / 180.0;
+    unsigned long long s = 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)seed << 1 | 1);
+    int across = (int)ceil(sqrt((double)count));
+    if (across < 2) across = 2;
+    double top = 1.2 * across * 2.4 * R, len = top / sin(al), H = 0.5 * top + 4 * R;
+    fc_mbd_set_gravity(w, 0, -9.81, 0);
+    fc_mbd_set_planar(w, 1);
+    int ok = fc_mbd_add_plane(w, 0, 1, 0, 0, -H, 0) >= 0;
+    int nwall = (int)ceil(len / (2 * R));
+    for (int side = -1; ok && side <= 1; side += 2)
+        for (int k = 0; ok && k <= nwall; k++) {
+            double t = k * 2 * R, x = side * (a + R + t * cos(al)), y = t * sin(al);
+            int b = fc_mbd_add_sphere(w, R, 2500.0, x, y, 0);
+            ok = b >= 0;
+            if (ok) fc_mbd_body_at(w, b)->fixed = 1;
+        }
+    /* the block fits inside the funnel's top: half its width there */
+    double width = 2 * (a + 0.5 * top / tan(al)), x0 = -0.5 * width + 2 * R;
+    int cols = (int)floor((width - 4 * R) / (2.4 * R));
+    if (ok) ok = disk_block(w, count, cols > 1 ? cols : 2, x0, 0.5 * top, R, &s);
+    fc_mbd_set_margin(w, 0.1 * R);
+    return set_mu_all(w, ok, mu, err);
+}
+
+/* Memory of a scene: per body its record, its rows of M, f, v and the
+ * broad phase; contacts bounded per body (a column holds 3.7 per sphere)
+ * and per contact two records (current, previous), its columns of H, its
+ * vectors (r, u, w, guess), the step's reduction (G, J, W blocks).  The
+ * constants bound the peak RSS of columns of 2 10^4 and 8 10^4 spheres
+ * under nsgs (docs/mbd.md, "Memory"). */
+#define SCENE_MEM_PER_BODY 600.0
+#define SCENE_CONTACTS_PER_BODY 6.0
+/* boxes touch on faces, up to 4 points each: towers hold 19 a plank */
+#define SCENE_CONTACTS_PER_BOX 24.0
+#define SCENE_MEM_PER_CONTACT 2500.0
+
+double fc_mbd_scene_memory(const char *name, const fc_mbd_scene_params *par)
+{
+    fc_mbd_scene_params def;
+    if (!par) { fc_mbd_scene_defaults(&def); par = &def; }
+    double bodies = par->count > 0 ? par->count : !strcmp(name, "column") ? 10000 : 1000;
+    if (!strcmp(name, "stack")) bodies = 320;
+    if (!strcmp(name, "incline") || !strcmp(name, "slide")) bodies = 1;
+    if (!strcmp(name, "hopper")) bodies += 4 * sqrt(bodies) + 8; /* the funnel's disks */
+    int boxes = !strcmp(name, "tower") || !strcmp(name, "wall") || !strcmp(name, "arch");
+    double per_body = boxes ? SCENE_CONTACTS_PER_BOX : SCENE_CONTACTS_PER_BODY;
+    return bodies * (SCENE_MEM_PER_BODY + per_body * SCENE_MEM_PER_CONTACT) + 16e6;
+}
+
 fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par, fc_mbd_world **out,
                     fc_error *err)
 {
@@ -281,7 +405,13 @@ fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par, fc_mbd_wor
         e = wall_scene(w, par->count > 0 ? par->count : 200, mu >= 0 ? mu : 0.7, par->seed, err);
     else if (!strcmp(name, "arch"))
         e = arch(w, par->count > 0 ? par->count : 44, mu >= 0 ? mu : 0.6, par->seed, err);
-    else e = fc_error_set(err, FC_ERR_INVALID, "unknown scene '%s' (incline, slide, stack, pile, column, tower, wall, arch)", name);
+    else if (!strcmp(name, "chute"))
+        e = chute(w, par->count > 0 ? par->count : 1000, par->angle_deg, mu >= 0 ? mu : 0.5, par->seed, err);
+    else if (!strcmp(name, "disks-wall"))
+        e = disks_wall(w, par->count > 0 ? par->count : 1000, mu >= 0 ? mu : 0.5, par->seed, err);
+    else if (!strcmp(name, "hopper"))
+        e = hopper(w, par->count > 0 ? par->count : 1000, mu >= 0 ? mu : 0.5, par->seed, err);
+    else e = fc_error_set(err, FC_ERR_INVALID, "unknown scene '%s' (see 'fricon simulate --help')", name);
     if (e) { fc_mbd_world_free(w); return e; }
     *out = w;
     return FC_OK;

@@ -14,8 +14,20 @@ int fc_mbd_detect(fc_mbd_world *w)
     if (fc_mbd_broadphase(w) < 0) return -1;
     for (int k = 0; k < w->npairs; k++)
         if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
+    if (w->planar) /* frames (n, e_z x n, e_z): t1 in the plane of motion */
+        for (int c = 0; c < w->ncontacts; c++) {
+            fc_mbd_contact *ct = &w->contacts[c];
+            double l = hypot(ct->n[0], ct->n[1]);
+            if (!(l > 0)) continue;
+            ct->n[0] /= l; ct->n[1] /= l; ct->n[2] = 0;
+            ct->t1[0] = -ct->n[1]; ct->t1[1] = ct->n[0]; ct->t1[2] = 0;
+            ct->t2[0] = 0; ct->t2[1] = 0; ct->t2[2] = 1;
+        }
     return w->ncontacts;
 }
+
+/* Degrees of freedom per moving body: 6, or 3 when planar. */
+static int body_dofs(const fc_mbd_world *w) { return w->planar ? 3 : 6; }
 
 /* Offsets of the bodies' degrees of freedom (-1 for fixed); returns n. */
 static int dof_map(const fc_mbd_world *w, int *dof)
@@ -23,9 +35,68 @@ static int dof_map(const fc_mbd_world *w, int *dof)
     int n = 0;
     for (int i = 0; i < w->nbodies; i++) {
         dof[i] = w->bodies[i].fixed ? -1 : n;
-        if (!w->bodies[i].fixed) n += 6;
+        if (!w->bodies[i].fixed) n += body_dofs(w);
     }
     return n;
+}
+
+/* The planar problem: per body rows (x, y, theta_z), per contact (n, t1). */
+static fc_err build_planar(const fc_mbd_world *w, const int *dof, fc_problem *p, int *rowcount)
+{
+    int nc = w->ncontacts, n = p->n, m = 2 * nc;
+    long k = 0;
+    for (int i = 0; i < w->nbodies; i++) {
+        const fc_mbd_body *b = &w->bodies[i];
+        int o = dof[i];
+        if (o < 0) continue;
+        double I[9];
+        fc_mbd_world_inertia(b, I);
+        for (int r = 0; r < 3; r++) {
+            double mass = r < 2 ? b->mass : I[8];
+            p->M->p[o + r] = (int)k;
+            p->M->j[k] = o + r;
+            p->M->x[k++] = mass;
+            p->f[o + r] = r < 2 ? b->mass * (b->v[r] + w->h * w->gravity[r]) : I[8] * b->omega[2];
+        }
+    }
+    p->M->p[n] = (int)k;
+    for (int c = 0; c < nc; c++) {
+        const fc_mbd_contact *ct = &w->contacts[c];
+        int bodies[2] = {ct->a, ct->b};
+        for (int s = 0; s < 2; s++)
+            if (dof[bodies[s]] >= 0)
+                for (int r = 0; r < 3; r++) rowcount[dof[bodies[s]] + r] += 2;
+    }
+    long nnz = 0;
+    for (int r = 0; r < n; r++) nnz += rowcount[r];
+    p->H = fc_matrix_csr(n, m, nnz);
+    if (!p->H) return FC_ERR_NOMEM;
+    p->H->p[0] = 0;
+    for (int r = 0; r < n; r++) p->H->p[r + 1] = p->H->p[r] + rowcount[r];
+    for (int r = 0; r < n; r++) rowcount[r] = p->H->p[r];
+    for (int c = 0; c < nc; c++) {
+        const fc_mbd_contact *ct = &w->contacts[c];
+        const double *dir[2] = {ct->n, ct->t1};
+        int bodies[2] = {ct->a, ct->b};
+        for (int s = 0; s < 2; s++) {
+            int bi = bodies[s], o = dof[bi];
+            if (o < 0) continue;
+            double sign = s == 0 ? 1.0 : -1.0;
+            double ax = ct->p[0] - w->bodies[bi].x[0], ay = ct->p[1] - w->bodies[bi].x[1];
+            for (int r = 0; r < 3; r++) {
+                int pos = rowcount[o + r];
+                for (int e = 0; e < 2; e++) {
+                    double val = r < 2 ? dir[e][r] : ax * dir[e][1] - ay * dir[e][0];
+                    p->H->j[pos + e] = 2 * c + e;
+                    p->H->x[pos + e] = sign * val;
+                }
+                rowcount[o + r] = pos + 2;
+            }
+        }
+        p->w[2 * c] = w->stab * ct->gap / w->h;
+        p->mu[c] = ct->mu;
+    }
+    return FC_OK;
 }
 
 /* The applied impulse h f_ext of a body: gravity and the gyroscopic term. */
@@ -48,7 +119,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
     if (nc == 0) return FC_OK;
     int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
     int *rowcount = NULL;
-    fc_problem *p = fc_problem_new(FC_GLOBAL, 3, nc);
+    fc_problem *p = fc_problem_new(FC_GLOBAL, w->planar ? 2 : 3, nc);
     if (!dof || !p) goto nomem;
     int n = dof_map(w, dof);
     if (n == 0) {
@@ -56,13 +127,20 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
         fc_problem_free(p);
         return fc_error_set(err, FC_ERR_INVALID, "no moving body");
     }
-    int m = 3 * nc;
+    int m = p->d * nc;
     p->n = n;
-    p->M = fc_matrix_csr(n, n, 12L * (n / 6));
+    p->M = fc_matrix_csr(n, n, w->planar ? n : 12L * (n / 6));
     p->f = fc_calloc((size_t)n, sizeof *p->f);
     p->w = fc_calloc((size_t)m, sizeof *p->w);
     rowcount = fc_calloc((size_t)n + 1, sizeof *rowcount);
     if (!p->M || !p->f || !p->w || !rowcount) goto nomem;
+    if (w->planar) {
+        if (build_planar(w, dof, p, rowcount)) goto nomem;
+        free(dof);
+        free(rowcount);
+        *out = p;
+        return FC_OK;
+    }
 
     /* M: per body, mass on 3 rows, the 3 x 3 world inertia on 3 rows; f */
     long k = 0;
@@ -150,12 +228,12 @@ static int cmp_contact(const void *pa, const void *pb)
 /* Previous impulses of the current contacts (0 for new ones); count found. */
 static int warm_start(const fc_mbd_world *w, double *r)
 {
-    int found = 0;
+    int found = 0, d = w->planar ? 2 : 3;
     for (int c = 0; c < w->ncontacts; c++) {
         const fc_mbd_contact *old =
             w->nprev ? bsearch(&w->contacts[c], w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_contact)
                      : NULL;
-        for (int e = 0; e < 3; e++) r[3 * c + e] = old ? old->r[e] : 0.0;
+        for (int e = 0; e < d; e++) r[d * c + e] = old ? old->r[e] : 0.0;
         found += old != NULL;
     }
     return found;
@@ -189,6 +267,7 @@ static void free_flight(const fc_mbd_world *w, fc_mbd_body *b)
     for (int k = 0; k < 3; k++)
         l[k] = (R[k] * fe[3] + R[3 + k] * fe[4] + R[6 + k] * fe[5]) / b->inertia[k];
     for (int k = 0; k < 3; k++) b->omega[k] += R[3 * k] * l[0] + R[3 * k + 1] * l[1] + R[3 * k + 2] * l[2];
+    if (w->planar) b->v[2] = b->omega[0] = b->omega[1] = 0;
 }
 
 fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
@@ -211,7 +290,8 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     w->last_local = NULL;
     free(w->last_r);
     free(w->last_v);
-    w->last_r = w->last_v = NULL;
+    free(w->last_r0);
+    w->last_r = w->last_v = w->last_r0 = NULL;
     fc_problem *p = NULL;
     if (fc_mbd_build_problem(w, &p, err)) return err->code;
     double t2 = fc_now();
@@ -223,7 +303,7 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         for (int i = 0; i < w->nbodies; i++)
             if (!w->bodies[i].fixed) free_flight(w, &w->bodies[i]);
     } else {
-        int m = 3 * p->nc;
+        int m = p->d * p->nc;
         double *r = fc_calloc((size_t)m, sizeof *r), *u = fc_calloc((size_t)m, sizeof *u);
         double *r0 = fc_calloc((size_t)m, sizeof *r0), *v = fc_calloc((size_t)p->n, sizeof *v);
         if (!r || !u || !r0 || !v) {
@@ -240,7 +320,7 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         fc_err e = FC_OK;
         if (!sv) {
             e = fc_error_set(err, FC_ERR_UNKNOWN_SOLVER, "unknown solver '%s'", solver);
-        } else if (sv->solve_global || w->general_reduction) {
+        } else if (sv->solve_global || w->general_reduction || w->planar) {
             /* the solver takes the global problem (or fc_solve reduces it) */
             e = fc_solve(p, sv->name, &o, r, u, v, &info->solve, err);
             info->global_residual = info->solve.residual;
@@ -269,19 +349,29 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
             fc_problem_free(p);
             return e;
         }
+        int d = p->d;
         for (int c = 0; c < w->ncontacts; c++)
-            for (int k = 0; k < 3; k++) w->contacts[c].r[k] = r[3 * c + k];
+            for (int k = 0; k < 3; k++) w->contacts[c].r[k] = k < d ? r[d * c + k] : 0.0;
         int o6 = 0;
         for (int i = 0; i < w->nbodies; i++) {
             fc_mbd_body *b = &w->bodies[i];
             if (b->fixed) continue;
+            if (w->planar) {
+                b->v[0] = v[o6];
+                b->v[1] = v[o6 + 1];
+                b->v[2] = b->omega[0] = b->omega[1] = 0;
+                b->omega[2] = v[o6 + 2];
+                o6 += 3;
+                continue;
+            }
             for (int k = 0; k < 3; k++) {
                 b->v[k] = v[o6 + k];
                 b->omega[k] = v[o6 + 3 + k];
             }
             o6 += 6;
         }
-        free(u); free(r0);
+        free(u);
+        w->last_r0 = r0;
         w->last = p;
         w->last_r = r;
         w->last_v = v;

@@ -60,10 +60,13 @@ def test_same_as_command(path, solver, opts, tmp_path):
     assert cp.returncode in (0, 1), cp.stderr
     cli = json.loads(cp.stdout)
 
-    p = fricon.read(path)
+    p, guess = fricon.read(path, guess=True)
     kw = dict(opts)
     max_iter = kw.pop("max_iter", None)
-    res = fricon.solve(p, solver=solver, max_iter=max_iter, options=kw)
+    # the command starts from the file's FClib guess when it has one
+    assert cli.get("warm", False) == (guess is not None)
+    r0 = guess["r"] if guess is not None else None
+    res = fricon.solve(p, solver=solver, max_iter=max_iter, options=kw, r0=r0)
 
     assert res.status == cli["status"]
     assert res.iterations == cli["iterations"]
