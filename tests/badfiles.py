@@ -224,7 +224,7 @@ def dense_matrix_cases(tmp, src, tag, global_):
     text = open(src).read()
     spans = tokens(text)
     rows = int(text[spans[3][0]:spans[3][1]])
-    entry = lambda i, j: spans[5 + i * rows + j]   # row-major dump
+    entry = lambda i, j: spans[7 + i * rows + j]   # after `0 R C R C`
     def edit(changes, name):
         out, last = [], 0
         for (s, e), new in sorted(changes):
@@ -271,8 +271,8 @@ def csparse_cases(tmp, src, tag):
     t = open(src).read().split()
     d, nc = int(t[0]), int(t[1])
     m = d * nc
-    vals = [float(v) for v in t[5:5 + m * m]]
-    rest = t[5 + m * m:5 + m * m + m + nc]
+    vals = [float(v) for v in t[7:7 + m * m]]   # after `0 m m m m`
+    rest = t[7 + m * m:7 + m * m + m + nc]
     entries = [(i, j, vals[i * m + j]) for i in range(m) for j in range(m) if vals[i * m + j] != 0]
     def make(name, **kw):
         body = csparse(m, m, entries, **kw)
@@ -317,7 +317,7 @@ def hdf5_cases(tmp, dat, tag):
         g[n] = data
 
     for n in names:
-        variant(f"no {n}", lambda f, g, n=n: g.__delitem__(n))
+        variant(f"no {n}", lambda f, g, n=n: g.__delitem__(n), must_refuse=not n.startswith("info/"))
         data = g_data = None
         with h5py.File(base, "r") as f:
             g_data = f[group][n][()]
