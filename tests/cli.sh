@@ -194,6 +194,17 @@ mkdir "$TMP/gb" && cp "$TMP/gx/stack-000003.hdf5" "$TMP/gb/"
 "$BIN" bench --cold --solvers nsgs --out "$TMP/gbc" "$TMP/gb" >/dev/null 2>&1
 [ "$(awk -F, 'NR == 2 { print $11 }' "$TMP/gbw/results.csv")" = 1 ] &&
   [ "$(awk -F, 'NR == 2 { print $11 }' "$TMP/gbc/results.csv")" = 0 ] && ok || bad "bench warm column"
+# ---- issue 30 (badinput): status stalled (exit 1, named in the JSON and the
+# text output); a q one number short before the isComplete flag refused
+"$BIN" solve "$EXAMPLES/FC3D_Example1.dat" --solver fpp --set fp.rho=1e-9 --set fp.anderson=0 \
+  --set stall_iterations=100 --json >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q '"status": "stalled"' "$TMP/out" && ok || bad "stalled run: $(cat "$TMP/out" "$TMP/err")"
+"$BIN" solve "$EXAMPLES/FC3D_Example1.dat" --solver fpp --set fp.rho=1e-9 --set fp.anderson=0 \
+  --set stall_iterations=100 >"$TMP/out" 2>&1
+[ $? -eq 1 ] && grep -q "status: *stalled" "$TMP/out" && ok || bad "stalled run (text): $(cat "$TMP/out")"
+awk 'NR == FNR { n = NR; next } FNR == n - 2 { $NF = ""; print; next } { print }' \
+  "$EXAMPLES/FC3D_Example1.dat" "$EXAMPLES/FC3D_Example1.dat" >"$TMP/qshort.dat"
+expect_fail2 "q one short before the isComplete flag" qshort.dat info "$TMP/qshort.dat"
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

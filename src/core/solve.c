@@ -66,10 +66,15 @@ static int stall_progress(void *user, int iteration, double error)
     stall_watch *w = user;
     if (w->user_fn && w->user_fn(w->user, iteration, error)) return 1;
     if (isnan(error)) return 0;
-    if (!w->started) {
-        w->started = 1;
+    /* judged from the first report whose error differs from the first
+     * one: a solver reporting a constant (enum's 1.0) has no measure */
+    if (w->started < 2) {
+        if (!w->started) w->ref = error;
+        w->started = w->started || 1;
         w->last_it = iteration;
-        w->ref = w->best = error;
+        if (error == w->ref) return 0;
+        w->started = 2;
+        w->ref = w->best = fmin(error, w->ref);
         return 0;
     }
     w->clock += iteration >= w->last_it ? (long)iteration - w->last_it : 1;

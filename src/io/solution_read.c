@@ -78,7 +78,7 @@ fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
             goto done;
         }
         int k = parse_numbers(s, vals, 2 * d);
-        if (k < 0 || k > 2 * d || k < d || (u && k < 2 * d)) {
+        if (k < 0 || k > 2 * d || k < d || ((u || k > d) && k < 2 * d)) {
             rc = fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: expected %d numbers (r then u) for contact %d",
                               path, rd.lineno, 2 * d, a);
             goto done;
@@ -86,21 +86,27 @@ fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
         memcpy(r + (size_t)d * a, vals, (size_t)d * sizeof *r);
         if (u) memcpy(u + (size_t)d * a, vals + d, (size_t)d * sizeof *u);
     }
-    if (v && p->kind == FC_GLOBAL) {
+    /* a global solution's v section: required when v is asked for,
+     * else optional but complete when present */
+    if (p->kind == FC_GLOBAL && (v || (s = next_line(&rd, 0)) != NULL)) {
         int n = -1;
-        if (!(s = next_line(&rd, 0)) || sscanf(s, "# v n=%d", &n) != 1 || n != p->n) {
+        double tmp;
+        if (v) s = next_line(&rd, 0);
+        if (!s || sscanf(s, "# v n=%d", &n) != 1 || n != p->n) {
             rc = fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: expected '# v n=%d'", path,
                               rd.lineno, p->n);
             goto done;
         }
         for (int i = 0; i < n; i++) {
-            if (!(s = next_line(&rd, 1)) || parse_numbers(s, v + i, 1) != 1) {
+            if (!(s = next_line(&rd, 1)) || parse_numbers(s, v ? v + i : &tmp, 1) != 1) {
                 rc = fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: expected value %d of v", path,
                                   rd.lineno, i);
                 goto done;
             }
         }
     }
+    if ((s = next_line(&rd, 1)) != NULL)
+        rc = fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: unexpected data after the solution", path, rd.lineno);
 done:
     free(rd.line);
     fclose(rd.f);
