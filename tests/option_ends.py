@@ -8,6 +8,7 @@ ends).  Ranges are read from `fricon options`.
 usage: option_ends.py FRICON EXAMPLES"""
 import json
 import re
+import concurrent.futures
 import subprocess
 import sys
 import time
@@ -48,7 +49,32 @@ def ends(rng):
     return []
 
 
+def run_case(name, value, solver):
+    """One run; a failure's line, or None."""
+    problem = F2 if solver in ("lemke", "enum", "cpg") else F3
+    cmd = [BIN, "solve", problem, "--solver", solver, "--time-limit", str(LIMIT),
+           "--set", f"{name}={value}", "--json"]
+    t0 = time.time()
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return f"FAIL: {name}={value} {solver}: still running after 30 s"
+    wall = time.time() - t0
+    limit = LIMIT
+    if name == "time_limit":          # the option overrides --time-limit
+        limit = float(value) if float(value) > 0 else 30
+    ok = r.returncode in (0, 1)
+    if ok:
+        status = json.loads(r.stdout)["status"]
+        ok = status in ("converged", "max-iter", "time-limit", "diverged", "error", "stalled")
+    if not ok or wall > limit + MARGIN:
+        return f"FAIL: {name}={value} {solver}: exit {r.returncode}, {wall:.2f} s: {r.stderr.strip()[:200]}"
+    return None
+
+
 failures = runs = 0
+jobs = []
+pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)   # two runs at a time
 for line in subprocess.run([BIN, "options"], capture_output=True, text=True, check=True).stdout.splitlines():
     name = line.split()[0]
     rng = line[line.rfind("(a"):]
@@ -62,28 +88,12 @@ for line in subprocess.run([BIN, "options"], capture_output=True, text=True, che
     solvers = FAMILY.get(name.split(".")[0], ["auto", "nsgs"])
     for value in values:
         for solver in solvers:
-            problem = F2 if solver in ("lemke", "enum", "cpg") else F3
-            cmd = [BIN, "solve", problem, "--solver", solver, "--time-limit", str(LIMIT),
-                   "--set", f"{name}={value}", "--json"]
-            t0 = time.time()
-            try:
-                r = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-            except subprocess.TimeoutExpired:
-                print(f"FAIL: {name}={value} {solver}: still running after 30 s")
-                failures += 1
-                continue
-            wall = time.time() - t0
-            runs += 1
-            limit = LIMIT
-            if name == "time_limit":          # the option overrides --time-limit
-                limit = float(value) if float(value) > 0 else 30
-            ok = r.returncode in (0, 1)
-            if ok:
-                status = json.loads(r.stdout)["status"]
-                ok = status in ("converged", "max-iter", "time-limit", "diverged", "error")
-            if not ok or wall > limit + MARGIN:
-                print(f"FAIL: {name}={value} {solver}: exit {r.returncode}, {wall:.2f} s: "
-                      f"{r.stderr.strip()[:200]}")
-                failures += 1
+            jobs.append(pool.submit(run_case, name, value, solver))
+for job in jobs:
+    runs += 1
+    line = job.result()
+    if line:
+        print(line)
+        failures += 1
 print(f"option_ends: {max(runs - failures, 0)} passed, {failures} failed")
 sys.exit(1 if failures else 0)
