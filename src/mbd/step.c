@@ -40,10 +40,32 @@ static int dof_map(const fc_mbd_world *w, int *dof)
     return n;
 }
 
+/* H's structure: d entries per contact on each of the rows of each moving
+ * body; rowcount (zeroed, n entries) becomes each row's fill cursor. */
+static fc_err h_structure(const fc_mbd_world *w, const int *dof, fc_problem *p, int *rowcount, int d)
+{
+    int n = p->n, rows = body_dofs(w);
+    for (int c = 0; c < w->ncontacts; c++) {
+        const fc_mbd_contact *ct = &w->contacts[c];
+        int bodies[2] = {ct->a, ct->b};
+        for (int s = 0; s < 2; s++)
+            if (dof[bodies[s]] >= 0)
+                for (int r = 0; r < rows; r++) rowcount[dof[bodies[s]] + r] += d;
+    }
+    long nnz = 0;
+    for (int r = 0; r < n; r++) nnz += rowcount[r];
+    p->H = fc_matrix_csr(n, d * w->ncontacts, nnz);
+    if (!p->H) return FC_ERR_NOMEM;
+    p->H->p[0] = 0;
+    for (int r = 0; r < n; r++) p->H->p[r + 1] = p->H->p[r] + rowcount[r];
+    for (int r = 0; r < n; r++) rowcount[r] = p->H->p[r];
+    return FC_OK;
+}
+
 /* The planar problem: per body rows (x, y, theta_z), per contact (n, t1). */
 static fc_err build_planar(const fc_mbd_world *w, const int *dof, fc_problem *p, int *rowcount)
 {
-    int nc = w->ncontacts, n = p->n, m = 2 * nc;
+    int nc = w->ncontacts, n = p->n;
     long k = 0;
     for (int i = 0; i < w->nbodies; i++) {
         const fc_mbd_body *b = &w->bodies[i];
@@ -60,20 +82,7 @@ static fc_err build_planar(const fc_mbd_world *w, const int *dof, fc_problem *p,
         }
     }
     p->M->p[n] = (int)k;
-    for (int c = 0; c < nc; c++) {
-        const fc_mbd_contact *ct = &w->contacts[c];
-        int bodies[2] = {ct->a, ct->b};
-        for (int s = 0; s < 2; s++)
-            if (dof[bodies[s]] >= 0)
-                for (int r = 0; r < 3; r++) rowcount[dof[bodies[s]] + r] += 2;
-    }
-    long nnz = 0;
-    for (int r = 0; r < n; r++) nnz += rowcount[r];
-    p->H = fc_matrix_csr(n, m, nnz);
-    if (!p->H) return FC_ERR_NOMEM;
-    p->H->p[0] = 0;
-    for (int r = 0; r < n; r++) p->H->p[r + 1] = p->H->p[r] + rowcount[r];
-    for (int r = 0; r < n; r++) rowcount[r] = p->H->p[r];
+    if (h_structure(w, dof, p, rowcount, 2)) return FC_ERR_NOMEM;
     for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[2] = {ct->n, ct->t1};
@@ -170,20 +179,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
     p->M->p[n] = (int)k;
 
     /* H: 3 entries per contact on each of the 6 rows of each moving body */
-    for (int c = 0; c < nc; c++) {
-        const fc_mbd_contact *ct = &w->contacts[c];
-        int bodies[2] = {ct->a, ct->b};
-        for (int s = 0; s < 2; s++)
-            if (dof[bodies[s]] >= 0)
-                for (int r = 0; r < 6; r++) rowcount[dof[bodies[s]] + r] += 3;
-    }
-    long nnz = 0;
-    for (int r = 0; r < n; r++) nnz += rowcount[r];
-    p->H = fc_matrix_csr(n, m, nnz);
-    if (!p->H) goto nomem;
-    p->H->p[0] = 0;
-    for (int r = 0; r < n; r++) p->H->p[r + 1] = p->H->p[r] + rowcount[r];
-    for (int r = 0; r < n; r++) rowcount[r] = p->H->p[r]; /* fill cursors */
+    if (h_structure(w, dof, p, rowcount, 3)) goto nomem;
     for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[3] = {ct->n, ct->t1, ct->t2};
