@@ -173,6 +173,17 @@ def header(text):
     return d, nc, 2 * nc if d == 5 else nc
 
 
+def bit_flips(tmp, raw, tag, ext, label, many):
+    """many copies of raw with one bit flipped each: may be read as another
+    valid problem, never a crash or a hang."""
+    for k in range(many):
+        b = bytearray(raw)
+        pos = rng.randrange(len(b))
+        b[pos] ^= 1 << rng.randrange(8)
+        path = write(tmp, f"{tag}-flip{k}{ext}", bytes(b))
+        check(f"{tag} {label}bit {pos}", path, must_refuse=False)
+
+
 def dat_cases(tmp, src, tag, many):
     text = open(src).read()
     spans = tokens(text)
@@ -187,14 +198,7 @@ def dat_cases(tmp, src, tag, many):
     for k, off in enumerate(offsets):
         path = write(tmp, f"{tag}-trunc{k}.dat", text[:off])
         check(f"{tag} truncated at {off}", path, must_refuse=off <= last_coef[0])
-    # bit flips: may be read as another valid problem
-    raw = open(src, "rb").read()
-    for k in range(many):
-        b = bytearray(raw)
-        pos = rng.randrange(len(b))
-        b[pos] ^= 1 << rng.randrange(8)
-        path = write(tmp, f"{tag}-flip{k}.dat", bytes(b))
-        check(f"{tag} bit {pos}", path, must_refuse=False)
+    bit_flips(tmp, open(src, "rb").read(), tag, ".dat", "", many)
 
     def replace(span, new, name):
         s, e = span
@@ -367,12 +371,7 @@ def hdf5_cases(tmp, dat, tag):
     for j, off in enumerate(sorted(set([0, 8, 512, len(raw) // 3, len(raw) // 2, len(raw) - 100]))):
         path = write(tmp, f"{tag}-cut{j}.hdf5", raw[:off])
         check(f"{tag} HDF5 truncated at {off}", path, must_refuse=True)
-    for j in range(MANY):
-        b = bytearray(raw)
-        pos = rng.randrange(len(b))
-        b[pos] ^= 1 << rng.randrange(8)
-        path = write(tmp, f"{tag}-flip{j}.hdf5", bytes(b))
-        check(f"{tag} HDF5 bit {pos}", path, must_refuse=False)
+    bit_flips(tmp, raw, tag, ".hdf5", "HDF5 ", MANY)
 
 
 def solution_cases(tmp, dat, tag):
