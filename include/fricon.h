@@ -131,11 +131,25 @@ typedef struct fc_problem {
     /* both */
     double *mu;     /* nc friction coefficients                          */
     double *mu_r;   /* nc rolling coefficients (d == 5), else NULL       */
+    /* Equality constraints (joints; SPEC section 1, FClib's M3DFC and
+     * GM3DFC): neq multipliers lambda with
+     *   local   u = W r + V lambda + q,   V^T r + R lambda + s = 0
+     *   global  M v = H r + G lambda + f, G^T v + b = 0.
+     * neq == 0 (and these NULL): none.  Set with fc_problem_set_equalities. */
+    int neq;
+    fc_matrix *V;   /* local: m x neq                                      */
+    fc_matrix *R;   /* local: neq x neq, symmetric PSD; NULL means zero    */
+    double *s;      /* local: neq                                          */
+    fc_matrix *G;   /* global: n x neq                                     */
+    double *b;      /* global: neq                                         */
     char *name;     /* source file name, or NULL                         */
 } fc_problem;
 
 fc_problem *fc_problem_new(fc_kind kind, int d, int nc);
 void fc_problem_free(fc_problem *p);
+/* Give p neq equality rows: allocates s (local) or b (global), zeroed;
+ * the caller sets V and R (local) or G (global), which p then owns. */
+fc_err fc_problem_set_equalities(fc_problem *p, int neq, fc_error *err);
 static inline int fc_problem_m(const fc_problem *p) { return p->d * p->nc; }
 const char *fc_problem_kind_name(const fc_problem *p); /* "fc3d", "gfc3d", "rfc3d", ... */
 
@@ -213,6 +227,12 @@ double fc_error_local(const fc_problem *p, const double *r, const double *u);
  * given v (if v != NULL) or the recomputed one. */
 double fc_residual(const fc_problem *p, const double *r, const double *v,
                    double *dyn);
+/* The same with equality constraints: lambda (neq values; NULL means 0)
+ * enters u (V lambda) or v (M^-1 (H r + G lambda + f)) and the dynamics;
+ * eq (if not NULL) receives ||V^T r + R lambda + s|| / max(1, ||s||)
+ * (local) or ||G^T v + b|| / max(1, ||b||) (global), 0 when neq == 0. */
+double fc_residual_eq(const fc_problem *p, const double *r, const double *v,
+                      const double *lambda, double *dyn, double *eq);
 
 typedef enum fc_law { FC_LAW_SEPARATED, FC_LAW_STICKING, FC_LAW_SLIDING } fc_law;
 const char *fc_law_name(fc_law law);
@@ -258,7 +278,9 @@ typedef struct fc_info {
     fc_status status;
     int iterations;
     double residual;       /* SPEC measure recomputed on the returned r, u */
-    double dyn_residual;   /* global: ||M v - H r - f|| / max(1, ||f||)    */
+    double dyn_residual;   /* global: ||M v - H r - G lambda - f|| / max(1, ||f||) */
+    double eq_residual;    /* equalities: ||V^T r + R lambda + s|| / max(1, ||s||)
+                              or ||G^T v + b|| / max(1, ||b||); 0 without */
     double seconds;        /* solve alone (no I/O); reduction included     */
     char message[256];     /* why the solver stopped, if not converged     */
     int nstages;
@@ -289,6 +311,15 @@ typedef struct fc_solver {
     /* With max_iter 0 and a time limit, no iteration count: the solver
      * ends by its own rules or when the time is up (auto). */
     int until_time;
+    /* Problems with equality constraints (neq > 0), handled natively;
+     * lambda (neq) receives the multipliers.  NULL: the solver refuses
+     * such a problem (FC_ERR_UNSUPPORTED).  A global problem without
+     * solve_global_eq is solved through its reduction (which keeps V, R,
+     * s) by solve_local_eq. */
+    fc_status (*solve_local_eq)(const fc_problem *p, const fc_options *opt, double *r,
+                                double *u, double *lambda, fc_info *info);
+    fc_status (*solve_global_eq)(const fc_problem *p, const fc_options *opt, double *r,
+                                 double *u, double *v, double *lambda, fc_info *info);
 } fc_solver;
 
 /* The iteration count that max_iter = 0 stands for otherwise. */
@@ -309,6 +340,12 @@ const char *fc_default_solver(void);
  * info->status is FC_CONVERGED only when that residual <= tolerance. */
 fc_err fc_solve(const fc_problem *p, const char *solver, const fc_options *opt,
                 double *r, double *u, double *v, fc_info *info, fc_error *err);
+/* fc_solve with the multipliers of p's equality constraints: lambda
+ * (p->neq values, may be NULL) receives them.  fc_solve is this with
+ * lambda NULL (a problem with equalities is then solved all the same). */
+fc_err fc_solve_eq(const fc_problem *p, const char *solver, const fc_options *opt,
+                   double *r, double *u, double *v, double *lambda, fc_info *info,
+                   fc_error *err);
 
 #ifdef __cplusplus
 }

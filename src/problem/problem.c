@@ -30,8 +30,26 @@ void fc_problem_free(fc_problem *p)
     free(p->w);
     free(p->mu);
     free(p->mu_r);
+    fc_matrix_free(p->V);
+    fc_matrix_free(p->R);
+    fc_matrix_free(p->G);
+    free(p->s);
+    free(p->b);
     free(p->name);
     free(p);
+}
+
+fc_err fc_problem_set_equalities(fc_problem *p, int neq, fc_error *err)
+{
+    if (neq < 0 || p->neq != 0)
+        return fc_error_set(err, FC_ERR_INVALID, "equality constraints: %s",
+                            neq < 0 ? "negative count" : "already set");
+    if (neq == 0) return FC_OK;
+    double **x = p->kind == FC_LOCAL ? &p->s : &p->b;
+    if (!(*x = fc_calloc((size_t)neq, sizeof **x)))
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory for %d equality constraints", neq);
+    p->neq = neq;
+    return FC_OK;
 }
 
 const char *fc_problem_kind_name(const fc_problem *p)
