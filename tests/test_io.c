@@ -460,7 +460,9 @@ static void test_edited_hdf5(void)
         {"global/CubeH8.hdf5", "del f['fclib_global/spacedim']; f['fclib_global/spacedim'] = np.array([0], 'i4')", FC_ERR_INVALID, NULL},
         {"global/CubeH8.hdf5", "f['fclib_global/M/p'][0] = 100000", FC_ERR_INVALID, NULL},
         {"global/CubeH8.hdf5", "del f['fclib_global/H/x']; f['fclib_global/H/x'] = np.array([b'abc'])", FC_ERR_PARSE, NULL},
-        {"global/CubeH8.hdf5", "f.create_group('fclib_global/G')", FC_ERR_INVALID, NULL},
+        {"global/CubeH8.hdf5", "f.create_group('fclib_global/G')", FC_ERR_PARSE, "/fclib_global/G/nzmax: missing"},
+        {"global/CubeH8.hdf5", "f['fclib_global/vectors/b'] = np.zeros(2)", FC_ERR_INVALID, "b: present without G"},
+        {"fc3d/Capsules-i125-1213.hdf5", "f.copy('fclib_local/W', 'fclib_local/R')", FC_ERR_INVALID, "R: present without V"},
         {"global/CubeH8.hdf5", "del f['fclib_global/info/title']; f['fclib_global/info/title'] = np.array([1, 2], 'i4')", FC_ERR_PARSE, NULL},
         {"fc3d/Capsules-i125-1213.hdf5", "f['fclib_local/W/p'][5] = -3", FC_ERR_INVALID, NULL},
         {"fc3d/Capsules-i125-1213.hdf5", "del f['fclib_local/W/nz']; f['fclib_local/W/nz'] = np.array([-7], 'i4')", FC_ERR_PARSE, NULL},
@@ -555,7 +557,7 @@ static void test_solution_file(void)
     for (int k = 0; k < m; k++) { r[k] = 0.1 * k + 1.0 / 3.0; u[k] = -k; }
     for (int k = 0; k < p->n; k++) v[k] = k * 1e-17;
     tmp_path("sol.txt", out, sizeof out);
-    CHECK(fc_write_solution(out, p, r, u, v, &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_write_solution(out, p, r, u, v, NULL, &err) == FC_OK, "%s", err.msg);
     FILE *f = fopen(out, "r");
     int lines = 0, ok_values = 1;
     while (f && fgets(line, sizeof line, f)) {
