@@ -455,7 +455,7 @@ def main():
             for tag, extra in (("h5-eq-global", []), ("h5-eq-local", ["--local"])):
                 path = os.path.join(tmp, f"{tag}-src.hdf5")
                 r = subprocess.run([sys.executable, os.path.join(HERE, "eqcheck.py"), "make",
-                                    f"{S}/global/CubeH8.hdf5", path, path + ".sol", "3", "1"] + extra,
+                                    f"{S}/global/Box_Stacks-i0122-82-5.hdf5", path, path + ".sol", "3", "1"] + extra,
                                    capture_output=True, text=True)
                 if r.returncode:
                     fail(tag, f"eqcheck.py make: {r.stderr.strip()[-300:]}")

@@ -38,15 +38,13 @@ import fccheck  # noqa: E402  (error: the contact measure of SPEC section 2)
 
 
 def mat(g):
-    nz = int(np.array(g["nz"]).ravel()[0])
-    m = int(np.array(g["m"]).ravel()[0])
-    n = int(np.array(g["n"]).ravel()[0])
-    p = np.array(g["p"]).ravel(); i = np.array(g["i"]).ravel(); x = np.array(g["x"]).ravel()
-    if nz == -1:
-        return sp.csc_matrix((x, i, p), shape=(m, n)).tocsr()
-    if nz == -2:
-        return sp.csr_matrix((x, i, p), shape=(m, n))
-    return sp.csr_matrix((x[:nz], (i[:nz], p[:nz])), shape=(m, n))
+    """An FClib matrix group: triplet (nz >= 0; i rows, p columns), CSC (-1), CSR (-2)."""
+    m, n, nz = (int(np.array(g[k]).ravel()[0]) for k in ("m", "n", "nz"))
+    p, i, x = (np.array(g[k]).ravel() for k in ("p", "i", "x"))
+    if nz >= 0:
+        return sp.coo_matrix((x[:nz], (i[:nz], p[:nz])), shape=(m, n)).tocsr()
+    compressed = sp.csc_matrix if nz == -1 else sp.csr_matrix
+    return sp.csr_matrix(compressed((x, i, p), shape=(m, n)))
 
 
 def read_problem(path):
