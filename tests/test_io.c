@@ -709,27 +709,28 @@ static fc_problem *with_equalities(const char *rel, int neq)
 }
 
 /* p written to out, read back equal by fc_read and by libfclib (sizes,
- * s or b exactly). */
+ * s or b exactly; not for rolling problems, which libfclib does not know). */
 static void eq_round_trip(const fc_problem *p, const char *out, const char *what)
 {
     fc_error err;
+    char dat[256];
     round_trip(p, out, what);
+    CHECK(fc_write_dat(tmp_path("eq.dat", dat, sizeof dat), p, &err) == FC_ERR_INVALID &&
+          strstr(err.msg, "equality constraints") && access(dat, F_OK) != 0,
+          "%s: .dat accepted equalities: %s", what, err.msg);
+    if (p->d == 5) return;
     if (p->kind == FC_GLOBAL) {
         struct fclib_global *G = fclib_read_global(out);
         CHECK(G && G->G && G->G->m == p->n && G->G->n == p->neq && G->b &&
               !memcmp(G->b, p->b, (size_t)p->neq * sizeof *p->b), "%s: libfclib's G, b", what);
         if (G) { fclib_delete_global(G); free(G); }
-    } else {
-        struct fclib_local *L = fclib_read_local(out);
-        CHECK(L && L->V && L->R && L->V->m == fc_problem_m(p) && L->V->n == p->neq && L->R->m == p->neq &&
-              L->R->n == p->neq && L->s && !memcmp(L->s, p->s, (size_t)p->neq * sizeof *p->s),
-              "%s: libfclib's V, R, s", what);
-        if (L) { fclib_delete_local(L); free(L); }
+        return;
     }
-    char dat[256];
-    CHECK(fc_write_dat(tmp_path("eq.dat", dat, sizeof dat), p, &err) == FC_ERR_INVALID &&
-          strstr(err.msg, "equality constraints") && access(dat, F_OK) != 0,
-          "%s: .dat accepted equalities: %s", what, err.msg);
+    struct fclib_local *L = fclib_read_local(out);
+    CHECK(L && L->V && L->R && L->V->m == fc_problem_m(p) && L->V->n == p->neq && L->R->m == p->neq &&
+          L->R->n == p->neq && L->s && !memcmp(L->s, p->s, (size_t)p->neq * sizeof *p->s),
+          "%s: libfclib's V, R, s", what);
+    if (L) { fclib_delete_local(L); free(L); }
 }
 
 /* Refused by validation: code FC_ERR_INVALID and a message holding want. */
@@ -805,6 +806,15 @@ static void test_equalities(void)
         loc->s[5] = NAN;
         eq_refused(loc, "NaN", "NaN in s");
     }
+    fc_problem_free(loc);
+    fc_problem_free(g);
+    /* rolling groups (our own layout) carry them too */
+    g = with_equalities("rolling/Chute-ndof-768-nc-4-3.hdf5", 4);
+    loc = NULL;
+    if (g) eq_round_trip(g, tmp_path("eq-rolling.hdf5", out, sizeof out), "rolling global with G, b");
+    if (g && fc_problem_reduce(g, &loc, &err) == FC_OK)
+        eq_round_trip(loc, tmp_path("eq-rolling-local.hdf5", out, sizeof out), "rolling local with V, R, s");
+    CHECK(loc != NULL, "rolling reduction: %s", err.msg);
     fc_problem_free(loc);
     fc_problem_free(g);
 }
