@@ -206,10 +206,8 @@ fc_err fc_write_guess_eq(const char *path, const fc_problem *p, const double *r,
 fc_err fc_write_solution(const char *path, const fc_problem *p,
                          const double *r, const double *u, const double *v,
                          const double *lambda, fc_error *err);
-/* Read a solution file of SPEC section 3 for problem p: r (m values) is
- * required; u (m, may be NULL) is filled from the file's u columns; v
- * (n, may be NULL; global problems) from its "# v" section; lambda
- * (p->neq, may be NULL) from "# lambda" (required when asked for). */
+/* Read one for problem p: r (m) required; u (m), v (n, "# v" section) and
+ * lambda (p->neq, "# lambda", then required) filled when not NULL. */
 fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
                         double *u, double *v, double *lambda, fc_error *err);
 
