@@ -1,0 +1,37 @@
+/* Equality rows of a local problem (V, R, s) as Gauss-Seidel blocks:
+ * each block J of rows is solved exactly for lambda_J given r and the
+ * other multipliers, V_J^T r + R_J. lambda + s_J = 0, by a dense Cholesky
+ * of R_JJ (pivots that vanish, i.e. redundant rows, are dropped: their
+ * update is 0).  Blocks: all rows when neq <= FC_EQB_DENSE, else runs of
+ * consecutive rows with the same sparsity pattern in R (one joint's rows),
+ * at most FC_EQB_MAX rows.  A zero diagonal entry of R (R = 0 in
+ * particular: a saddle point) cannot be swept and is refused. */
+#ifndef FRICON_EQBLOCK_H
+#define FRICON_EQBLOCK_H
+
+#include "internal.h"
+
+#define FC_EQB_DENSE 64
+#define FC_EQB_MAX 12
+
+typedef struct fc_eqb {
+    int neq, m, nb;
+    int *start;      /* nb + 1 block starts                     */
+    long *off;       /* nb offsets of the blocks' factors in L  */
+    double *L;       /* column-major lower factors, 0 = dropped  */
+    fc_matrix *Vt;   /* V^T, CSR (neq x m)                       */
+    fc_matrix *Rc;   /* R, CSR (neq x neq)                       */
+    double *res;     /* FC_EQB_DENSE scratch                     */
+} fc_eqb;
+
+/* 0: ready; -1: out of memory; 1: unsupported (msg says why). */
+int fc_eqb_init(fc_eqb *E, const fc_problem *p, char *msg, size_t len);
+/* One pass over the blocks: lambda updated in place from r. */
+void fc_eqb_sweep(const fc_eqb *E, const double *s, const double *r, double *lambda);
+/* qe = q + V lambda. */
+void fc_eqb_shift(const fc_eqb *E, const double *q, const double *lambda, double *qe);
+/* ||V^T r + R lambda + s|| / max(1, ||s||). */
+double fc_eqb_residual(const fc_eqb *E, const double *s, const double *r, const double *lambda);
+void fc_eqb_free(fc_eqb *E);
+
+#endif
