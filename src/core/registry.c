@@ -55,7 +55,7 @@ static const fc_solver solvers[] = {
              "residual-balancing rho",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL, 0, NULL, 0, NULL, NULL},
     {"gadmm", "ADMM on the global problem's (M, H) directly (no W)",
-     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve, 0, NULL, 0, NULL, NULL},
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve, 0, NULL, 0, NULL, fc_gadmm_solve_eq},
     {"lemke", "2D: Lemke's pivoting method on the friction LCP (exact), sparse revised, lexicographic",
      FC_DIM(2), fc_lemke_solve, NULL, 0, NULL, 0, NULL, NULL},
     {"enum", "2D, small problems: enumeration of the friction LCP's complementary bases",

@@ -15,7 +15,7 @@ static int same_pattern(const fc_matrix *R, int i, int k)
 
 /* Dense Cholesky of the symmetric block A (n x n, column-major) in place,
  * lower part; pivots below FC_EQB_DROP times the diagonal entry dropped. */
-static void chol_drop(int n, double *A)
+void fc_eqb_chol(int n, double *A)
 {
     for (int j = 0; j < n; j++) {
         double dj = A[j + (size_t)n * j], d = dj;
@@ -31,7 +31,7 @@ static void chol_drop(int n, double *A)
 }
 
 /* x = -(L L^T)^+ b in place (dropped rows: 0). */
-static void chol_solve_neg(int n, const double *L, double *x)
+void fc_eqb_chol_solve_neg(int n, const double *L, double *x)
 {
     for (int j = 0; j < n; j++) {
         double v = x[j];
@@ -102,7 +102,7 @@ int fc_eqb_init(fc_eqb *E, const fc_problem *p, char *msg, size_t len)
         double *L = E->L + E->off[k];
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++) L[i + (size_t)n * j] = fc_matrix_get(p->R, a + i, a + j);
-        chol_drop(n, L);
+        fc_eqb_chol(n, L);
     }
     return 0;
 }
@@ -113,7 +113,7 @@ void fc_eqb_sweep(const fc_eqb *E, const double *s, const double *r, double *lam
         int a = E->start[k], n = E->start[k + 1] - a;
         for (int i = 0; i < n; i++)
             E->res[i] = row_dot(E->Vt, a + i, r) + row_dot(E->Rc, a + i, lambda) + s[a + i];
-        chol_solve_neg(n, E->L + E->off[k], E->res);
+        fc_eqb_chol_solve_neg(n, E->L + E->off[k], E->res);
         for (int i = 0; i < n; i++) lambda[a + i] += E->res[i];
     }
 }

@@ -33,5 +33,10 @@ void fc_eqb_shift(const fc_eqb *E, const double *q, const double *lambda, double
 /* ||V^T r + R lambda + s|| / max(1, ||s||). */
 double fc_eqb_residual(const fc_eqb *E, const double *s, const double *r, const double *lambda);
 void fc_eqb_free(fc_eqb *E);
+/* Dense Cholesky of a symmetric PSD n x n block (column-major, lower part,
+ * in place), pivots that vanish dropped; then x = -(L L')^+ x, dropped
+ * rows 0 (their equations are implied by the others when consistent). */
+void fc_eqb_chol(int n, double *A);
+void fc_eqb_chol_solve_neg(int n, const double *L, double *x);
 
 #endif
