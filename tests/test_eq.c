@@ -10,6 +10,7 @@
 #include "test.h"
 #include "check.h"
 #include "internal.h"
+#include "solvers/eqblock.h"
 
 #define TOL 1e-8
 
@@ -194,6 +195,27 @@ static void case_problem(const char *rel, int neq, const eqrow *e)
     case_problem_skip(rel, neq, e, NULL);
 }
 
+/* The blocks' dense solve: x = -A^+ b on a definite 3 x 3 block, and on
+ * a singular one (row 3 = row 1 + row 2) with a consistent b. */
+static void test_block_solve(void)
+{
+    double A[9] = {4, 1, 2, 1, 3, 0.5, 2, 0.5, 5}, b[3] = {1, -2, 0.5};
+    double S[9] = {2, 1, 3, 1, 3, 4, 3, 4, 7}, c[3] = {1, 2, 3};
+    double *mats[2] = {A, S}, *rhs[2] = {b, c};
+    for (int t = 0; t < 2; t++) {
+        double L[9], x[3];
+        memcpy(L, mats[t], sizeof L);
+        memcpy(x, rhs[t], sizeof x);
+        fc_eqb_chol(3, L);
+        fc_eqb_chol_solve_neg(3, L, x);
+        for (int i = 0; i < 3; i++) {
+            double res = rhs[t][i];
+            for (int j = 0; j < 3; j++) res += mats[t][i + 3 * j] * x[j];
+            CHECK(fabs(res) < 1e-12, "block %d row %d: residual %g", t, i, res);
+        }
+    }
+}
+
 /* R = 0 with V != 0: nsgs refuses with a message. */
 static void test_saddle_refused(void)
 {
@@ -240,5 +262,6 @@ int main(void)
      * regularised for the elimination of the 72 rows) */
     case_problem_skip("global/Box_Stacks-i0122-82-5.hdf5", 72, chain, "nsn-fb");
     test_saddle_refused();
+    test_block_solve();
     TEST_DONE();
 }

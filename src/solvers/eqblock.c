@@ -41,8 +41,9 @@ void fc_eqb_chol_solve_neg(int n, const double *L, double *x)
     for (int j = n - 1; j >= 0; j--) {
         double v = x[j];
         for (int i = j + 1; i < n; i++) v -= L[i + (size_t)n * j] * x[i];
-        x[j] = L[j + (size_t)n * j] > 0 ? -v / L[j + (size_t)n * j] : 0.0;
+        x[j] = L[j + (size_t)n * j] > 0 ? v / L[j + (size_t)n * j] : 0.0;
     }
+    for (int j = 0; j < n; j++) x[j] = -x[j];
 }
 
 static double row_dot(const fc_matrix *C, int i, const double *x)
