@@ -67,7 +67,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         const char *s = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = !strcmp(s, "--solver") || !strcmp(s, "--tol") || !strcmp(s, "--max-iter") ||
-                    !strcmp(s, "--time-limit") || !strcmp(s, "--output") || !strcmp(s, "--set");
+                    !strcmp(s, "--time-limit") || !strcmp(s, "--output") || !strcmp(s, "--set") ||
+                    !strcmp(s, "--threads");
         if (takes && !val) return cli_fail("option %s needs a value", s);
         if (!strcmp(s, "--json")) a->json = 1;
         else if (!strcmp(s, "--cold")) a->cold = 1;
