@@ -124,7 +124,6 @@ static void run_local(const char *name, const fc_problem *l, const fc_problem *g
 {
     const fc_solver *s = fc_solver_find(name);
     CHECK(s && s->solve_local_eq, "%s: no solve_local_eq", name);
-    if (!s || !s->solve_local_eq) return;
     int m = fc_problem_m(l), n = g->n, neq = l->neq;
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     double *lam = calloc((size_t)neq, sizeof *lam), *v = calloc((size_t)n, sizeof *v);
@@ -132,7 +131,9 @@ static void run_local(const char *name, const fc_problem *l, const fc_problem *g
     opts(&o);
     fc_info info;
     memset(&info, 0, sizeof info);
-    fc_status st = s->solve_local_eq(l, &o, r, u, lam, &info);
+    fc_error err = {0};
+    CHECK(fc_solve_eq(l, name, &o, r, u, NULL, lam, &info, &err) == FC_OK, "%s: %s", name, err.msg);
+    fc_status st = info.status;
     double dyn, eq, e = check_error_eq(l, r, NULL, lam, &dyn, &eq);
     printf("%-10s %-28s local  %-9s it %6d  error %.2e  eq %.2e\n", name, what,
            fc_status_name(st), info.iterations, e, eq);
@@ -154,7 +155,6 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
 {
     const fc_solver *s = fc_solver_find(name);
     CHECK(s && s->solve_global_eq, "%s: no solve_global_eq", name);
-    if (!s || !s->solve_global_eq) return;
     int m = fc_problem_m(g), n = g->n, neq = g->neq;
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     double *lam = calloc((size_t)neq, sizeof *lam), *v = calloc((size_t)n, sizeof *v);
@@ -162,7 +162,9 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
     opts(&o);
     fc_info info;
     memset(&info, 0, sizeof info);
-    fc_status st = s->solve_global_eq(g, &o, r, u, v, lam, &info);
+    fc_error err = {0};
+    CHECK(fc_solve_eq(g, name, &o, r, u, v, lam, &info, &err) == FC_OK, "%s: %s", name, err.msg);
+    fc_status st = info.status;
     double dyn, eq, e = check_error_eq(g, r, v, lam, &dyn, &eq);
     printf("%-10s %-28s global %-9s it %6d  error %.2e  dyn %.2e  eq %.2e\n", name, what,
            fc_status_name(st), info.iterations, e, dyn, eq);
@@ -227,14 +229,29 @@ static void test_saddle_refused(void)
     fc_matrix_free(l->R);
     l->R = NULL;
     int m = fc_problem_m(l);
+    /* s = -V'r0, r0 = (1, 0, 0) per contact: V'r + s = 0 meets the cones */
+    double *r0 = calloc((size_t)m, sizeof *r0);
+    for (int a = 0; a < l->nc; a++) r0[3 * a] = 1;
+    memset(l->s, 0, 2 * sizeof *l->s);
+    check_gemv(l->V, 1, r0, l->s);
+    for (int j = 0; j < 2; j++) l->s[j] = -l->s[j];
+    free(r0);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u), lam[2] = {0, 0};
     fc_options o;
     opts(&o);
     fc_info info;
     memset(&info, 0, sizeof info);
-    fc_status st = fc_solver_find("nsgs")->solve_local_eq(l, &o, r, u, lam, &info);
-    CHECK(st == FC_STATUS_ERROR && strstr(info.message, "saddle"), "nsgs on R = 0: %s (%s)",
-          fc_status_name(st), info.message);
+    fc_error err = {0};
+    fc_solve_eq(l, "nsgs", &o, r, u, NULL, lam, &info, &err);
+    CHECK(info.status == FC_STATUS_ERROR && strstr(info.message, "saddle"),
+          "nsgs on R = 0: %s (%s)", fc_status_name(info.status), info.message);
+    /* a solver without equality support refuses, local and global */
+    CHECK(fc_solve_eq(l, "fpp", &o, r, u, NULL, lam, &info, &err) == FC_ERR_UNSUPPORTED,
+          "fpp on a local problem with equalities: %d", err.code);
+    double *v = calloc((size_t)g->n, sizeof *v);
+    CHECK(fc_solve_eq(g, "fpp", &o, r, u, v, lam, &info, &err) == FC_ERR_UNSUPPORTED,
+          "fpp on a global problem with equalities: %d", err.code);
+    free(v);
     free(r); free(u); free(L);
     fc_problem_free(l);
     fc_problem_free(g);

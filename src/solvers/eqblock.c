@@ -61,7 +61,7 @@ int fc_eqb_init(fc_eqb *E, const fc_problem *p, char *msg, size_t len)
     E->m = fc_problem_m(p);
     if (!p->R) {
         snprintf(msg, len, "R = 0: the equality rows form a saddle point, which Gauss-Seidel "
-                           "cannot sweep (use an nsn-* solver or the global problem)");
+                           "cannot sweep (R = G'M^-1 G of a global problem's reduction is definite)");
         return 1;
     }
     fc_matrix *Vc = fc_matrix_to_csr(p->V);
@@ -78,7 +78,7 @@ int fc_eqb_init(fc_eqb *E, const fc_problem *p, char *msg, size_t len)
         double di = fc_matrix_get(p->R, i, i);
         if (!(di > 1e-14 * dmax)) {
             snprintf(msg, len, "R's diagonal entry %d is %g (of at most %g): that row is a "
-                               "saddle point Gauss-Seidel cannot sweep (use an nsn-* solver)",
+                               "saddle point Gauss-Seidel cannot sweep",
                      i, di, dmax);
             return 1;
         }
