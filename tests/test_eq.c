@@ -175,7 +175,7 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
 }
 
 static const char *local_solvers[] = {"nsgs", "psor", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm"};
-static const char *global_solvers[] = {"gadmm", NULL};
+static const char *global_solvers[] = {"gadmm", "gipm", NULL};
 
 /* skip: a solver left out of this case (a known limitation, reported). */
 static void case_problem_skip(const char *rel, int neq, const eqrow *e, const char *skip)

@@ -50,7 +50,8 @@ static const fc_solver solvers[] = {
      FC_IPM_MDP_DIRECT_CONTACTS, ipm_mdp_direct, 0, NULL, NULL},
     {"gipm", "interior point on the global problem's (M, H) directly (no W), "
              "quasi-definite sparse KKT",
-     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, fc_gipm_solve, FC_IPM_MDP_DIRECT_CONTACTS, gipm_direct, 0, NULL, NULL},
+     FC_DIM(2) | FC_DIM(3), fc_ipm_solve, fc_gipm_solve, FC_IPM_MDP_DIRECT_CONTACTS, gipm_direct, 0, NULL,
+     fc_gipm_solve_eq},
     {"admm", "ADMM on the cone QP in r, Nesterov acceleration with restart, "
              "residual-balancing rho",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL, 0, NULL, 0, NULL, NULL},
