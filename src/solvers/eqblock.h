@@ -1,11 +1,9 @@
-/* Equality rows of a local problem (V, R, s) as Gauss-Seidel blocks:
- * each block J of rows is solved exactly for lambda_J given r and the
- * other multipliers, V_J^T r + R_J. lambda + s_J = 0, by a dense Cholesky
- * of R_JJ (pivots that vanish, i.e. redundant rows, are dropped: their
- * update is 0).  Blocks: all rows when neq <= FC_EQB_DENSE, else runs of
- * consecutive rows with the same sparsity pattern in R (one joint's rows),
- * at most FC_EQB_MAX rows.  A zero diagonal entry of R (R = 0 in
- * particular: a saddle point) cannot be swept and is refused. */
+/* Equality rows of a local problem (V, R, s) as Gauss-Seidel blocks J:
+ * lambda_J solved exactly from V_J'r + R_J. lambda + s_J = 0 by a dense
+ * Cholesky of R_JJ whose vanishing pivots (redundant rows) are dropped.
+ * Blocks: all rows when neq <= FC_EQB_DENSE, else runs of consecutive
+ * rows with R's sparsity pattern (a joint's), at most FC_EQB_MAX rows.
+ * A zero diagonal entry of R (R = 0: a saddle point) is refused. */
 #ifndef FRICON_EQBLOCK_H
 #define FRICON_EQBLOCK_H
 
@@ -21,7 +19,7 @@ typedef struct fc_eqb {
     double *L;       /* column-major lower factors, 0 = dropped  */
     fc_matrix *Vt;   /* V^T, CSR (neq x m)                       */
     fc_matrix *Rc;   /* R, CSR (neq x neq)                       */
-    double *res;     /* FC_EQB_DENSE scratch                     */
+    double *res;     /* block scratch                            */
 } fc_eqb;
 
 /* 0: ready; -1: out of memory; 1: unsupported (msg says why). */
@@ -33,9 +31,8 @@ void fc_eqb_shift(const fc_eqb *E, const double *q, const double *lambda, double
 /* ||V^T r + R lambda + s|| / max(1, ||s||). */
 double fc_eqb_residual(const fc_eqb *E, const double *s, const double *r, const double *lambda);
 void fc_eqb_free(fc_eqb *E);
-/* Dense Cholesky of a symmetric PSD n x n block (column-major, lower part,
- * in place), pivots that vanish dropped; then x = -(L L')^+ x, dropped
- * rows 0 (their equations are implied by the others when consistent). */
+/* Dense PSD n x n (column-major): factor in place, vanishing pivots
+ * dropped; then x = -(L L')^+ x (a dropped row's entry 0). */
 void fc_eqb_chol(int n, double *A);
 void fc_eqb_chol_solve_neg(int n, const double *L, double *x);
 
