@@ -174,8 +174,8 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
     free(r); free(u); free(lam); free(v);
 }
 
-static const char *local_solvers[] = {"nsgs", "psor", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm"};
-static const char *global_solvers[] = {"gadmm", "gipm", NULL};
+static const char *local_solvers[] = {"nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm"};
+static const char *global_solvers[] = {"gadmm", "gipm", "nsgs-v", NULL};
 
 /* skip: a solver left out of this case (a known limitation, reported). */
 static void case_problem_skip(const char *rel, int neq, const eqrow *e, const char *skip)
