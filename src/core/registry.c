@@ -40,7 +40,7 @@ static const fc_solver solvers[] = {
     {"nsn-nm", "nonsmooth Newton on the natural map r - P_K(r - rho u_hat)",
      FC_DIM(2) | FC_DIM(3), fc_nsn_nm_solve, NULL, 0, NULL, 0, fc_nsn_nm_solve_eq, NULL},
     {"nsn-hybrid", "Alart-Curnier Newton with fallback to NSGS sweeps when it fails or stalls",
-     FC_DIM(2) | FC_DIM(3), fc_nsn_hybrid_solve, NULL, 0, NULL, 0, NULL, NULL},
+     FC_DIM(2) | FC_DIM(3), fc_nsn_hybrid_solve, NULL, 0, NULL, 0, fc_nsn_hybrid_solve_eq, NULL},
     {"ipm", "primal-dual interior point (NT scaling, Mehrotra) on the cone QP in r, "
             "fixed point on the De Saxce shift",
      FC_DIM(2) | FC_DIM(3), fc_ipm_solve, NULL, 0, NULL, 0, NULL, NULL},

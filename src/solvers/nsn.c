@@ -885,8 +885,40 @@ fc_status fc_nsn_nm_solve_eq(const fc_problem *p, const fc_options *opt, double 
  * Symmetrically, Newton leaves after nsn.hybrid_stagnation iterations
  * without halving the error, a window that doubles (up to
  * nsn.hybrid_newton_iter) each time an NSGS block did not halve it either. */
+/* nsn-hybrid's NSGS fallback with equality rows: nsgs on (r, lambda) =
+ * x, judged by the strict measure; 0 when no time is left. */
+static int hybrid_eq_sweeps(nsn_ws *w, fc_stages *fb, const fc_options *o, double *x, double *u,
+                            fc_info *info)
+{
+    if (fc_clock_expired(&w->clock)) return 0;
+    fc_info si;
+    memset(&si, 0, sizeof si);
+    double t0 = fc_now();
+    fb->status = fc_nsgs_solve_eq(w->p, o, x, u, x + w->m, &si);
+    fb->stage_iterations = si.iterations;
+    compute_u(w, x, w->u);
+    fb->err = strict_error(w, x, w->u);
+    fc_info_add_stage(info, "nsgs", fb->status, si.iterations, fb->err, fc_now() - t0);
+    return 1;
+}
+
+static fc_status hybrid_run(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                            double *lambda, fc_info *info);
+
 fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                               fc_info *info)
+{
+    return hybrid_run(p, opt, r, u, NULL, info);
+}
+
+fc_status fc_nsn_hybrid_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                                 double *lambda, fc_info *info)
+{
+    return hybrid_run(p, opt, r, u, lambda, info);
+}
+
+static fc_status hybrid_run(const fc_problem *p, const fc_options *opt, double *r_out, double *u,
+                            double *lambda, fc_info *info)
 {
     nsn_ws w;
     fc_error e = {0};
@@ -896,16 +928,24 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
     }
     int form = opt->nsn.formulation;
     if (form < FC_NSN_AC || form > FC_NSN_NM) form = FC_NSN_AC;
-    if (ws_init(&w, p, opt, form, 0, &e) != FC_OK) {
-        snprintf(info->message, sizeof info->message, "%.200s", e.msg);
-        ws_free(&w);
+    int neq = lambda ? p->neq : 0, m0 = fc_problem_m(p);
+    double *r = neq ? fc_calloc((size_t)(m0 + neq), sizeof *r) : r_out;
+    if (!r || ws_init(&w, p, opt, form, neq, &e) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", r ? e.msg : "out of memory");
+        if (r) ws_free(&w);
+        if (r != r_out) free(r);
         return FC_STATUS_ERROR;
     }
-    if (!fc_all_finite((size_t)w.m, r)) memset(r, 0, (size_t)w.m * sizeof *r);
-    double *top = fc_dup(r, (size_t)w.m);   /* the best iterate, returned unless converged */
+    if (neq) {
+        memcpy(r, r_out, (size_t)m0 * sizeof *r);
+        memcpy(r + m0, lambda, (size_t)neq * sizeof *r);
+    }
+    if (!fc_all_finite((size_t)w.mx, r)) memset(r, 0, (size_t)w.mx * sizeof *r);
+    double *top = fc_dup(r, (size_t)w.mx);   /* the best iterate, returned unless converged */
     if (!top) {
         snprintf(info->message, sizeof info->message, "out of memory");
         ws_free(&w);
+        if (r != r_out) free(r);
         return FC_STATUS_ERROR;
     }
     int sweeps = opt->nsn.hybrid_sweeps > 0 ? opt->nsn.hybrid_sweeps : 10;
@@ -936,11 +976,11 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         if (w.iter >= opt->max_iter) { st = FC_MAX_ITER; break; }
         if (!(err < 0.1 * best)) sweeps = sweeps * 2 < cap ? sweeps * 2 : cap;
         double newton_best = err;
-        if (err < best) { best = err; memcpy(top, r, (size_t)w.m * sizeof *r); }
+        if (err < best) { best = err; memcpy(top, r, (size_t)w.mx * sizeof *r); }
         fc_log(opt, 1, "nsn-hybrid: Newton stopped (%s), %d NSGS sweeps from error %.3e",
                w.msg, sweeps, err);
         /* NSGS sweeps from the best Newton iterate */
-        memcpy(w.keep_r, r, (size_t)w.m * sizeof *r);
+        memcpy(w.keep_r, r, (size_t)w.mx * sizeof *r);
         compute_u(&w, r, w.u);
         fc_options o = fc_stage_options(&fallback, sweeps < opt->max_iter - w.iter ? sweeps
                                                                                  : opt->max_iter - w.iter);
@@ -948,13 +988,17 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         /* no plain phases: these short runs move the iterate for Newton,
          * and plain sweeps can freeze it (docs/auto-measurements.md#nsn-hybrid) */
         o.nsgs.anderson_window = 0;
-        if (!fc_stage_run(&fallback, nsgs, NULL, FC_START_GIVEN, &o, r, u)) { st = FC_TIME_LIMIT; break; }
+        if (!(neq ? hybrid_eq_sweeps(&w, &fallback, &o, r, u, info)
+                  : fc_stage_run(&fallback, nsgs, NULL, FC_START_GIVEN, &o, r, u))) {
+            st = FC_TIME_LIMIT;
+            break;
+        }
         fc_status sst = fallback.status;
         w.iter += fallback.stage_iterations;
         double gerr = fallback.err;
         if (!isfinite(gerr)) {
             /* should not happen; return the best Newton iterate */
-            memcpy(r, w.best_r, (size_t)w.m * sizeof *r);
+            memcpy(r, w.best_r, (size_t)w.mx * sizeof *r);
             st = FC_DIVERGED;
             break;
         }
@@ -968,11 +1012,11 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
          * progressing gets a doubled cap next time. */
         int progressing = newton_best < 0.5 * start_err;
         if (gerr > newton_best && progressing && (res == RUN_STAGNATION || res == RUN_MAX_ITER)) {
-            memcpy(r, w.keep_r, (size_t)w.m * sizeof *r);
+            memcpy(r, w.keep_r, (size_t)w.mx * sizeof *r);
             gerr = newton_best;
             if (res == RUN_MAX_ITER && newton_iter < opt->max_iter / 2) newton_iter *= 2;
         }
-        if (gerr < best) { best = gerr; memcpy(top, r, (size_t)w.m * sizeof *r); }
+        if (gerr < best) { best = gerr; memcpy(top, r, (size_t)w.mx * sizeof *r); }
         if (gerr <= opt->tolerance) {
             /* a few Newton iterations from the NSGS solution for a margin
              * (see target in newton_run); never worse than gerr */
@@ -995,9 +1039,16 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS) { st = FC_MAX_ITER; break; }
     }
     info->iterations = w.iter;
-    if (st != FC_CONVERGED && best < INFINITY) memcpy(r, top, (size_t)w.m * sizeof *r);
+    if (st != FC_CONVERGED && best < INFINITY) memcpy(r, top, (size_t)w.mx * sizeof *r);
     free(top);
     compute_u(&w, r, u);
+    if (neq) {
+        eq_resid(&w, r, w.e);
+        info->eq_residual = fc_norm2(neq, w.e) / fmax(1.0, fc_norm2(neq, p->s));
+        memcpy(r_out, r, (size_t)m0 * sizeof *r);
+        memcpy(lambda, r + m0, (size_t)neq * sizeof *r);
+        free(r);
+    }
     if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS)
         snprintf(info->message, sizeof info->message,
                  "nsn-hybrid stalled (no 10%% gain in %d rounds at the longest fallback), best error %.3e",
