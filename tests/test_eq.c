@@ -120,61 +120,66 @@ static void opts(fc_options *o)
     o->time_limit = 60;
 }
 
-/* name's solve_local_eq on the local form l of g (L: M's factor);
- * the three residuals recomputed, then the lifted global ones. */
+/* A solution of p by name through fc_solve_eq, judged by tests/check.h:
+ * status converged and every residual <= TOL; r, lambda (and v for a
+ * global p) returned, the caller frees them. */
+typedef struct sol { double *r, *u, *v, *lam; } sol;
+
+static sol solve_checked(const fc_problem *p, const char *name, const char *what)
+{
+    const fc_solver *s = fc_solver_find(name);
+    int global = p->kind == FC_GLOBAL;
+    CHECK(s && (global ? s->solve_global_eq != NULL : s->solve_local_eq != NULL),
+          "%s: no eq entry", name);
+    int m = fc_problem_m(p), neq = p->neq;
+    sol x = {calloc((size_t)m, sizeof(double)), calloc((size_t)m, sizeof(double)),
+             global ? calloc((size_t)p->n, sizeof(double)) : NULL,
+             calloc((size_t)neq, sizeof(double))};
+    fc_options o;
+    opts(&o);
+    fc_info info;
+    memset(&info, 0, sizeof info);
+    fc_error err = {0};
+    CHECK(fc_solve_eq(p, name, &o, x.r, x.u, x.v, x.lam, &info, &err) == FC_OK, "%s: %s", name,
+          err.msg);
+    double dyn, eq, e = check_error_eq(p, x.r, x.v, x.lam, &dyn, &eq);
+    printf("%-10s %-34s %-6s %-9s it %6d  error %.2e  dyn %.2e  eq %.2e\n", name, what,
+           global ? "global" : "local", fc_status_name(info.status), info.iterations, e, dyn, eq);
+    CHECK(info.status == FC_CONVERGED, "%s on %s: %s (%s)", name, what,
+          fc_status_name(info.status), info.message);
+    CHECK(e <= TOL && dyn <= TOL && eq <= TOL, "%s on %s: error %g dyn %g eq %g", name, what, e,
+          dyn, eq);
+    return x;
+}
+
+static void sol_free(sol *x)
+{
+    free(x->r); free(x->u); free(x->v); free(x->lam);
+}
+
+/* name on the local form l of g (L: M's factor), then its solution lifted
+ * to v = M^-1 (H r + G lambda + f) and checked on g. */
 static void run_local(const char *name, const fc_problem *l, const fc_problem *g, const double *L,
                       const char *what)
 {
-    const fc_solver *s = fc_solver_find(name);
-    CHECK(s && s->solve_local_eq, "%s: no solve_local_eq", name);
-    int m = fc_problem_m(l), n = g->n, neq = l->neq;
-    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
-    double *lam = calloc((size_t)neq, sizeof *lam), *v = calloc((size_t)n, sizeof *v);
-    fc_options o;
-    opts(&o);
-    fc_info info;
-    memset(&info, 0, sizeof info);
-    fc_error err = {0};
-    CHECK(fc_solve_eq(l, name, &o, r, u, NULL, lam, &info, &err) == FC_OK, "%s: %s", name, err.msg);
-    fc_status st = info.status;
-    double dyn, eq, e = check_error_eq(l, r, NULL, lam, &dyn, &eq);
-    printf("%-10s %-28s local  %-9s it %6d  error %.2e  eq %.2e\n", name, what,
-           fc_status_name(st), info.iterations, e, eq);
-    CHECK(st == FC_CONVERGED, "%s on %s: %s (%s)", name, what, fc_status_name(st), info.message);
-    CHECK(e <= TOL && eq <= TOL, "%s on %s: error %g eq %g", name, what, e, eq);
-    /* v = M^-1 (H r + G lambda + f): the global problem's solution */
+    sol x = solve_checked(l, name, what);
+    int n = g->n;
+    double *v = calloc((size_t)n, sizeof *v), dyn, eq;
     memcpy(v, g->f, (size_t)n * sizeof *v);
-    check_gemv(g->H, 0, r, v);
-    check_gemv(g->G, 0, lam, v);
+    check_gemv(g->H, 0, x.r, v);
+    check_gemv(g->G, 0, x.lam, v);
     chol_solve(n, L, v);
-    double ge = check_error_eq(g, r, v, lam, &dyn, &eq);
+    double ge = check_error_eq(g, x.r, v, x.lam, &dyn, &eq);
     CHECK(ge <= 10 * TOL && dyn <= 1e-12 && eq <= 10 * TOL,
           "%s on %s lifted: error %g dyn %g eq %g", name, what, ge, dyn, eq);
-    free(r); free(u); free(lam); free(v);
+    free(v);
+    sol_free(&x);
 }
 
-/* name's solve_global_eq on g, residuals recomputed. */
 static void run_global(const char *name, const fc_problem *g, const char *what)
 {
-    const fc_solver *s = fc_solver_find(name);
-    CHECK(s && s->solve_global_eq, "%s: no solve_global_eq", name);
-    int m = fc_problem_m(g), n = g->n, neq = g->neq;
-    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
-    double *lam = calloc((size_t)neq, sizeof *lam), *v = calloc((size_t)n, sizeof *v);
-    fc_options o;
-    opts(&o);
-    fc_info info;
-    memset(&info, 0, sizeof info);
-    fc_error err = {0};
-    CHECK(fc_solve_eq(g, name, &o, r, u, v, lam, &info, &err) == FC_OK, "%s: %s", name, err.msg);
-    fc_status st = info.status;
-    double dyn, eq, e = check_error_eq(g, r, v, lam, &dyn, &eq);
-    printf("%-10s %-28s global %-9s it %6d  error %.2e  dyn %.2e  eq %.2e\n", name, what,
-           fc_status_name(st), info.iterations, e, dyn, eq);
-    CHECK(st == FC_CONVERGED, "%s on %s: %s (%s)", name, what, fc_status_name(st), info.message);
-    CHECK(e <= TOL && dyn <= TOL && eq <= TOL, "%s on %s: error %g dyn %g eq %g", name, what, e,
-          dyn, eq);
-    free(r); free(u); free(lam); free(v);
+    sol x = solve_checked(g, name, what);
+    sol_free(&x);
 }
 
 static const char *local_solvers[] = {"nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid"};
@@ -187,6 +192,9 @@ static void case_problem_skip(const char *rel, int neq, const eqrow *e, const ch
     if (!g) return;
     double *L = NULL;
     fc_problem *l = local_of(g, &L);
+    char what[160];
+    snprintf(what, sizeof what, "%s, %d rows", strrchr(rel, '/') + 1, neq);
+    rel = what;
     for (size_t k = 0; k < sizeof local_solvers / sizeof *local_solvers; k++)
         if (!skip || strcmp(skip, local_solvers[k])) run_local(local_solvers[k], l, g, L, rel);
     if (skip && !strcmp(skip, "nsn-fb")) {   /* FB within nsn-hybrid: its NSGS fallback */

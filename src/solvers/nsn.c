@@ -782,43 +782,61 @@ static fc_status run_status(run_result res)
     }
 }
 
+/* The workspace and the iterate x: r itself, or (r, lambda) copied into a
+ * new buffer when lambda (equality rows); NULL (message in info) on
+ * failure. */
+static double *iterate_begin(nsn_ws *w, const fc_problem *p, const fc_options *opt, int form,
+                             double *r, double *lambda, fc_info *info)
+{
+    fc_error e = {0};
+    int neq = lambda ? p->neq : 0, m = fc_problem_m(p);
+    double *x = neq ? fc_calloc((size_t)(m + neq), sizeof *x) : r;
+    if (!x || ws_init(w, p, opt, form, neq, &e) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", x ? e.msg : "out of memory");
+        if (x) ws_free(w);
+        if (x != r) free(x);
+        return NULL;
+    }
+    if (neq) {
+        memcpy(x, r, (size_t)m * sizeof *x);
+        memcpy(x + m, lambda, (size_t)neq * sizeof *x);
+    }
+    if (!fc_all_finite((size_t)w->mx, x)) memset(x, 0, (size_t)w->mx * sizeof *x);
+    return x;
+}
+
+/* u from x; with equality rows: their residual into info, x copied back
+ * to (r, lambda) and freed. */
+static void iterate_end(nsn_ws *w, double *x, double *r, double *u, double *lambda,
+                        fc_info *info)
+{
+    compute_u(w, x, u);
+    if (!w->neq) return;
+    eq_resid(w, x, w->e);
+    info->eq_residual = fc_norm2(w->neq, w->e) / fmax(1.0, fc_norm2(w->neq, w->p->s));
+    memcpy(r, x, (size_t)w->m * sizeof *r);
+    memcpy(lambda, x + w->m, (size_t)w->neq * sizeof *x);
+    free(x);
+}
+
 /* Pure Newton on one formulation; with lambda (neq values, in and out)
  * on the problem with its equality rows. */
 static fc_status nsn_solve(int form, const fc_problem *p, const fc_options *opt, double *r_out,
                            double *u, double *lambda, fc_info *info)
 {
     nsn_ws w;
-    fc_error e = {0};
     fc_status st;
     if (p->d != 2 && p->d != 3) {
         snprintf(info->message, sizeof info->message, "nsn handles d = 2 or 3 only");
         return FC_STATUS_ERROR;
     }
-    int neq = lambda ? p->neq : 0, m = fc_problem_m(p);
-    double *r = neq ? fc_calloc((size_t)(m + neq), sizeof *r) : r_out;
-    if (!r || ws_init(&w, p, opt, form, neq, &e) != FC_OK) {
-        snprintf(info->message, sizeof info->message, "%.200s", r ? e.msg : "out of memory");
-        if (r) ws_free(&w);
-        if (r != r_out) free(r);
-        return FC_STATUS_ERROR;
-    }
-    if (neq) {
-        memcpy(r, r_out, (size_t)m * sizeof *r);
-        memcpy(r + m, lambda, (size_t)neq * sizeof *r);
-    }
-    if (!fc_all_finite((size_t)w.mx, r)) memset(r, 0, (size_t)w.mx * sizeof *r);
+    double *r = iterate_begin(&w, p, opt, form, r_out, lambda, info);
+    if (!r) return FC_STATUS_ERROR;
     double err;
     run_result res = newton_run(&w, r, opt->max_iter, &err);
     st = run_status(res);
     info->iterations = w.iter;
-    compute_u(&w, r, u);
-    if (neq) {
-        eq_resid(&w, r, w.e);
-        info->eq_residual = fc_norm2(neq, w.e) / fmax(1.0, fc_norm2(neq, p->s));
-        memcpy(r_out, r, (size_t)m * sizeof *r);
-        memcpy(lambda, r + m, (size_t)neq * sizeof *r);
-        free(r);
-    }
+    iterate_end(&w, r, r_out, u, lambda, info);
     if (st != FC_CONVERGED) {
         if (w.msg[0]) snprintf(info->message, sizeof info->message, "%s", w.msg);
         else snprintf(info->message, sizeof info->message, "stopped (%s) at error %.3e",
@@ -921,26 +939,15 @@ static fc_status hybrid_run(const fc_problem *p, const fc_options *opt, double *
                             double *lambda, fc_info *info)
 {
     nsn_ws w;
-    fc_error e = {0};
     if (p->d != 2 && p->d != 3) {
         snprintf(info->message, sizeof info->message, "nsn-hybrid handles d = 2 or 3 only");
         return FC_STATUS_ERROR;
     }
     int form = opt->nsn.formulation;
     if (form < FC_NSN_AC || form > FC_NSN_NM) form = FC_NSN_AC;
-    int neq = lambda ? p->neq : 0, m0 = fc_problem_m(p);
-    double *r = neq ? fc_calloc((size_t)(m0 + neq), sizeof *r) : r_out;
-    if (!r || ws_init(&w, p, opt, form, neq, &e) != FC_OK) {
-        snprintf(info->message, sizeof info->message, "%.200s", r ? e.msg : "out of memory");
-        if (r) ws_free(&w);
-        if (r != r_out) free(r);
-        return FC_STATUS_ERROR;
-    }
-    if (neq) {
-        memcpy(r, r_out, (size_t)m0 * sizeof *r);
-        memcpy(r + m0, lambda, (size_t)neq * sizeof *r);
-    }
-    if (!fc_all_finite((size_t)w.mx, r)) memset(r, 0, (size_t)w.mx * sizeof *r);
+    double *r = iterate_begin(&w, p, opt, form, r_out, lambda, info);
+    if (!r) return FC_STATUS_ERROR;
+    int neq = w.neq;
     double *top = fc_dup(r, (size_t)w.mx);   /* the best iterate, returned unless converged */
     if (!top) {
         snprintf(info->message, sizeof info->message, "out of memory");
@@ -1041,14 +1048,7 @@ static fc_status hybrid_run(const fc_problem *p, const fc_options *opt, double *
     info->iterations = w.iter;
     if (st != FC_CONVERGED && best < INFINITY) memcpy(r, top, (size_t)w.mx * sizeof *r);
     free(top);
-    compute_u(&w, r, u);
-    if (neq) {
-        eq_resid(&w, r, w.e);
-        info->eq_residual = fc_norm2(neq, w.e) / fmax(1.0, fc_norm2(neq, p->s));
-        memcpy(r_out, r, (size_t)m0 * sizeof *r);
-        memcpy(lambda, r + m0, (size_t)neq * sizeof *r);
-        free(r);
-    }
+    iterate_end(&w, r, r_out, u, lambda, info);
     if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS)
         snprintf(info->message, sizeof info->message,
                  "nsn-hybrid stalled (no 10%% gain in %d rounds at the longest fallback), best error %.3e",
