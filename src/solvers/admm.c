@@ -261,7 +261,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     int eq_oom = 0;
     if (w.neq) {
         size_t q = (size_t)w.neq;
-        w.Y = N * q / q == N ? fc_calloc(N * q, 8) : NULL;
+        w.Y = N * q <= FC_EQ_DENSE_MAX ? fc_calloc(N * q, 8) : NULL;
         w.T = fc_calloc(q * q, 8); w.z = fc_calloc(q, 8); w.lam = fc_calloc(q, 8);
         w.best_lam = fc_calloc(q, 8); w.eqv = fc_calloc((size_t)w.n, 8);
         eq_oom = !w.Y || !w.T || !w.z || !w.lam || !w.best_lam || !w.eqv;

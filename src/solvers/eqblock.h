@@ -11,6 +11,8 @@
 
 #define FC_EQB_DENSE 64
 #define FC_EQB_MAX 12
+/* Most values of the dense n x neq blocks of nsn's and gadmm's eliminations. */
+#define FC_EQ_DENSE_MAX ((size_t)1 << 26)
 
 typedef struct fc_eqb {
     int neq, m, nb;

@@ -22,6 +22,7 @@
 #include "core/stage.h"
 #include "linsys/linsys.h"
 #include "solvers/nsn.h"
+#include "solvers/eqblock.h"
 
 #include <lapacke.h>
 #include <stdio.h>
@@ -400,7 +401,11 @@ static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int
         fc_matrix_free(Vc);
         w->e = fc_calloc(q, sizeof(double));
         w->de = fc_calloc(q, sizeof(double));
-        w->Z = m * q / q == m ? fc_calloc(m * q, sizeof(double)) : NULL;
+        if (m * q > FC_EQ_DENSE_MAX)
+            return fc_error_set(err, FC_ERR_NOMEM, "nsn: %d equality rows x %d contact rows: "
+                                "the dense elimination would hold more than %g values",
+                                neq, w->m, (double)FC_EQ_DENSE_MAX);
+        w->Z = fc_calloc(m * q, sizeof(double));
         w->S = fc_calloc(q * q, sizeof(double));
         w->col = fc_calloc(m, sizeof(double));
         w->ipiv = fc_calloc(q, sizeof(int));
