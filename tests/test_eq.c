@@ -182,7 +182,7 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
     sol_free(&x);
 }
 
-static const char *local_solvers[] = {"nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid"};
+static const char *local_solvers[] = {"nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm"};
 static const char *global_solvers[] = {"gadmm", "gipm", "nsgs-v", NULL};
 
 /* skip: a solver left out of this case (a known limitation, reported). */

@@ -54,9 +54,9 @@ static const fc_solver solvers[] = {
      fc_gipm_solve_eq},
     {"admm", "ADMM on the cone QP in r, Nesterov acceleration with restart, "
              "residual-balancing rho",
-     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL, 0, NULL, 0, NULL, NULL},
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, NULL, 0, NULL, 0, fc_admm_solve_eq, NULL},
     {"gadmm", "ADMM on the global problem's (M, H) directly (no W)",
-     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve, 0, NULL, 0, NULL, fc_gadmm_solve_eq},
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_admm_solve, fc_gadmm_solve, 0, NULL, 0, fc_admm_solve_eq, fc_gadmm_solve_eq},
     {"lemke", "2D: Lemke's pivoting method on the friction LCP (exact), sparse revised, lexicographic",
      FC_DIM(2), fc_lemke_solve, NULL, 0, NULL, 0, NULL, NULL},
     {"enum", "2D, small problems: enumeration of the friction LCP's complementary bases",

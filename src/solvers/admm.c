@@ -16,7 +16,10 @@
  * gadmm with equality rows (G, b): the v-step is bordered by G'v + b = 0,
  *     [K G~; G~' 0] (x, z) = (rhs, -b),  G~ = (G; 0),  lambda = -z,
  * solved with K's factors: Y = K^-1 G~ and T = G~'Y (dense, PSD) after each
- * factorisation, then x = x0 - Y z, T z = G~'x0 + b per iteration. */
+ * factorisation, then x = x0 - Y z, T z = G~'x0 + b per iteration.
+ * admm with (V, R, s): the r-step [W + rho I, V; V', R] (x, lambda) =
+ * (rhs, -s) the same way, T = R - V'Y (PSD for a reduction's R), x = x0 -
+ * Y lambda; u = W z + V lambda + q.  No sticking probe, no scaling. */
 #include "internal.h"
 #include "core/stage.h"
 #include "linsys/linsys.h"
@@ -96,36 +99,51 @@ static int admm_build(admm *w)
     return 1;
 }
 
-/* After a factorisation with equality rows: Y = K^-1 (G; 0), T = G'Y_v
- * factorised (fc_eqb_chol: redundant rows dropped). */
+/* After a factorisation with equality rows: Y = K^-1 B, B = (G; 0)
+ * (global) or V (local); T = G'Y_v or R - V'Y, PSD, factorised
+ * (fc_eqb_chol: redundant rows dropped).  0 on failure (message in err). */
 static int admm_factor_eq(admm *w)
 {
-    int N = w->N, n = w->n, neq = w->neq;
+    int N = w->N, neq = w->neq, rows = w->global ? w->n : w->m;
+    const fc_matrix *B = w->global ? w->p->G : w->p->V;
     for (int j = 0; j < neq; j++) {
-        double *y = w->Y + (size_t)N * j;
+        double *y = w->Y + (size_t)N * j, *t = w->T + (size_t)neq * j;
         memset(w->tmp, 0, (size_t)N * sizeof *w->tmp);
-        for (int i = 0; i < n; i++) w->tmp[i] = fc_matrix_get(w->p->G, i, j);
+        for (int i = 0; i < rows; i++) w->tmp[i] = fc_matrix_get(B, i, j);
         if (fc_kkt_solve(w->K, w->tmp, y, 2, &w->err) != FC_OK) return 0;
-    }
-    for (int j = 0; j < neq; j++) {
-        memset(w->T + (size_t)neq * j, 0, (size_t)neq * sizeof *w->T);
-        fc_matrix_gemv_t(w->p->G, 1.0, w->Y + (size_t)N * j, 0.0, w->T + (size_t)neq * j);
+        for (int i = 0; i < neq; i++)
+            t[i] = !w->global && w->p->R ? fc_matrix_get(w->p->R, i, j) : 0.0;
+        fc_matrix_gemv_t(B, w->global ? 1.0 : -1.0, y, 1.0, t);
+        if (!(t[j] > 0)) {
+            fc_error_set(&w->err, FC_ERR_NUMERIC, "equality row %d: its Schur complement "
+                         "entry is %g (R = 0: a saddle point ADMM's solve does not handle)", j, t[j]);
+            return 0;
+        }
     }
     fc_eqb_chol(neq, w->T);
     return 1;
 }
 
-/* The bordered solve: x = x0 - Y z, T z = G'x0_v + b; lambda = -z. */
+/* The bordered solve: lambda = -T^+ (B'x0 + c) (c = b or s), x = x0 + Y
+ * lambda (global) or x0 - Y lambda (local). */
 static void admm_solve_eq(admm *w, double *x)
 {
     int N = w->N, neq = w->neq;
-    memcpy(w->z, w->p->b, (size_t)neq * sizeof *w->z);
-    fc_matrix_gemv_t(w->p->G, 1.0, x, 1.0, w->z);
-    fc_eqb_chol_solve_neg(neq, w->T, w->z);   /* z = -T^+ (G'x0 + b) = lambda */
+    memcpy(w->z, w->global ? w->p->b : w->p->s, (size_t)neq * sizeof *w->z);
+    fc_matrix_gemv_t(w->global ? w->p->G : w->p->V, 1.0, x, 1.0, w->z);
+    fc_eqb_chol_solve_neg(neq, w->T, w->z);
+    double sg = w->global ? 1.0 : -1.0;
     for (int j = 0; j < neq; j++) {
         w->lam[j] = w->z[j];
-        for (int i = 0; i < N; i++) x[i] += w->Y[i + (size_t)N * j] * w->z[j];
+        for (int i = 0; i < N; i++) x[i] += sg * w->Y[i + (size_t)N * j] * w->z[j];
     }
+}
+
+/* u = W r + q (+ V lambda with equality rows), local. */
+static void admm_u(const admm *w, const double *r, double *u)
+{
+    fc_problem_u(w->p, r, u);
+    if (w->neq) fc_matrix_gemv(w->p->V, 1.0, w->lam, 1.0, u);
 }
 
 static int admm_factor(admm *w)
@@ -142,7 +160,7 @@ static int admm_factor(admm *w)
         for (int i = 0; i < w->N; i++) w->tmp2[i] = i < w->n ? 1e-12 * (1.0 + fabs(w->base[i])) : 0.0;
         return fc_kkt_factor(w->K, w->tmp2, &w->err) == FC_OK && (!w->neq || admm_factor_eq(w));
     }
-    return fc_kkt_factor(w->K, NULL, &w->err) == FC_OK;
+    return fc_kkt_factor(w->K, NULL, &w->err) == FC_OK && (!w->neq || admm_factor_eq(w));
 }
 
 /* 1 when no time limit is set or a factorisation can end within it. */
@@ -257,7 +275,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     w.s = fc_calloc((size_t)w.nc, 8); w.tmp = fc_calloc(N, 8); w.tmp2 = fc_calloc(N, 8);
     w.v = fc_calloc(global ? (size_t)w.n : 1, 8);
     if (orig) { w.ro = fc_calloc(m, 8); w.uo = fc_calloc(m, 8); }
-    w.neq = global && lambda ? p->neq : 0;
+    w.neq = lambda ? p->neq : 0;
     int eq_oom = 0;
     if (w.neq) {
         size_t q = (size_t)w.neq;
@@ -298,7 +316,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         w.ur = fc_calloc(m, 8);
         if (!w.vr || !w.ur) { admm_free(&w); return FC_STATUS_ERROR; }
     }
-    if (w.neq && !w.Mf) {
+    if (w.neq && global && !w.Mf) {
         snprintf(info->message, sizeof info->message,
                  "gadmm with equality rows needs a symmetric definite M");
         admm_free(&w);
@@ -338,7 +356,8 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     /* initial point: the warm start r (local: z = r; global: reactions) */
     if (!global) {
         memcpy(w.a, r, m * sizeof *r);
-        fc_problem_u(p, r, w.u);
+        if (w.neq) memcpy(w.lam, lambda, (size_t)w.neq * sizeof *w.lam);
+        admm_u(&w, r, w.u);
     } else {
         memcpy(w.b, r, m * sizeof *r);
         memcpy(w.u, p->w, m * sizeof *w.u);
@@ -363,11 +382,12 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
                 for (int i = 0; i < w.m; i++) w.rhs[i] -= w.sk[i];
             }
             if (fc_kkt_solve(w.K, w.rhs, w.x, 1, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
+            if (w.neq) admm_solve_eq(&w, w.x);
             for (int i = 0; i < w.m; i++) w.a[i] = w.x[i] + w.bh[i];
             for (int c = 0; c < w.nc; c++)
                 fc_project_cone(d, p->mu[c], p->mu_r ? p->mu_r[c] : 0.0, w.a + d * c);
             for (int i = 0; i < w.m; i++) w.b[i] = w.bh[i] + w.x[i] - w.a[i];
-            fc_problem_u(p, w.a, w.u);
+            admm_u(&w, w.a, w.u);
             for (int i = 0; i < w.m; i++) w.tmp[i] = w.x[i] - w.a[i];
             pr = fc_norm2(w.m, w.tmp);
             for (int i = 0; i < w.m; i++) w.tmp[i] = w.a[i] - w.ah[i];
@@ -436,6 +456,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         } else {
             e = fc_error_measure(d, w.nc, p->mu, p->mu_r, p->w ? p->w : p->q, r, w.u, NULL);
             if (global) e = fmax(e, fc_dynamics_residual(p, r, v));
+            if (w.neq && !global) e = fmax(e, fc_equality_residual(p, r, NULL, w.lam));
         }
         if (e < 0.5 * mark) { mark = e; it_mark = it; }
         /* far from the target (1000 tol, and at most 1e-3 whatever the
@@ -459,7 +480,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             memset(w.b, 0, m * sizeof *w.b);
             memcpy(w.ah, w.a, m * sizeof *w.a);
             memcpy(w.bh, w.b, m * sizeof *w.b);
-            fc_problem_u(p, w.a, w.u);
+            admm_u(&w, w.a, w.u);
             admm_shift(&w, w.u);
             alpha = 1.0;
             cprev = INFINITY;
@@ -546,7 +567,8 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         if (w.neq) memcpy(lambda, w.best_lam, (size_t)w.neq * sizeof *lambda);
     }
     if (!global) {
-        fc_problem_u(p, r, u);
+        if (w.neq) memcpy(w.lam, w.best_lam, (size_t)w.neq * sizeof *w.lam);
+        admm_u(&w, r, u);
     } else {
         memcpy(u, p->w, m * sizeof *u);
         fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
@@ -675,6 +697,12 @@ fc_status fc_gadmm_solve(const fc_problem *p, const fc_options *opt, double *r, 
                          double *v, fc_info *info)
 {
     return admm_run(p, opt, 1, NULL, NULL, 0, r, u, v, NULL, info, NULL);
+}
+
+fc_status fc_admm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info)
+{
+    return admm_run(p, opt, 0, NULL, NULL, 0, r, u, NULL, lambda, info, NULL);
 }
 
 fc_status fc_gadmm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
