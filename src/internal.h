@@ -118,6 +118,8 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt,
 fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
                                double *v, fc_info *info);
 /* Equality-capable entry points (fc_solver.solve_local_eq / solve_global_eq). */
+fc_status fc_auto_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info);
 fc_status fc_nsgs_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
                            double *lambda, fc_info *info);
 fc_status fc_psor_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
