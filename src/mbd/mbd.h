@@ -31,6 +31,10 @@ struct fc_mbd_world {
     double *last_r0;       /* its warm start (3 nc): the exported guess  */
     int general_reduction; /* 1: always fc_solve on the global problem   */
     int planar;            /* 1: motion in z = 0 (vx, vy, omega_z), d = 2 */
+    fc_mbd_joint *joints;
+    int njoints, cap_joints;
+    double joint_stab;     /* factor of C / h in the joints' b           */
+    double *last_lambda;   /* the last step's joint multipliers (neq)    */
 };
 
 #define FC_MBD_PI 3.14159265358979323846
@@ -80,5 +84,22 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
 void fc_mbd_recover_v(const fc_mbd_world *w, const fc_problem *g, const fc_mbd_reduced *red,
                       const double *r, double *v);
 void fc_mbd_reduced_free(fc_mbd_reduced *red);
+
+/* ---- joints ---- */
+/* One row of a joint: coefficients on (v, omega) of body a and of body b,
+ * and the position error C whose time derivative is ja . v_a + jb . v_b. */
+typedef struct fc_mbd_jrow {
+    double ja[6], jb[6], c;
+} fc_mbd_jrow;
+/* The rows of joint j at the current poses (3D); their number. */
+int fc_mbd_joint_jacobian(const fc_mbd_world *w, const fc_mbd_joint *j, fc_mbd_jrow rows[6]);
+/* neq of the step (dof: the bodies' dof offsets, -1 when fixed). */
+int fc_mbd_joint_row_count(const fc_mbd_world *w, const int *dof);
+/* G (n x neq, CSR) and b = joint_stab C / h into the global problem p. */
+fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *p, fc_error *err);
+/* A step without contact: M v = G lambda + f, G^T v + b = 0 solved
+ * directly (dense Cholesky of G^T M^-1 G, dependent rows dropped). */
+fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v, double *lambda,
+                          fc_error *err);
 
 #endif
