@@ -93,5 +93,60 @@ int main(void)
     double rnan[9] = {NAN, 0, 0, 0, 0, 0, 0, 0, 0};
     CHECK(isnan(fc_residual(p, rnan, NULL, NULL)), "NaN in r gives a NaN measure");
     fc_problem_free(p);
+
+    /* Equality constraints, local: W = I, q = (-1, 0, 0), V = e_N, R = 2,
+     * s = -3, mu = 0.5.  r = 0, lambda = 1.5: V^T r + R lambda + s = 0 and
+     * u = W r + V lambda + q = (0.5, 0, 0), separated: every residual 0.
+     * lambda = 1: u = 0 (the contact part is still 0) but the equality
+     * residual is |2 - 3| / max(1, 3) = 1/3. */
+    const double qe[3] = {-1, 0, 0}, rz[3] = {0, 0, 0};
+    fc_problem *pe = one_contact(3, 0.5, 0, qe);
+    CHECK(fc_problem_set_equalities(pe, 1, NULL) == FC_OK, "set_equalities");
+    pe->V = fc_matrix_dense(3, 1);
+    pe->V->x[0] = 1;
+    pe->R = fc_matrix_dense(1, 1);
+    pe->R->x[0] = 2;
+    pe->s[0] = -3;
+    double lam = 1.5, eq = -1;
+    CHECK_NEAR(fc_residual_eq(pe, rz, NULL, &lam, NULL, &eq), 0.0, tol, "local eq: solution");
+    CHECK_NEAR(eq, 0.0, tol, "local eq: equality residual at the solution");
+    lam = 1;
+    CHECK_NEAR(fc_residual_eq(pe, rz, NULL, &lam, NULL, &eq), 0.0, tol, "local eq: contact part");
+    CHECK_NEAR(eq, 1.0 / 3, tol, "local eq: equality residual 1/3");
+    fc_info info;
+    fc_error err;
+    double re[3], ue[3];
+    CHECK(fc_solve_eq(pe, "fpp", NULL, re, ue, NULL, &lam, &info, &err) == FC_ERR_UNSUPPORTED,
+          "a solver without equality support refuses (%s)", err.msg);
+    fc_problem_free(pe);
+
+    /* Global: M = H = I, f = (-1, 0, 0), w = 0, G = e_1, b = -0.5, so
+     * G^T v + b = 0 is v_1 = 0.5 and u = v.  r = 0, lambda = 1.5, v =
+     * (0.5, 0, 0) solves it.  lambda = 1, v recomputed = 0: dynamics 0,
+     * equality residual |0 - 0.5| / max(1, 0.5) = 0.5. */
+    fc_problem *pg = fc_problem_new(FC_GLOBAL, 3, 1);
+    pg->n = 3;
+    pg->M = fc_matrix_dense(3, 3);
+    pg->H = fc_matrix_dense(3, 3);
+    for (int i = 0; i < 3; i++) pg->M->x[4 * i] = pg->H->x[4 * i] = 1;
+    pg->f = calloc(3, sizeof *pg->f);
+    pg->w = calloc(3, sizeof *pg->w);
+    pg->f[0] = -1;
+    pg->mu[0] = 0.5;
+    CHECK(fc_problem_set_equalities(pg, 1, NULL) == FC_OK, "set_equalities (global)");
+    pg->G = fc_matrix_dense(3, 1);
+    pg->G->x[0] = 1;
+    pg->b[0] = -0.5;
+    CHECK(fc_problem_validate(pg, &err) == FC_OK, "global problem with G valid (%s)", err.msg);
+    double dyn = -1, vsol[3] = {0.5, 0, 0};
+    lam = 1.5;
+    CHECK_NEAR(fc_residual_eq(pg, rz, vsol, &lam, &dyn, &eq), 0.0, tol, "global eq: solution");
+    CHECK_NEAR(dyn, 0.0, tol, "global eq: dynamics with G lambda");
+    CHECK_NEAR(eq, 0.0, tol, "global eq: G^T v + b");
+    lam = 1;
+    CHECK_NEAR(fc_residual_eq(pg, rz, NULL, &lam, &dyn, &eq), 0.0, tol, "global eq: contact part");
+    CHECK_NEAR(dyn, 0.0, tol, "global eq: recomputed v satisfies the dynamics");
+    CHECK_NEAR(eq, 0.5, tol, "global eq: equality residual 0.5");
+    fc_problem_free(pg);
     TEST_DONE();
 }

@@ -8,12 +8,13 @@
 #include <limits.h>
 #include <stdio.h>
 
-/* u = W r + q (local) or H^T v + w (global). */
-static void recompute_u(const fc_problem *p, const double *r, const double *v, double *u)
+/* u = W r + V lambda + q (local) or H^T v + w (global). */
+static void recompute_u(const fc_problem *p, const double *r, const double *v,
+                        const double *lambda, double *u)
 {
     int m = fc_problem_m(p);
     if (p->kind == FC_LOCAL) {
-        fc_problem_u(p, r, u);
+        fc_problem_u_eq(p, r, lambda, u);
     } else {
         memcpy(u, p->w, (size_t)m * sizeof *u);
         fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
@@ -22,13 +23,16 @@ static void recompute_u(const fc_problem *p, const double *r, const double *v, d
 
 /* The solver's claim checked against the recomputed measure. */
 static void judge(const fc_problem *p, const fc_options *opt, const double *r,
-                  const double *u, const double *v, fc_info *info)
+                  const double *u, const double *v, const double *lambda, fc_info *info)
 {
     info->residual = fc_error_local(p, r, u);
-    info->dyn_residual = p->kind == FC_GLOBAL ? fc_dynamics_residual(p, r, v) : 0.0;
-    int ok = info->residual <= opt->tolerance &&
+    info->dyn_residual = p->kind == FC_GLOBAL ? fc_dynamics_residual_eq(p, r, v, lambda) : 0.0;
+    info->eq_residual = fc_equality_residual(p, r, v, lambda);
+    int ok = info->residual <= opt->tolerance && info->eq_residual <= opt->tolerance &&
              (p->kind == FC_LOCAL || info->dyn_residual <= opt->tolerance);
-    if (!isfinite(info->residual) || !fc_all_finite((size_t)fc_problem_m(p), r)) {
+    if (!isfinite(info->residual) || !isfinite(info->eq_residual) ||
+        !fc_all_finite((size_t)fc_problem_m(p), r) ||
+        (lambda && !fc_all_finite((size_t)p->neq, lambda))) {
         info->status = FC_DIVERGED;
         if (!info->message[0]) snprintf(info->message, sizeof info->message,
                                         "the solution holds NaN or infinite values");
@@ -98,8 +102,41 @@ static fc_status solve_local(const fc_problem *loc, const fc_options *opt, doubl
     return ((const fc_solver *)solver)->solve_local(loc, opt, r, u, info);
 }
 
+/* Run s on p (equalities: its _eq entries, lambda of p->neq values). */
+static fc_err run(const fc_solver *s, const fc_problem *p, const fc_options *opt, double *r,
+                  double *u, double *v, double *lambda, fc_info *info, fc_error *err)
+{
+    if (p->neq > 0 && p->kind == FC_LOCAL) {
+        info->status = s->solve_local_eq(p, opt, r, u, lambda, info);
+        return FC_OK;
+    }
+    if (p->neq > 0) {
+        info->status = s->solve_global_eq(p, opt, r, u, v, lambda, info);
+        return FC_OK;
+    }
+    if (p->kind == FC_LOCAL) {
+        info->status = s->solve_local(p, opt, r, u, info);
+        return FC_OK;
+    }
+    if (s->solve_global) {
+        info->status = s->solve_global(p, opt, r, u, v, info);
+        return FC_OK;
+    }
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
+    return fc_solve_reduced(p, opt, &clk, FC_V_REDUCED_FACTOR, solve_local, (void *)s, r, u, v,
+                            info, &info->status, err);
+}
+
 fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
                 double *r, double *u, double *v, fc_info *info, fc_error *err)
+{
+    return fc_solve_eq(p, name, opt, r, u, v, NULL, info, err);
+}
+
+fc_err fc_solve_eq(const fc_problem *p, const char *name, const fc_options *opt,
+                   double *r, double *u, double *v, double *lambda, fc_info *info,
+                   fc_error *err)
 {
     fc_error tmp;
     fc_options o;
@@ -116,10 +153,18 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
     if (!(s->dims & FC_DIM(p->d)))
         return fc_error_set(err, FC_ERR_UNSUPPORTED, "solver '%s' does not handle d = %d",
                             s->name, p->d);
+    if (p->neq > 0 && !(p->kind == FC_LOCAL ? s->solve_local_eq != NULL : s->solve_global_eq != NULL))
+        return fc_error_set(err, FC_ERR_UNSUPPORTED,
+                            "solver '%s' does not handle equality constraints (joints)", s->name);
     int m = fc_problem_m(p);
-    double *vv = v;
+    double *vv = v, *lam = lambda;
     if (p->kind == FC_GLOBAL && !vv && !(vv = fc_calloc((size_t)p->n, sizeof *vv)))
         return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    if (p->neq > 0 && !lam && !(lam = fc_calloc((size_t)p->neq, sizeof *lam))) {
+        if (vv != v) free(vv);
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    }
+    if (lam) memset(lam, 0, (size_t)p->neq * sizeof *lam);
     int threads_before = fc_threads_set(fc_threads_resolve(o.threads));
     if (opt->r0) memcpy(r, opt->r0, (size_t)m * sizeof *r);
     else memset(r, 0, (size_t)m * sizeof *r);
@@ -132,29 +177,20 @@ fc_err fc_solve(const fc_problem *p, const char *name, const fc_options *opt,
         opt = &watched;
     }
     double t0 = fc_now();
-    fc_err e = FC_OK;
-    if (p->kind == FC_LOCAL)
-        info->status = s->solve_local(p, opt, r, u, info);
-    else if (s->solve_global)
-        info->status = s->solve_global(p, opt, r, u, vv, info);
-    else {
-        fc_clock clk;
-        fc_clock_start(&clk, opt);
-        e = fc_solve_reduced(p, opt, &clk, FC_V_REDUCED_FACTOR, solve_local, (void *)s, r, u, vv,
-                             info, &info->status, err);
-    }
+    fc_err e = run(s, p, opt, r, u, vv, lam, info, err);
     info->seconds = fc_now() - t0;
     if (e == FC_OK) {
-        recompute_u(p, r, vv, u);
+        recompute_u(p, r, vv, lam, u);
         if (watch.stalled && info->status != FC_DIVERGED) {
             info->status = FC_STALLED;
             snprintf(info->message, sizeof info->message,
                      "stalled: the best error %.3e has not gained 10%% in %ld iterations (stall_iterations = %d)",
                      watch.best, watch.clock - watch.at_gain, opt->stall_iterations);
         }
-        judge(p, opt, r, u, vv, info);
+        judge(p, opt, r, u, vv, lam, info);
     }
     if (vv != v) free(vv);
+    if (lam != lambda) free(lam);
     fc_threads_set(threads_before);
     return e;
 }

@@ -19,7 +19,16 @@ double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
  * of u_hat: no De Saxce term), of a local or a global problem. */
 double fc_error_relaxation(const fc_problem *p, const double *r, const double *u);
 
-/* ||M v - H r - f|| / max(1, ||f||) for a global problem. */
+/* ||M v - H r - f|| / max(1, ||f||) for a global problem; _eq with the
+ * G lambda of its equality constraints (lambda NULL: none). */
 double fc_dynamics_residual(const fc_problem *p, const double *r, const double *v);
+double fc_dynamics_residual_eq(const fc_problem *p, const double *r, const double *v,
+                               const double *lambda);
+/* ||V^T r + R lambda + s|| / max(1, ||s||) (local; v unused) or
+ * ||G^T v + b|| / max(1, ||b||) (global); 0 when p->neq == 0. */
+double fc_equality_residual(const fc_problem *p, const double *r, const double *v,
+                            const double *lambda);
+/* u = W r + V lambda + q for a local problem (lambda NULL: W r + q). */
+void fc_problem_u_eq(const fc_problem *p, const double *r, const double *lambda, double *u);
 
 #endif
