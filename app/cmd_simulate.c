@@ -178,7 +178,7 @@ int cmd_simulate(int argc, char **argv)
                     in.ncontacts ? fc_status_name(in.solve.status) : "free", in.solve.iterations,
                     in.solve.residual, in.max_speed, in.t_solve, in.t_step, tty ? "   " : "\n");
         if (s % a.every == 0) {
-            for (int form = 0; form < 2 && a.export_dir && s >= a.from && fc_mbd_last_problem(w); form++) {
+            for (int form = 0; form < 2 && a.export_dir && s >= a.from && in.ncontacts; form++) {
                 int local = a.both ? form : a.local;
                 if (form == 1 && !a.both) break;
                 char path[4096], sol[4200];

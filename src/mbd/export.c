@@ -15,7 +15,7 @@ fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
     fc_error etmp;
     if (!err) err = &etmp;
     const fc_problem *g = w->last;
-    if (!g || !w->last_r || !w->last_v)
+    if (!g || g->nc == 0 || !w->last_r || !w->last_v)
         return fc_error_set(err, FC_ERR_INVALID, "%s: the last step had no contact", path);
     fc_problem *red = NULL;
     const fc_problem *p = g;

@@ -202,10 +202,11 @@ static int planar_row(const fc_mbd_jrow *r)
 }
 
 /* Calls emit(dof row, column, value) for every nonzero of G (and sets
- * b[column] when b != NULL); returns neq.  Joints between bodies that do
+ * b[column] when b != NULL, each row's lambda from lambda[column] when
+ * lambda != NULL: 0 for skipped rows); returns neq.  Joints between bodies that do
  * not move are skipped. */
 static int joint_entries(const fc_mbd_world *w, const int *dof, int *count, int *cursor,
-                         fc_matrix *G, double *b)
+                         fc_matrix *G, double *b, const double *lambda)
 {
     static const int planar_dofs[3] = {0, 1, 5};
     int col = 0, nd = w->planar ? 3 : 6;
@@ -217,7 +218,9 @@ static int joint_entries(const fc_mbd_world *w, const int *dof, int *count, int 
         fc_mbd_jrow rows[6];
         int n = fc_mbd_joint_jacobian(w, j, rows);
         for (int i = 0; i < n; i++) {
+            if (lambda) w->joints[jj].lambda[i] = 0;
             if (w->planar && !planar_row(&rows[i])) continue;
+            if (lambda) w->joints[jj].lambda[i] = lambda[col];
             const double *coef[2] = {rows[i].ja, rows[i].jb};
             int base[2] = {da, db};
             for (int s = 0; s < 2; s++) {
@@ -242,7 +245,12 @@ static int joint_entries(const fc_mbd_world *w, const int *dof, int *count, int 
 
 int fc_mbd_joint_row_count(const fc_mbd_world *w, const int *dof)
 {
-    return joint_entries(w, dof, NULL, NULL, NULL, NULL);
+    return joint_entries(w, dof, NULL, NULL, NULL, NULL, NULL);
+}
+
+void fc_mbd_joint_scatter(fc_mbd_world *w, const int *dof, const double *lambda)
+{
+    joint_entries(w, dof, NULL, NULL, NULL, NULL, lambda);
 }
 
 fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *p, fc_error *err)
@@ -250,7 +258,7 @@ fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *
     int n = p->n;
     int *count = fc_calloc((size_t)n + 1, sizeof *count);
     if (!count) return fc_error_set(err, FC_ERR_NOMEM, "out of memory for the joints");
-    int neq = joint_entries(w, dof, count, NULL, NULL, NULL);
+    int neq = joint_entries(w, dof, count, NULL, NULL, NULL, NULL);
     fc_err e = fc_problem_set_equalities(p, neq, err);
     long nnz = 0;
     for (int r = 0; r < n; r++) nnz += count[r];
@@ -260,7 +268,7 @@ fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *
         p->G->p[0] = 0;
         for (int r = 0; r < n; r++) p->G->p[r + 1] = p->G->p[r] + count[r];
         for (int r = 0; r < n; r++) count[r] = p->G->p[r];
-        joint_entries(w, dof, NULL, count, p->G, p->b);
+        joint_entries(w, dof, NULL, count, p->G, p->b, NULL);
     }
     free(count);
     return e;
@@ -371,4 +379,29 @@ double fc_mbd_potential_energy(const fc_mbd_world *w)
     for (int i = 0; i < w->nbodies; i++)
         if (!w->bodies[i].fixed) e -= w->bodies[i].mass * v3_dot(w->gravity, w->bodies[i].x);
     return e;
+}
+
+int fc_mbd_joint_filter_pairs(fc_mbd_world *w)
+{
+    if (w->njoints == 0 || w->npairs == 0) return 0;
+    int *jp = fc_calloc(2 * (size_t)w->njoints, sizeof *jp);
+    if (!jp) return -1;
+    for (int k = 0; k < w->njoints; k++) {
+        int a = w->joints[k].a, b = w->joints[k].b;
+        jp[2 * k] = a < b ? a : b;
+        jp[2 * k + 1] = a < b ? b : a;
+    }
+    qsort(jp, (size_t)w->njoints, 2 * sizeof *jp, fc_mbd_cmp_pair);
+    int kept = 0;
+    for (int k = 0; k < w->npairs; k++) {
+        int key[2] = {w->pairs[2 * k], w->pairs[2 * k + 1]};
+        if (key[0] > key[1]) { int t = key[0]; key[0] = key[1]; key[1] = t; }
+        if (bsearch(key, jp, (size_t)w->njoints, 2 * sizeof *jp, fc_mbd_cmp_pair)) continue;
+        w->pairs[2 * kept] = w->pairs[2 * k];
+        w->pairs[2 * kept + 1] = w->pairs[2 * k + 1];
+        kept++;
+    }
+    w->npairs = kept;
+    free(jp);
+    return 0;
 }

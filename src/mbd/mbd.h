@@ -64,6 +64,8 @@ void fc_mbd_tangents(const double n[3], double t1[3], double t2[3]);
 /* ---- phases ---- */
 /* Candidate pairs (i < j, at least one moving) into w->pairs. */
 int fc_mbd_broadphase(fc_mbd_world *w);
+/* Order of int pairs (i, j): by i, then j (qsort, bsearch). */
+int fc_mbd_cmp_pair(const void *pa, const void *pb);
 /* Contacts of bodies i and j appended to w->contacts; -1 on failure. */
 int fc_mbd_collide(fc_mbd_world *w, int i, int j);
 /* Bound on the speed of the body's points: |v| + |omega| r (0 if fixed). */
@@ -97,6 +99,11 @@ int fc_mbd_joint_jacobian(const fc_mbd_world *w, const fc_mbd_joint *j, fc_mbd_j
 int fc_mbd_joint_row_count(const fc_mbd_world *w, const int *dof);
 /* G (n x neq, CSR) and b = joint_stab C / h into the global problem p. */
 fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *p, fc_error *err);
+/* Drop the broad phase's pairs of bodies joined by a joint (jointed
+ * bodies do not collide); -1 when out of memory. */
+int fc_mbd_joint_filter_pairs(fc_mbd_world *w);
+/* The step's multipliers (neq, the columns of G) to the joints' lambda. */
+void fc_mbd_joint_scatter(fc_mbd_world *w, const int *dof, const double *lambda);
 /* A step without contact: M v = G lambda + f, G^T v + b = 0 solved
  * directly (dense Cholesky of G^T M^-1 G, dependent rows dropped). */
 fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v, double *lambda,
