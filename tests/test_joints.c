@@ -291,6 +291,71 @@ static void test_contacts_and_joints(void)
     }
 }
 
+/* The step's local form with the joints (fc_mbd_reduce and
+ * fc_mbd_joint_reduce) against the global problem: for random r and
+ * lambda, v recovered satisfies M v = H r + G lambda + f, and
+ * H^T v + w = W r + V lambda + q, G^T v + b = V^T r + R lambda + s. */
+static void test_local_form(void)
+{
+    fc_mbd_world *w = fc_mbd_world_new();
+    unsigned long long s = 99;
+    fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0);
+    int a = fc_mbd_add_box(w, 0.2, 0.05, 0.05, 1000, 0.2, 0, 0.0495);
+    int b = fc_mbd_add_box(w, 0.2, 0.05, 0.05, 1000, 0.6, 0, 0.0495);
+    int c = fc_mbd_add_sphere(w, 0.05, 1000, 1.0, 0.3, 0.0499);
+    double p1[3] = {0.4, 0, 0.05}, p2[3] = {0.8, 0.1, 0.05}, ax[3] = {0, 1, 0};
+    fc_mbd_add_joint(w, FC_MBD_BALL, a, b, p1, NULL);
+    fc_mbd_add_joint(w, FC_MBD_HINGE, c, b, p2, ax);
+    fc_mbd_add_joint(w, FC_MBD_PRISMATIC, a, -1, p1, ax);
+    for (int i = 1; i < 4; i++)
+        for (int k = 0; k < 3; k++) fc_mbd_body_at(w, i)->v[k] = 0.1 * uni(&s);
+    fc_error err;
+    fc_problem *g = NULL;
+    CHECK(fc_mbd_detect(w) > 0, "contacts on the plane");
+    CHECK(fc_mbd_build_problem(w, &g, &err) == FC_OK && g, "%s", err.msg);
+    if (!g) { fc_mbd_world_free(w); return; }
+    fc_mbd_reduced red;
+    double *Y = NULL;
+    CHECK(fc_mbd_reduce(w, g, &red, &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_mbd_joint_reduce(w, g, red.local, &Y, &err) == FC_OK, "%s", err.msg);
+    int m = fc_problem_m(g), n = g->n, neq = g->neq;
+    CHECK(neq == 3 + 5 + 5, "neq %d", neq);
+    double *r = calloc(m, sizeof *r), *lam = calloc(neq, sizeof *lam), *v = calloc(n, sizeof *v);
+    double *t = calloc(n, sizeof *t), *u1 = calloc(m, sizeof *u1), *u2 = calloc(m, sizeof *u2);
+    double *e1 = calloc(neq, sizeof *e1), *e2 = calloc(neq, sizeof *e2);
+    for (int i = 0; i < m; i++) r[i] = uni(&s);
+    for (int i = 0; i < neq; i++) lam[i] = uni(&s);
+    fc_mbd_recover_v(w, g, &red, r, v);
+    fc_mbd_joint_recover(n, neq, Y, lam, v);
+    /* M v - H r - G lambda - f */
+    fc_matrix_gemv(g->M, 1.0, v, 0.0, t);
+    fc_matrix_gemv(g->H, -1.0, r, 1.0, t);
+    fc_matrix_gemv(g->G, -1.0, lam, 1.0, t);
+    double dyn = 0, du = 0, de = 0;
+    for (int i = 0; i < n; i++) dyn = fmax(dyn, fabs(t[i] - g->f[i]));
+    const fc_problem *L = red.local;
+    memcpy(u1, g->w, m * sizeof *u1);
+    fc_matrix_gemv_t(g->H, 1.0, v, 1.0, u1);
+    memcpy(u2, L->q, m * sizeof *u2);
+    fc_matrix_gemv(L->W, 1.0, r, 1.0, u2);
+    fc_matrix_gemv(L->V, 1.0, lam, 1.0, u2);
+    for (int i = 0; i < m; i++) du = fmax(du, fabs(u1[i] - u2[i]));
+    memcpy(e1, g->b, neq * sizeof *e1);
+    fc_matrix_gemv_t(g->G, 1.0, v, 1.0, e1);
+    memcpy(e2, L->s, neq * sizeof *e2);
+    fc_matrix_gemv_t(L->V, 1.0, r, 1.0, e2);
+    fc_matrix_gemv(L->R, 1.0, lam, 1.0, e2);
+    for (int i = 0; i < neq; i++) de = fmax(de, fabs(e1[i] - e2[i]));
+    CHECK(dyn < 1e-10, "local form: M v - H r - G lambda - f = %.3e", dyn);
+    CHECK(du < 1e-10, "local form: H^T v + w - (W r + V lambda + q) = %.3e", du);
+    CHECK(de < 1e-10, "local form: G^T v + b - (V^T r + R lambda + s) = %.3e", de);
+    CHECK(fc_matrix_asymmetry(L->R) < 1e-12, "R symmetric: %.3e", fc_matrix_asymmetry(L->R));
+    free(r); free(lam); free(v); free(t); free(u1); free(u2); free(e1); free(e2); free(Y);
+    fc_mbd_reduced_free(&red);
+    fc_problem_free(g);
+    fc_mbd_world_free(w);
+}
+
 static void test_refusal(void)
 {
     /* fpp handles no equality constraint: a clear error, no crash */
@@ -310,6 +375,7 @@ int main(void)
         for (int world = 0; world < 2; world++) test_jacobian(t, world, 0x1234567ULL + 17 * t + world);
     test_pendulum();
     test_fourbar();
+    test_local_form();
     test_contacts_and_joints();
     test_refusal();
     TEST_DONE();

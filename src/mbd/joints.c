@@ -296,21 +296,20 @@ static void inverse_mass(const fc_mbd_world *w, const fc_mbd_body *b, double *Mi
         }
 }
 
-fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v, double *lambda,
-                          fc_error *err)
+/* Y = M^-1 G (row-major n x neq) and v0 = M^-1 f, body by body. */
+static fc_err minv_g(const fc_mbd_world *w, const fc_problem *p, double **Yout, double **v0out, fc_error *err)
 {
     int n = p->n, neq = p->neq, nd = w->planar ? 3 : 6;
-    if ((double)neq * neq > 2e7)
-        return fc_error_set(err, FC_ERR_INVALID, "%d joint rows: too many for the direct solve of a step "
-                            "without contact (at most 4472)", neq);
-    double *Y = fc_calloc((size_t)n * (size_t)(neq ? neq : 1), sizeof *Y); /* M^-1 G, row-major */
-    double *A = fc_calloc((size_t)neq * (size_t)(neq ? neq : 1), sizeof *A);
-    double *v0 = fc_calloc((size_t)n, sizeof *v0), *Mi = fc_calloc(36, sizeof *Mi);
-    if (!Y || !A || !v0 || !Mi) {
-        free(Y); free(A); free(v0); free(Mi);
-        return fc_error_set(err, FC_ERR_NOMEM, "out of memory in the joints' solve");
+    *Yout = *v0out = NULL;
+    if ((double)neq * neq > 2e7 || (double)n * neq > 1e8)
+        return fc_error_set(err, FC_ERR_INVALID, "%d joint rows: too many for the step's dense "
+                            "elimination of the joints (at most 4472)", neq);
+    double *Y = fc_calloc((size_t)n * (size_t)(neq ? neq : 1), sizeof *Y);
+    double *v0 = fc_calloc((size_t)n, sizeof *v0), Mi[36];
+    if (!Y || !v0) {
+        free(Y); free(v0);
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory eliminating the joints");
     }
-    /* v0 = M^-1 f and Y = M^-1 G, body by body */
     for (int i = 0, o = 0; i < w->nbodies; i++) {
         if (w->bodies[i].fixed) continue;
         inverse_mass(w, &w->bodies[i], Mi);
@@ -324,13 +323,37 @@ fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v,
             }
         o += nd;
     }
-    /* A = G^T Y, rhs lambda = -(G^T v0 + b) */
-    for (int r = 0; r < n; r++)
-        for (int k = p->G->p[r]; k < p->G->p[r + 1]; k++) {
-            int a = p->G->j[k];
-            double g = p->G->x[k];
-            for (int c = 0; c < neq; c++) A[(size_t)a * neq + c] += g * Y[(size_t)r * neq + c];
+    *Yout = Y;
+    *v0out = v0;
+    return FC_OK;
+}
+
+/* out += A^T Y for the CSR A (n x k) and Y (n x neq, row-major): entry
+ * (a, c) of the k x neq product at out[a * sa + c * sc]. */
+static void at_y(const fc_matrix *A, const double *Y, int neq, double *out, size_t sa, size_t sc)
+{
+    for (int r = 0; r < A->rows; r++)
+        for (int k = A->p[r]; k < A->p[r + 1]; k++) {
+            double g = A->x[k];
+            const double *y = Y + (size_t)r * neq;
+            for (int c = 0; c < neq; c++) out[(size_t)A->j[k] * sa + (size_t)c * sc] += g * y[c];
         }
+}
+
+fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v, double *lambda,
+                          fc_error *err)
+{
+    int n = p->n, neq = p->neq;
+    double *Y, *v0;
+    fc_err e = minv_g(w, p, &Y, &v0, err);
+    if (e) return e;
+    double *A = fc_calloc((size_t)neq * (size_t)(neq ? neq : 1), sizeof *A);
+    if (!A) {
+        free(Y); free(v0);
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory in the joints' solve");
+    }
+    /* A = G^T Y, rhs lambda = -(G^T v0 + b) */
+    at_y(p->G, Y, neq, A, (size_t)neq, 1);
     for (int a = 0; a < neq; a++) lambda[a] = -p->b[a];
     fc_matrix_gemv_t(p->G, -1.0, v0, 1.0, lambda);
     /* Cholesky with dependent rows (pivots below 1e-10 of the largest
@@ -364,13 +387,43 @@ fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v,
         for (int c = k + 1; c < neq; c++) s -= A[(size_t)k * neq + c] * lambda[c];
         lambda[k] = u > 0 ? s / u : 0;
     }
-    for (int r = 0; r < n; r++) {
-        double s = v0[r];
-        for (int c = 0; c < neq; c++) s += Y[(size_t)r * neq + c] * lambda[c];
-        v[r] = s;
-    }
-    free(Y); free(A); free(v0); free(Mi);
+    memcpy(v, v0, (size_t)n * sizeof *v);
+    fc_mbd_joint_recover(n, neq, Y, lambda, v);
+    free(Y); free(v0); free(A);
     return FC_OK;
+}
+
+fc_err fc_mbd_joint_reduce(const fc_mbd_world *w, const fc_problem *g, fc_problem *loc, double **Y,
+                           fc_error *err)
+{
+    int neq = g->neq, m = fc_problem_m(g);
+    double *v0;
+    fc_err e = minv_g(w, g, Y, &v0, err);
+    if (!e) e = fc_problem_set_equalities(loc, neq, err);
+    if (!e && (!(loc->V = fc_matrix_dense(m, neq)) || !(loc->R = fc_matrix_dense(neq, neq))))
+        e = fc_error_set(err, FC_ERR_NOMEM, "out of memory eliminating the joints");
+    if (!e) {
+        /* dense column-major: (a, c) at a + c * rows */
+        at_y(g->H, *Y, neq, loc->V->x, 1, (size_t)m);
+        at_y(g->G, *Y, neq, loc->R->x, 1, (size_t)neq);
+        memcpy(loc->s, g->b, (size_t)neq * sizeof *loc->s);
+        fc_matrix_gemv_t(g->G, 1.0, v0, 1.0, loc->s);
+    }
+    free(v0);
+    if (e) {
+        free(*Y);
+        *Y = NULL;
+    }
+    return e;
+}
+
+void fc_mbd_joint_recover(int n, int neq, const double *Y, const double *lambda, double *v)
+{
+    for (int r = 0; r < n; r++) {
+        double s = 0;
+        for (int c = 0; c < neq; c++) s += Y[(size_t)r * neq + c] * lambda[c];
+        v[r] += s;
+    }
 }
 
 double fc_mbd_potential_energy(const fc_mbd_world *w)

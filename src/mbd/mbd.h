@@ -108,5 +108,12 @@ void fc_mbd_joint_scatter(fc_mbd_world *w, const int *dof, const double *lambda)
  * directly (dense Cholesky of G^T M^-1 G, dependent rows dropped). */
 fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v, double *lambda,
                           fc_error *err);
+/* The equalities of the step's local form loc (W, q from fc_mbd_reduce):
+ * V = H^T M^-1 G, R = G^T M^-1 G, s = G^T M^-1 f + b (dense); *Y receives
+ * M^-1 G (row-major n x neq) for fc_mbd_joint_recover. */
+fc_err fc_mbd_joint_reduce(const fc_mbd_world *w, const fc_problem *g, fc_problem *loc, double **Y,
+                           fc_error *err);
+/* v += Y lambda. */
+void fc_mbd_joint_recover(int n, int neq, const double *Y, const double *lambda, double *v);
 
 #endif

@@ -361,6 +361,26 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
             e = fc_mbd_joint_solve(w, p, v, lambda, err);
             info->solve.status = FC_CONVERGED;
             info->solve.eq_residual = joint_residual(p, v);
+        } else if (p->neq > 0 && !sv->solve_global_eq && sv->solve_local_eq && !w->planar &&
+                   !w->general_reduction) {
+            /* the local form with the joints' V, R, s, reduced here */
+            fc_mbd_reduced red;
+            double *Y = NULL;
+            e = fc_mbd_reduce(w, p, &red, err);
+            if (!e) e = fc_mbd_joint_reduce(w, p, red.local, &Y, err);
+            if (!e) e = fc_solve_eq(red.local, sv->name, &o, r, u, NULL, lambda, &info->solve, err);
+            if (!e) {
+                fc_mbd_recover_v(w, p, &red, r, v);
+                fc_mbd_joint_recover(p->n, p->neq, Y, lambda, v);
+                memcpy(u, p->w, (size_t)m * sizeof *u);
+                fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
+                info->global_residual = fc_error_local(p, r, u);
+                fc_problem_free(w->last_local);
+                w->last_local = red.local;
+                red.local = NULL;
+            }
+            free(Y);
+            fc_mbd_reduced_free(&red);
         } else if (p->neq > 0) {
             /* a solver without equalities refuses: FC_ERR_UNSUPPORTED */
             e = fc_solve_eq(p, sv->name, &o, r, u, v, lambda, &info->solve, err);
