@@ -153,6 +153,11 @@ int fc_mbd_joint_error(const fc_mbd_world *w, int j, double *C);
 double fc_mbd_joint_drift(const fc_mbd_world *w);
 /* Factor of C / h in b (default 0.2). */
 void fc_mbd_set_joint_stabilisation(fc_mbd_world *w, double factor);
+/* The solver fc_mbd_step uses when given NULL: the library's default,
+ * or for a world with joints the first of it, nsn-ac and nsgs that
+ * handles equality constraints (the default when none does: its steps
+ * with contacts then fail with FC_ERR_UNSUPPORTED). */
+const char *fc_mbd_default_solver(const fc_mbd_world *w);
 /* Gravity's potential energy -sum m g . x. */
 double fc_mbd_potential_energy(const fc_mbd_world *w);
 

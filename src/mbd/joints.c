@@ -458,3 +458,17 @@ int fc_mbd_joint_filter_pairs(fc_mbd_world *w)
     free(jp);
     return 0;
 }
+
+const char *fc_mbd_default_solver(const fc_mbd_world *w)
+{
+    /* nsn-ac before nsgs: on the box chain nsgs stalls then diverges
+     * (docs/mbd.md#joints) */
+    static const char *order[] = {NULL, "nsn-ac", "nsgs"};
+    if (!w || w->njoints == 0) return fc_default_solver();
+    order[0] = fc_default_solver();
+    for (int k = 0; k < 3; k++) {
+        const fc_solver *s = fc_solver_find(order[k]);
+        if (s && (s->solve_global_eq || s->solve_local_eq)) return s->name;
+    }
+    return fc_default_solver();
+}

@@ -352,7 +352,7 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         if (opt) o = *opt;
         else fc_default_options(&o);
         o.r0 = r0;
-        const fc_solver *sv = fc_solver_find(solver ? solver : fc_default_solver());
+        const fc_solver *sv = fc_solver_find(solver ? solver : fc_mbd_default_solver(w));
         fc_err e = FC_OK;
         if (!sv) {
             e = fc_error_set(err, FC_ERR_UNKNOWN_SOLVER, "unknown solver '%s'", solver);
