@@ -151,7 +151,7 @@ int fc_mbd_joint_rows(fc_mbd_joint_type type);
 int fc_mbd_joint_error(const fc_mbd_world *w, int j, double *C);
 /* Largest |error| over all joints. */
 double fc_mbd_joint_drift(const fc_mbd_world *w);
-/* Factor of C / h in b (default 0.2). */
+/* Factor of C / h in b (default 1, as the contacts' stabilisation). */
 void fc_mbd_set_joint_stabilisation(fc_mbd_world *w, double factor);
 /* The solver fc_mbd_step uses when given NULL: the library's default,
  * or for a world with joints the first of it, nsn-ac and nsgs that

@@ -9,7 +9,7 @@ fc_mbd_world *fc_mbd_world_new(void)
     w->h = 1e-2;
     w->margin = 1e-3;
     w->stab = 1.0;
-    w->joint_stab = 0.2;
+    w->joint_stab = 1.0;
     return w;
 }
 
