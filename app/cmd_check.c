@@ -1,7 +1,8 @@
 /* fricon check PROBLEM SOLUTION [--tol T]: the SPEC measure of a solution
  * file, u recomputed from r (the file's u and v are not trusted).  Prints
- * the measure on stdout; exit 0 when it is <= tol (default 1e-8), 1 when
- * not, 2 on bad input.  The one ruler the benchmarks judge every solver
+ * the measure on stdout (and, with equality constraints, a line
+ * "eq_residual: E" from the file's lambda); exit 0 when it is (they are)
+ * <= tol (default 1e-8), 1 when not, 2 on bad input.  The one ruler the benchmarks judge every solver
  * with, fricon's and other libraries' alike. */
 #include "cli.h"
 
@@ -33,19 +34,24 @@ int cmd_check(int argc, char **argv)
     fc_error err;
     if (fc_read(files[0], &p, &err)) return cli_fail("%s", err.msg);
     double *r = calloc((size_t)fc_problem_m(p), sizeof *r);
+    double *lambda = p->neq > 0 ? calloc((size_t)p->neq, sizeof *lambda) : NULL;
     int rc = EXIT_BAD_INPUT;
-    if (!r) {
+    if (!r || (p->neq > 0 && !lambda)) {
         cli_fail("%s: out of memory", files[0]);
-    } else if (fc_read_solution(files[1], p, r, NULL, NULL, &err)) {
+    } else if (fc_read_solution(files[1], p, r, NULL, NULL, lambda, &err)) {
         cli_fail("%s", err.msg);
     } else {
-        double dyn = 0.0;
-        double e = fc_residual(p, r, NULL, &dyn);
+        double dyn = 0.0, eq = 0.0;
+        double e = fc_residual_eq(p, r, NULL, lambda, &dyn, &eq);
         if (isfinite(e)) printf("%.6e\n", e);
         else printf("nan\n");
-        rc = isfinite(e) && e <= tol ? EXIT_DONE : EXIT_NOT_CONVERGED;
+        /* with equalities (lambda from the file; v recomputed from r and
+         * lambda), their residual must meet tol as well */
+        if (p->neq > 0) printf("eq_residual: %.6e\n", eq);
+        rc = isfinite(e) && e <= tol && (p->neq == 0 || eq <= tol) ? EXIT_DONE : EXIT_NOT_CONVERGED;
     }
     free(r);
+    free(lambda);
     fc_problem_free(p);
     return rc;
 }

@@ -36,6 +36,14 @@ int cmd_info(int argc, char **argv)
         }
         printf("mu_r: [%g, %g]\n", lo, hi);
     }
+    if (p->neq > 0) {
+        const fc_matrix *E = p->kind == FC_LOCAL ? p->V : p->G;
+        printf("equalities: %d\n", p->neq);
+        printf("%s: nnz %ld\n", p->kind == FC_LOCAL ? "V" : "G", fc_matrix_count_nonzeros(E));
+        if (p->kind == FC_LOCAL) printf("R: %s\n", p->R ? "given" : "zero");
+    } else {
+        printf("equalities: 0\n");
+    }
     int nguess = 0;
     if (fc_read_guess(argv[0], p, 0, NULL, NULL, &nguess, &err)) {
         fc_problem_free(p);

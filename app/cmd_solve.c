@@ -67,7 +67,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         const char *s = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = !strcmp(s, "--solver") || !strcmp(s, "--tol") || !strcmp(s, "--max-iter") ||
-                    !strcmp(s, "--time-limit") || !strcmp(s, "--output") || !strcmp(s, "--set");
+                    !strcmp(s, "--time-limit") || !strcmp(s, "--output") || !strcmp(s, "--set") ||
+                    !strcmp(s, "--threads");
         if (takes && !val) return cli_fail("option %s needs a value", s);
         if (!strcmp(s, "--json")) a->json = 1;
         else if (!strcmp(s, "--cold")) a->cold = 1;
@@ -111,9 +112,11 @@ static void report_json(const solve_args *a, const fc_problem *p, const fc_info 
     printf(", \"status\": \"%s\", \"iterations\": %d", fc_status_name(info->status), info->iterations);
     print_number("residual", info->residual);
     print_number("seconds", info->seconds);
-    /* exactly SPEC's keys, and "warm" when the file holds a guess (whether
-     * it was used); the global dynamics residual is in the text report */
+    /* exactly SPEC's keys, "warm" when the file holds a guess (whether it
+     * was used) and "eq_residual" when the problem has equality
+     * constraints; the global dynamics residual is in the text report */
     if (a->has_guess) printf(", \"warm\": %s", warm ? "true" : "false");
+    if (p->neq > 0) print_number("eq_residual", info->eq_residual);
     printf("}\n");
 }
 
@@ -126,6 +129,7 @@ static void report_text(const solve_args *a, const fc_problem *p, const fc_info 
     printf("iterations: %d\n", info->iterations);
     printf("residual:   %.3e\n", info->residual);
     if (p->kind == FC_GLOBAL) printf("dynamics:   %.3e\n", info->dyn_residual);
+    if (p->neq > 0) printf("equalities: %.3e (%d rows)\n", info->eq_residual, p->neq);
     printf("seconds:    %.6f\n", info->seconds);
     if (info->message[0]) printf("message:    %s\n", info->message);
 }
@@ -168,6 +172,7 @@ int cmd_solve(int argc, char **argv)
     int m = fc_problem_m(p), rc = EXIT_BAD_INPUT;
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
+    double *lambda = p->neq > 0 ? calloc((size_t)p->neq, sizeof *lambda) : NULL;
     fc_info info;
     progress_line pl = {a.solver, wall_seconds(), 0.0, 0};
     if (!a.json && !a.verbose && !a.quiet && isatty(2)) {
@@ -178,29 +183,30 @@ int cmd_solve(int argc, char **argv)
     int nguess = 0, warm = 0;
     double *r0 = NULL;
     if (r && fc_read_guess(a.file, p, 0, NULL, NULL, &nguess, &err)) {
-        free(r); free(u); free(v);
+        free(r); free(u); free(v); free(lambda);
         fc_problem_free(p);
         return cli_fail("%s", err.msg);
     }
     a.has_guess = nguess > 0;
     if (nguess > 0 && !a.cold && (r0 = calloc((size_t)m, sizeof *r0)) != NULL) {
         if (fc_read_guess(a.file, p, 0, r0, NULL, NULL, &err)) {
-            free(r0); free(r); free(u); free(v);
+            free(r0); free(r); free(u); free(v); free(lambda);
             fc_problem_free(p);
             return cli_fail("%s", err.msg);
         }
         a.opt.r0 = r0;
         warm = 1;
     }
-    if (r && u && (p->kind == FC_LOCAL || v)) {
-        solved = fc_solve(p, a.solver, &a.opt, r, u, v, &info, &err);
+    int have = r && u && (p->kind == FC_LOCAL || v) && (p->neq == 0 || lambda);
+    if (have) {
+        solved = fc_solve_eq(p, a.solver, &a.opt, r, u, v, lambda, &info, &err);
         if (pl.shown) fprintf(stderr, "\r%*s\r", 72, "");
     }
-    if (!r || !u || (p->kind == FC_GLOBAL && !v)) {
+    if (!have) {
         cli_fail("%s: out of memory", a.file);
     } else if (solved) {
         cli_fail("%s: %s", a.file, err.msg);
-    } else if (a.output && fc_write_solution(a.output, p, r, u, v, &err)) {
+    } else if (a.output && fc_write_solution(a.output, p, r, u, v, lambda, &err)) {
         cli_fail("%s", err.msg);
     } else {
         if (a.json) report_json(&a, p, &info, warm);
@@ -212,6 +218,7 @@ int cmd_solve(int argc, char **argv)
     free(r);
     free(u);
     free(v);
+    free(lambda);
     fc_problem_free(p);
     return rc;
 }

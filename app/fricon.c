@@ -10,7 +10,7 @@
 
 /* Each command's usage: its name and its lines of the general usage. */
 static const struct { const char *cmd, *text; } usages[] = {
-    {"info", "  info FILE                  kind, d, nc, n, nnz, mu range, W symmetry\n"},
+    {"info", "  info FILE                  kind, d, nc, n, nnz, mu range, W symmetry, equalities\n"},
     {"solvers", "  solvers                    every solver with a one-line description\n"},
     {"solve", "  solve FILE [--solver NAME] [--tol T] [--max-iter N] [--time-limit S]\n"
               "             [--output SOL] [--json] [--verbose] [--quiet] [--cold] [--set NAME=VALUE]...\n"},

@@ -2,21 +2,46 @@
 #define _GNU_SOURCE /* setenv */
 #include "cli.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+/* The OpenMP threads the command asks for: --threads N (0: every core),
+ * else FRICON_NUM_THREADS, else 1.  A bad value is left to the option
+ * parser to refuse. */
+static long threads_wanted(int argc, char **argv)
+{
+    const char *val = getenv("FRICON_NUM_THREADS");
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--threads")) val = argv[i + 1];
+    if (!val || !*val) return 1;
+    char *end;
+    long n = strtol(val, &end, 10);
+    if (*end || n < 0) return 1;
+    if (n == 0) n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 1024 ? 1024 : n;
+}
 
 /* One thread for the numerical libraries, set before they are loaded:
  * OpenBLAS starts its thread pool and libgomp reads its limits when the
  * program is loaded, and SuiteSparse's supernodal Cholesky asks OpenMP
  * for 4 threads whatever omp_set_num_threads said (its idle threads
  * spin-waiting cost admm 20% on KaplasTower, measured).  So the program
- * starts itself again once, with the environment set; a user's own
- * OMP_THREAD_LIMIT is respected (no restart then), and so is a failed
- * exec (the run goes on, fricon_main still sets what it can). */
-static void restart_single_threaded(char **argv)
+ * starts itself again once, with the environment set: OpenMP limited to
+ * the threads the command asks for (fricon's own kernels), waiting
+ * passively between parallel regions unless the user chose otherwise
+ * (docs/measurements.md#threads: spinning threads on a loaded machine made
+ * two threads 4x slower than one), BLAS to one thread.
+ * A user's own OMP_THREAD_LIMIT is respected (no restart then), and so is
+ * a failed exec (the run goes on, fricon_main still sets what it can). */
+static void restart_single_threaded(int argc, char **argv)
 {
     if (getenv("OMP_THREAD_LIMIT")) return;
-    setenv("OMP_THREAD_LIMIT", "1", 1);
+    char limit[32];
+    snprintf(limit, sizeof limit, "%ld", threads_wanted(argc, argv));
+    setenv("OMP_THREAD_LIMIT", limit, 1);
+    setenv("OMP_WAIT_POLICY", "passive", 0);
     setenv("OMP_NUM_THREADS", "1", 1);
     setenv("OPENBLAS_NUM_THREADS", "1", 1);
     execv("/proc/self/exe", argv);
@@ -24,6 +49,6 @@ static void restart_single_threaded(char **argv)
 
 int main(int argc, char **argv)
 {
-    restart_single_threaded(argv);
+    restart_single_threaded(argc, argv);
     return fricon_main(argc, argv);
 }

@@ -159,12 +159,16 @@ fc_err fc_problem_validate(const fc_problem *p, fc_error *err);
 
 /* The local problem of a global one: W = H^T M^-1 H and
  * q = H^T M^-1 f + w, through a sparse Cholesky factorisation of M (never
- * a dense inverse).  A local problem is copied. */
+ * a dense inverse); with equality constraints V = H^T M^-1 G,
+ * R = G^T M^-1 G and s = G^T M^-1 f + b.  A local problem is copied. */
 fc_err fc_problem_reduce(const fc_problem *p, fc_problem **local, fc_error *err);
 
-/* v = M^-1 (H r + f) for a global problem. */
+/* v = M^-1 (H r + f) for a global problem; _eq: M^-1 (H r + G lambda + f)
+ * (lambda: p->neq values; NULL means 0). */
 fc_err fc_problem_recover_v(const fc_problem *p, const double *r, double *v,
                             fc_error *err);
+fc_err fc_problem_recover_v_eq(const fc_problem *p, const double *r, const double *lambda,
+                               double *v, fc_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Files                                                               */
@@ -196,16 +200,23 @@ fc_err fc_read_guess(const char *path, const fc_problem *p, int k, double *r,
  * its u to the FClib HDF5 file holding p; refused if it has /guesses. */
 fc_err fc_write_guess(const char *path, const fc_problem *p, const double *r,
                       const double *v, fc_error *err);
+/* The same with lambda (p->neq values, /guesses/K/l; NULL: not read, or
+ * written as zero). */
+fc_err fc_read_guess_eq(const char *path, const fc_problem *p, int k, double *r, double *v,
+                        double *lambda, int *count, fc_error *err);
+fc_err fc_write_guess_eq(const char *path, const fc_problem *p, const double *r, const double *v,
+                         const double *lambda, fc_error *err);
 
-/* Solution text file of SPEC section 3 (v may be NULL for local). */
+/* Solution text file of SPEC section 3 (v, lambda may be NULL). */
 fc_err fc_write_solution(const char *path, const fc_problem *p,
                          const double *r, const double *u, const double *v,
-                         fc_error *err);
+                         const double *lambda, fc_error *err);
 /* Read a solution file of SPEC section 3 for problem p: r (m values) is
  * required; u (m, may be NULL) is filled from the file's u columns; v
- * (n, may be NULL; global problems) from its "# v" section. */
+ * (n, may be NULL; global problems) from its "# v" section; lambda
+ * (p->neq, may be NULL) from "# lambda" (required when asked for). */
 fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
-                        double *u, double *v, fc_error *err);
+                        double *u, double *v, double *lambda, fc_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Error measure (SPEC section 2)                                      */

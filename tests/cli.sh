@@ -206,5 +206,58 @@ awk 'NR == FNR { n = NR; next } FNR == n - 2 { $NF = ""; print; next } { print }
   "$EXAMPLES/FC3D_Example1.dat" "$EXAMPLES/FC3D_Example1.dat" >"$TMP/qshort.dat"
 expect_fail2 "q one short before the isComplete flag" qshort.dat info "$TMP/qshort.dat"
 
+# ---- issue 31: equality constraints.  tests/eqcheck.py makes problems with
+# G, b (and the dense reduction with V, R, s) from a shared global one, with
+# a known (r = 0, lambda0) that is exact when every contact separates, and
+# recomputes the three residuals independently.
+EQ="$(dirname "$0")/eqcheck.py" SRC="$DATA/global/Box_Stacks-i0122-82-5.hdf5" PY=/usr/bin/python3
+if $PY -c 'import h5py, scipy' 2>/dev/null && [ -f "$SRC" ] &&
+   $PY "$EQ" make "$SRC" "$TMP/eqg.hdf5" "$TMP/eqg.sol" 6 1 &&
+   $PY "$EQ" make "$SRC" "$TMP/eqs.hdf5" "$TMP/eqs.sol" 6 2 --separated &&
+   $PY "$EQ" make "$SRC" "$TMP/eql.hdf5" "$TMP/eql.sol" 6 3 --local; then
+  for c in eqg eql; do
+    "$BIN" info "$TMP/$c.hdf5" | grep -qx "equalities: 6" && ok || bad "info $c: no 'equalities: 6'"
+  done
+  "$BIN" info "$EXAMPLES/FC3D_Example1.dat" | grep -qx "equalities: 0" && ok || bad "info: no 'equalities: 0'"
+  "$BIN" convert "$TMP/eqg.hdf5" "$TMP/eqg2.hdf5" && "$BIN" info "$TMP/eqg2.hdf5" | grep -qx "equalities: 6" &&
+    ok || bad "convert .hdf5 -> .hdf5 lost the equalities"
+  expect_fail2 "convert equalities to .dat" "cannot hold equality constraints" convert "$TMP/eqg.hdf5" "$TMP/eqg.dat"
+  [ ! -e "$TMP/eqg.dat" ] && ok || bad "convert wrote eqg.dat"
+  # check and eqcheck agree on the same solution files: exact (exit 0), not (exit 1)
+  for c in eqs:0 eqg:1 eql:1; do
+    f=${c%:*} want=${c#*:}
+    "$BIN" check "$TMP/$f.hdf5" "$TMP/$f.sol" >"$TMP/chk" 2>&1
+    rc=$?
+    ref=$($PY "$EQ" "$TMP/$f.hdf5" "$TMP/$f.sol")
+    $PY -c "
+import sys
+lines = open('$TMP/chk').read().split('\n')
+e, eq = float(lines[0]), float(lines[1].split()[1])
+r = [float(x) for x in '$ref'.split()]
+close = lambda a, b: abs(a - b) <= 1e-6 * max(abs(a), abs(b)) + 1e-12
+sys.exit(0 if close(e, r[0]) and close(eq, r[2]) else 1)" && [ $rc -eq "$want" ] && ok ||
+      bad "check $f: exit $rc (expected $want): $(cat "$TMP/chk") vs eqcheck $ref"
+  done
+  # solve: a solver that handles equalities converges (JSON with eq_residual,
+  # the three residuals recomputed by eqcheck from --output); the others
+  # refuse (exit 2, one line)
+  for s in auto nsgs nsgs-v nsn gipm ipm-mdp gadmm admm; do
+    "$BIN" solvers | grep -q "^$s " || continue
+    for c in eqg eql; do
+      "$BIN" solve "$TMP/$c.hdf5" --solver "$s" --time-limit 30 --json --output "$TMP/$c-$s.sol" >"$TMP/json" 2>"$TMP/err"
+      rc=$?
+      if [ $rc -eq 2 ]; then
+        [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "equality" "$TMP/err" && ok || bad "solve $c --solver $s: $(cat "$TMP/err")"
+      elif [ $rc -eq 0 ] && grep -q '"eq_residual": ' "$TMP/json"; then
+        ref=$($PY "$EQ" "$TMP/$c.hdf5" "$TMP/$c-$s.sol" --file-v)
+        $PY -c "import sys; sys.exit(0 if max(float(x) for x in '$ref'.split()) <= 1e-8 else 1)" && ok ||
+          bad "solve $c --solver $s: eqcheck $ref: $(cat "$TMP/json")"
+      else
+        bad "solve $c --solver $s: exit $rc: $(cat "$TMP/json" "$TMP/err")"
+      fi
+    done
+  done
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

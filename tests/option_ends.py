@@ -6,6 +6,7 @@ the limit plus a margin for the process itself (not timed finely: the run
 ends).  Ranges are read from `fricon options`.
 
 usage: option_ends.py FRICON EXAMPLES"""
+import os
 import json
 import re
 import concurrent.futures
@@ -49,6 +50,10 @@ def ends(rng):
     return []
 
 
+# the environment fricon's restart would set (app/main.c): no restart then
+ENV = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", OMP_THREAD_LIMIT="1")
+
+
 def run_case(name, value, solver):
     """One run; a failure's line, or None."""
     problem = F2 if solver in ("lemke", "enum", "cpg") else F3
@@ -56,7 +61,7 @@ def run_case(name, value, solver):
            "--set", f"{name}={value}", "--json"]
     t0 = time.time()
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=30, env=ENV)
     except subprocess.TimeoutExpired:
         return f"FAIL: {name}={value} {solver}: still running after 30 s"
     wall = time.time() - t0

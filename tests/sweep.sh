@@ -67,6 +67,8 @@ run_one() {
 }
 export -f run_one
 export BIN LIMIT MARGIN ASAN TMP
+# the environment fricon's restart would set (app/main.c): no restart then
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1
 
 # dimension of each file, solvers with their dimensions
 : >"$TMP/jobs"

@@ -123,9 +123,17 @@ static int same_problem(const fc_problem *p, const fc_problem *q)
     if (p->kind != q->kind || p->d != q->d || p->nc != q->nc || p->n != q->n) return 0;
     if (!same_vector(p->mu, q->mu, p->nc)) return 0;
     if (p->d == 5 && !same_vector(p->mu_r, q->mu_r, p->nc)) return 0;
-    if (p->kind == FC_LOCAL) return same_matrix(p->W, q->W) && same_vector(p->q, q->q, m);
+    if (p->neq != q->neq) return 0;
+    if (p->kind == FC_LOCAL) {
+        /* R: NULL stands for zero (written as an explicit zero) */
+        int same_R = p->R && q->R ? same_matrix(p->R, q->R)
+                                  : (!p->R || !fc_matrix_count_nonzeros(p->R)) && (!q->R || !fc_matrix_count_nonzeros(q->R));
+        return same_matrix(p->W, q->W) && same_vector(p->q, q->q, m) &&
+               (!p->neq || (same_matrix(p->V, q->V) && same_R && same_vector(p->s, q->s, p->neq)));
+    }
     return same_matrix(p->M, q->M) && same_matrix(p->H, q->H) && same_vector(p->f, q->f, p->n) &&
-           same_vector(p->w, q->w, m);
+           same_vector(p->w, q->w, m) &&
+           (!p->neq || (same_matrix(p->G, q->G) && same_vector(p->b, q->b, p->neq)));
 }
 
 /* ------------------------------------------------------------------ */
@@ -460,7 +468,9 @@ static void test_edited_hdf5(void)
         {"global/CubeH8.hdf5", "del f['fclib_global/spacedim']; f['fclib_global/spacedim'] = np.array([0], 'i4')", FC_ERR_INVALID, NULL},
         {"global/CubeH8.hdf5", "f['fclib_global/M/p'][0] = 100000", FC_ERR_INVALID, NULL},
         {"global/CubeH8.hdf5", "del f['fclib_global/H/x']; f['fclib_global/H/x'] = np.array([b'abc'])", FC_ERR_PARSE, NULL},
-        {"global/CubeH8.hdf5", "f.create_group('fclib_global/G')", FC_ERR_INVALID, NULL},
+        {"global/CubeH8.hdf5", "f.create_group('fclib_global/G')", FC_ERR_PARSE, "/fclib_global/G/nzmax: missing"},
+        {"global/CubeH8.hdf5", "f['fclib_global/vectors/b'] = np.zeros(2)", FC_ERR_INVALID, "b: present without G"},
+        {"fc3d/Capsules-i125-1213.hdf5", "f.copy('fclib_local/W', 'fclib_local/R')", FC_ERR_INVALID, "R: present without V"},
         {"global/CubeH8.hdf5", "del f['fclib_global/info/title']; f['fclib_global/info/title'] = np.array([1, 2], 'i4')", FC_ERR_PARSE, NULL},
         {"fc3d/Capsules-i125-1213.hdf5", "f['fclib_local/W/p'][5] = -3", FC_ERR_INVALID, NULL},
         {"fc3d/Capsules-i125-1213.hdf5", "del f['fclib_local/W/nz']; f['fclib_local/W/nz'] = np.array([-7], 'i4')", FC_ERR_PARSE, NULL},
@@ -555,7 +565,7 @@ static void test_solution_file(void)
     for (int k = 0; k < m; k++) { r[k] = 0.1 * k + 1.0 / 3.0; u[k] = -k; }
     for (int k = 0; k < p->n; k++) v[k] = k * 1e-17;
     tmp_path("sol.txt", out, sizeof out);
-    CHECK(fc_write_solution(out, p, r, u, v, &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_write_solution(out, p, r, u, v, NULL, &err) == FC_OK, "%s", err.msg);
     FILE *f = fopen(out, "r");
     int lines = 0, ok_values = 1;
     while (f && fgets(line, sizeof line, f)) {
@@ -669,6 +679,146 @@ static void test_guesses(void)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Equality constraints (V, R, s and G, b)                               */
+/* ------------------------------------------------------------------ */
+
+/* A shared global problem given neq equality rows: G's columns are H's
+ * normal columns of the first contacts then sparse ones of three entries;
+ * b = -G^T v0 for some v0, so that the constraints are consistent. */
+static fc_problem *with_equalities(const char *rel, int neq)
+{
+    char path[1024];
+    fc_error err;
+    fc_problem *p = NULL;
+    if (fc_read(data_path(rel, path, sizeof path), &p, &err)) { CHECK(0, "%s", err.msg); return NULL; }
+    int n = p->n;
+    fc_matrix *G = fc_matrix_dense(n, neq);
+    double *v0 = calloc((size_t)n, sizeof *v0);
+    CHECK(G && v0 && fc_problem_set_equalities(p, neq, &err) == FC_OK, "equalities: %s", err.msg);
+    for (int j = 0; j < neq; j++)
+        for (int i = 0; i < n; i++)
+            G->x[(size_t)j * n + i] = j < neq / 2 && j < p->nc ? fc_matrix_get(p->H, i, p->d * j)
+                                      : (i * 7 + j * 13) % n < 3 ? 0.5 - (i % 3) : 0.0;
+    for (int i = 0; i < n; i++) v0[i] = sin(1.0 + i);
+    p->G = G;
+    fc_matrix_gemv_t(G, -1.0, v0, 0.0, p->b);
+    CHECK(fc_problem_validate(p, &err) == FC_OK, "%s with equalities: %s", rel, err.msg);
+    free(v0);
+    return p;
+}
+
+/* p written to out, read back equal by fc_read and by libfclib (sizes,
+ * s or b exactly; not for rolling problems, which libfclib does not know). */
+static void eq_round_trip(const fc_problem *p, const char *out, const char *what)
+{
+    fc_error err;
+    char dat[256];
+    round_trip(p, out, what);
+    CHECK(fc_write_dat(tmp_path("eq.dat", dat, sizeof dat), p, &err) == FC_ERR_INVALID &&
+          strstr(err.msg, "equality constraints") && access(dat, F_OK) != 0,
+          "%s: .dat accepted equalities: %s", what, err.msg);
+    if (p->d == 5) return;
+    if (p->kind == FC_GLOBAL) {
+        struct fclib_global *G = fclib_read_global(out);
+        CHECK(G && G->G && G->G->m == p->n && G->G->n == p->neq && G->b &&
+              !memcmp(G->b, p->b, (size_t)p->neq * sizeof *p->b), "%s: libfclib's G, b", what);
+        if (G) { fclib_delete_global(G); free(G); }
+        return;
+    }
+    struct fclib_local *L = fclib_read_local(out);
+    CHECK(L && L->V && L->R && L->V->m == fc_problem_m(p) && L->V->n == p->neq && L->R->m == p->neq &&
+          L->R->n == p->neq && L->s && !memcmp(L->s, p->s, (size_t)p->neq * sizeof *p->s),
+          "%s: libfclib's V, R, s", what);
+    if (L) { fclib_delete_local(L); free(L); }
+}
+
+/* Refused by validation: code FC_ERR_INVALID and a message holding want. */
+static void eq_refused(fc_problem *p, const char *want, const char *what)
+{
+    fc_error err = {FC_OK, ""};
+    CHECK(fc_problem_validate(p, &err) == FC_ERR_INVALID && strstr(err.msg, want) && !strchr(err.msg, '\n'),
+          "%s: '%s', expected '%s'", what, err.msg, want);
+}
+
+static void test_equalities(void)
+{
+    char out[256];
+    fc_error err;
+    fc_problem *g = with_equalities("global/Box_Stacks-i0122-82-5.hdf5", 6), *loc = NULL;
+    if (!g) return;
+    eq_round_trip(g, tmp_path("eq-global.hdf5", out, sizeof out), "global with G, b");
+    CHECK(fc_problem_reduce(g, &loc, &err) == FC_OK && loc->neq == 6 && loc->V && loc->R && loc->s,
+          "reduction keeps the equalities: %s", err.msg);
+    if (loc) {
+        eq_round_trip(loc, tmp_path("eq-local.hdf5", out, sizeof out), "local with V, R, s");
+        fc_matrix_free(loc->R);   /* R absent: written as a zero R */
+        loc->R = NULL;
+        eq_round_trip(loc, tmp_path("eq-local0.hdf5", out, sizeof out), "local with V, s (R zero)");
+        /* a local file with V but no R is read by our own reader */
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c \"import h5py; f = h5py.File('%s', 'r+'); "
+                 "del f['fclib_local/R']; f.close()\" >/dev/null 2>&1", out);
+        if (system(cmd) == 0) round_trip(loc, out, "local with V, s and no R group");
+    }
+    /* solution file: lambda written and read back exactly */
+    int m = fc_problem_m(g);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = calloc((size_t)g->n, sizeof *v), lam[6], lam2[6];
+    for (int k = 0; k < 6; k++) lam[k] = 1.0 / (k + 3.0);
+    tmp_path("eq.sol", out, sizeof out);
+    CHECK(fc_write_solution(out, g, r, u, v, lam, &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_read_solution(out, g, r, NULL, NULL, lam2, &err) == FC_OK && !memcmp(lam, lam2, sizeof lam),
+          "lambda read back: %s", err.msg);
+    CHECK(fc_read_solution(out, g, r, u, v, NULL, &err) == FC_OK, "lambda not asked for: %s", err.msg);
+    CHECK(fc_write_solution(out, g, r, u, v, NULL, &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_read_solution(out, g, r, NULL, NULL, lam2, &err) == FC_ERR_PARSE && strstr(err.msg, "# lambda p=6"),
+          "missing lambda section: '%s'", err.msg);
+    /* guesses with l: ours and libfclib's readers */
+    tmp_path("eq-guess.hdf5", out, sizeof out);
+    CHECK(fc_write_hdf5(out, g, &err) == FC_OK && fc_write_guess_eq(out, g, r, NULL, lam, &err) == FC_OK,
+          "guess with lambda: %s", err.msg);
+    int ng = 0;
+    for (int k = 0; k < 6; k++) lam2[k] = 0;
+    CHECK(fc_read_guess_eq(out, g, 0, r, v, lam2, &ng, &err) == FC_OK && ng == 1 && !memcmp(lam, lam2, sizeof lam),
+          "guess lambda read back: %s", err.msg);
+    struct fclib_solution *gs = fclib_read_guesses(out, &ng);
+    CHECK(gs && ng == 1 && gs[0].l && !memcmp(gs[0].l, lam, sizeof lam), "libfclib's guess l");
+    if (gs) fclib_delete_solutions(gs, ng);
+    free(r); free(u); free(v);
+    /* validation: sizes, values, symmetry */
+    fc_matrix *G = g->G;
+    g->G = fc_matrix_dense(g->n + 1, 6);
+    eq_refused(g, "matrix G is 451 x 6, expected 450 x 6", "G of the wrong size");
+    fc_matrix_free(g->G);
+    g->G = G;
+    g->b[2] = NAN;
+    eq_refused(g, "b[2] is NaN", "NaN in b");
+    g->b[2] = 0;
+    g->s = calloc(6, sizeof *g->s);
+    eq_refused(g, "a global problem with V, R or s", "s in a global problem");
+    if (loc) {
+        loc->R = fc_matrix_dense(6, 6);
+        loc->R->x[1] = 1.0;   /* R(1,0) = 1, R(0,1) = 0 */
+        eq_refused(loc, "matrix R is not symmetric", "non-symmetric R");
+        loc->R->x[1] = INFINITY;
+        eq_refused(loc, "matrix R has a NaN or infinite entry", "Inf in R");
+        loc->s[5] = NAN;
+        eq_refused(loc, "NaN", "NaN in s");
+    }
+    fc_problem_free(loc);
+    fc_problem_free(g);
+    /* rolling groups (our own layout) carry them too */
+    g = with_equalities("rolling/Chute-ndof-768-nc-4-3.hdf5", 4);
+    loc = NULL;
+    if (g) eq_round_trip(g, tmp_path("eq-rolling.hdf5", out, sizeof out), "rolling global with G, b");
+    if (g && fc_problem_reduce(g, &loc, &err) == FC_OK)
+        eq_round_trip(loc, tmp_path("eq-rolling-local.hdf5", out, sizeof out), "rolling local with V, R, s");
+    CHECK(loc != NULL, "rolling reduction: %s", err.msg);
+    fc_problem_free(loc);
+    fc_problem_free(g);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/fricon_test_io_XXXXXX");
@@ -689,6 +839,7 @@ int main(void)
     test_fccheck_reads_ours();
     test_solution_file();
     test_guesses();
+    test_equalities();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

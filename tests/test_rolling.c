@@ -76,7 +76,7 @@ static double rfccheck(const char *problem, const fc_problem *p, const double *r
     snprintf(sol, sizeof sol, "/tmp/fricon_test_rolling_%ld.sol", (long)getpid());
     fc_error err;
     double e = NAN;
-    if (fc_write_solution(sol, p, r, u, p->kind == FC_GLOBAL ? v : NULL, &err) == FC_OK) {
+    if (fc_write_solution(sol, p, r, u, p->kind == FC_GLOBAL ? v : NULL, NULL, &err) == FC_OK) {
         snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/rfccheck.py %s %s 2>&1", dir, problem, sol);
         FILE *f = popen(cmd, "r");
         if (f) {

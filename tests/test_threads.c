@@ -86,7 +86,7 @@ static void thread_counts(void)
     const fc_problem *p = fc_mbd_last_problem(w);
     CHECK(p && p->nc >= 4096, "column step: %d contacts", p ? p->nc : 0);
     if (!p || p->nc < 4096) { fc_mbd_world_free(w); return; }
-    static const char *const solvers[] = {"nsgs", "apgd", "auto"};
+    static const char *const solvers[] = {"nsgs", "apgd-ccp", "auto"};
     int m = fc_problem_m(p);
     for (int s = 0; s < 3; s++) {
         double *r[3], *u[3], *v[3];

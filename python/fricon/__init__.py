@@ -109,6 +109,8 @@ class Problem:
 
     Attributes are read back as new numpy arrays / scipy.sparse matrices:
     W, q (local); M, H, f, w (global); mu, mu_r (rolling, else None);
+    equality constraints: neq (0 when none), V, R, s (local) or G, b
+    (global), None when absent;
     and kind ('local' / 'global'), kind_name ('fc3d', 'gfc3d', 'rfc3d',
     ...), d, nc, m = d * nc, n (global), name (the source file).
     """
@@ -141,6 +143,12 @@ class Problem:
     f = property(lambda self: self._p.vector("f"))
     mu = property(lambda self: self._p.vector("mu"))
     mu_r = property(lambda self: self._p.vector("mu_r"))
+    neq = property(lambda self: self._p.neq)
+    V = property(lambda self: _matrix_from_tuple(self._p.matrix("V")))
+    R = property(lambda self: _matrix_from_tuple(self._p.matrix("R")))
+    G = property(lambda self: _matrix_from_tuple(self._p.matrix("G")))
+    s = property(lambda self: self._p.vector("s"))
+    b = property(lambda self: self._p.vector("b"))
     rolling = property(lambda self: self._p.d == 5)
 
     def write(self, path):
@@ -319,10 +327,14 @@ def _threads_arg(threads):
 class Result:
     """What fricon.solve returns.
 
-    r, u (m values), v (n values for a global problem, else None); status
+    r, u (m values), v (n values for a global problem, else None), lam
+    (the multipliers of the equality constraints, problem.neq values, else
+    None); status
     ('converged', 'max-iter', 'time-limit', 'diverged', 'error', 'stalled') and
     converged (bool); residual (the SPEC measure recomputed on r, u);
-    dyn_residual (global: ||M v - H r - f|| / max(1, ||f||)); iterations;
+    dyn_residual (global: ||M v - H r - G lambda - f|| / max(1, ||f||));
+    eq_residual (with equalities: ||V^T r + R lambda + s|| / max(1, ||s||) or
+    ||G^T v + b|| / max(1, ||b||), else None); iterations;
     seconds (the solve alone); message; stages (auto's plan as run: dicts
     with solver, status, iterations, residual, seconds); history (with
     solve(..., history=True): (iterations, errors) reported by the progress
@@ -336,10 +348,12 @@ class Result:
         self.r = d["r"]
         self.u = d["u"]
         self.v = d["v"]
+        self.lam = d["lambda"]
         self.status = d["status"]
         self.converged = self.status == "converged"
         self.residual = d["residual"]
         self.dyn_residual = d["dyn_residual"] if problem.kind == "global" else None
+        self.eq_residual = d["eq_residual"] if problem.neq else None
         self.iterations = d["iterations"]
         self.seconds = d["seconds"]
         self.message = d["message"]

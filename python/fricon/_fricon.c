@@ -142,6 +142,7 @@ static PyObject *problem_get_n(ProblemObject *self, void *c)
     (void)c;
     return PyLong_FromLong(self->p->kind == FC_GLOBAL ? self->p->n : 0);
 }
+static PyObject *problem_get_neq(ProblemObject *self, void *c) { (void)c; return PyLong_FromLong(self->p->neq); }
 static PyObject *problem_get_name(ProblemObject *self, void *c)
 {
     (void)c;
@@ -156,6 +157,7 @@ static PyGetSetDef problem_getset[] = {
     {"nc", (getter)problem_get_nc, NULL, "number of contacts", NULL},
     {"m", (getter)problem_get_m, NULL, "d * nc", NULL},
     {"n", (getter)problem_get_n, NULL, "degrees of freedom (global), else 0", NULL},
+    {"neq", (getter)problem_get_neq, NULL, "equality constraints (rows of lambda), 0 when none", NULL},
     {"name", (getter)problem_get_name, NULL, "source file or None", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -186,7 +188,10 @@ static PyObject *problem_matrix(ProblemObject *self, PyObject *arg)
     if (!strcmp(which, "W")) return matrix_tuple(self->p->W);
     if (!strcmp(which, "M")) return matrix_tuple(self->p->M);
     if (!strcmp(which, "H")) return matrix_tuple(self->p->H);
-    PyErr_Format(PyExc_KeyError, "no matrix '%s' (W, M, H)", which);
+    if (!strcmp(which, "V")) return matrix_tuple(self->p->V);
+    if (!strcmp(which, "R")) return matrix_tuple(self->p->R);
+    if (!strcmp(which, "G")) return matrix_tuple(self->p->G);
+    PyErr_Format(PyExc_KeyError, "no matrix '%s' (W, M, H, V, R, G)", which);
     return NULL;
 }
 
@@ -201,7 +206,9 @@ static PyObject *problem_vector(ProblemObject *self, PyObject *arg)
     if (!strcmp(which, "f")) return p->f ? array_from(p->f, p->n) : (Py_INCREF(Py_None), Py_None);
     if (!strcmp(which, "mu")) return array_from(p->mu, p->nc);
     if (!strcmp(which, "mu_r")) return p->mu_r ? array_from(p->mu_r, p->nc) : (Py_INCREF(Py_None), Py_None);
-    PyErr_Format(PyExc_KeyError, "no vector '%s' (q, w, f, mu, mu_r)", which);
+    if (!strcmp(which, "s")) return p->s ? array_from(p->s, p->neq) : (Py_INCREF(Py_None), Py_None);
+    if (!strcmp(which, "b")) return p->b ? array_from(p->b, p->neq) : (Py_INCREF(Py_None), Py_None);
+    PyErr_Format(PyExc_KeyError, "no vector '%s' (q, w, f, mu, mu_r, s, b)", which);
     return NULL;
 }
 
@@ -697,10 +704,10 @@ static PyObject *info_dict(const fc_info *info)
         if (!t) { Py_DECREF(stages); return NULL; }
         PyList_SET_ITEM(stages, k, t);
     }
-    return Py_BuildValue("{s:s,s:i,s:d,s:d,s:d,s:s,s:N}", "status", fc_status_name(info->status),
+    return Py_BuildValue("{s:s,s:i,s:d,s:d,s:d,s:d,s:s,s:N}", "status", fc_status_name(info->status),
                          "iterations", info->iterations, "residual", info->residual,
-                         "dyn_residual", info->dyn_residual, "seconds", info->seconds,
-                         "message", info->message, "stages", stages);
+                         "dyn_residual", info->dyn_residual, "eq_residual", info->eq_residual,
+                         "seconds", info->seconds, "message", info->message, "stages", stages);
 }
 
 static int dict_put(PyObject *d, const char *key, PyObject *value)
@@ -735,19 +742,23 @@ static PyObject *solve(PyObject *mod, PyObject *args)
     fc_options opt;
     fc_default_options(&opt);
     if (apply_settings(&opt, settings)) return NULL;
-    npy_intp m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0;
+    npy_intp m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0, neq = p->neq;
     PyArrayObject *r0 = NULL;
     if (r0obj != Py_None && !(r0 = vector_arg(r0obj, m, "r0"))) return NULL;
     PyObject *r = PyArray_ZEROS(1, &m, NPY_DOUBLE, 0);
     PyObject *u = r ? PyArray_ZEROS(1, &m, NPY_DOUBLE, 0) : NULL;
     PyObject *v = u && n ? PyArray_ZEROS(1, &n, NPY_DOUBLE, 0) : NULL;
-    if (!u || (n && !v)) { Py_XDECREF(r0); Py_XDECREF(r); Py_XDECREF(u); return NULL; }
+    PyObject *lam = u && neq ? PyArray_ZEROS(1, &neq, NPY_DOUBLE, 0) : NULL;
+    if (!u || (n && !v) || (neq && !lam)) {
+        Py_XDECREF(r0); Py_XDECREF(r); Py_XDECREF(u); Py_XDECREF(v);
+        return NULL;
+    }
     if (r0) {
         const double *x = PyArray_DATA(r0);
         for (npy_intp i = 0; i < m; i++)
             if (!isfinite(x[i])) {
                 PyErr_Format(PyExc_ValueError, "r0[%zd] is not finite", (Py_ssize_t)i);
-                Py_DECREF(r0); Py_DECREF(r); Py_DECREF(u); Py_XDECREF(v);
+                Py_DECREF(r0); Py_DECREF(r); Py_DECREF(u); Py_XDECREF(v); Py_XDECREF(lam);
                 return NULL;
             }
         memcpy(PyArray_DATA((PyArrayObject *)r), x, (size_t)m * sizeof(double));
@@ -765,8 +776,9 @@ static PyObject *solve(PyObject *mod, PyObject *args)
     threads_enter(threads);
     Py_INCREF(pobj); /* the problem stays alive while the GIL is released */
     Py_BEGIN_ALLOW_THREADS
-    rc = fc_solve(p, solver, &opt, PyArray_DATA((PyArrayObject *)r), PyArray_DATA((PyArrayObject *)u),
-                  v ? PyArray_DATA((PyArrayObject *)v) : NULL, &info, &err);
+    rc = fc_solve_eq(p, solver, &opt, PyArray_DATA((PyArrayObject *)r), PyArray_DATA((PyArrayObject *)u),
+                     v ? PyArray_DATA((PyArrayObject *)v) : NULL, lam ? PyArray_DATA((PyArrayObject *)lam) : NULL,
+                     &info, &err);
     Py_END_ALLOW_THREADS
     Py_DECREF(pobj);
     threads_leave();
@@ -781,6 +793,8 @@ static PyObject *solve(PyObject *mod, PyObject *args)
     if (dict_put(out, "r", (Py_INCREF(r), r)) || dict_put(out, "u", (Py_INCREF(u), u))) goto fail;
     if (v) { if (dict_put(out, "v", (Py_INCREF(v), v))) goto fail; }
     else if (PyDict_SetItemString(out, "v", Py_None)) goto fail;
+    if (lam) { if (dict_put(out, "lambda", (Py_INCREF(lam), lam))) goto fail; }
+    else if (PyDict_SetItemString(out, "lambda", Py_None)) goto fail;
     if (history) {
         if (dict_put(out, "history_iterations", int_array_from(rec.it, rec.n)) ||
             dict_put(out, "history_errors", array_from(rec.err, rec.n)))
@@ -788,13 +802,13 @@ static PyObject *solve(PyObject *mod, PyObject *args)
     }
     free(rec.it);
     free(rec.err);
-    Py_DECREF(r); Py_DECREF(u); Py_XDECREF(v);
+    Py_DECREF(r); Py_DECREF(u); Py_XDECREF(v); Py_XDECREF(lam);
     return out;
 fail:
     free(rec.it);
     free(rec.err);
     Py_XDECREF(out);
-    Py_DECREF(r); Py_DECREF(u); Py_XDECREF(v);
+    Py_DECREF(r); Py_DECREF(u); Py_XDECREF(v); Py_XDECREF(lam);
     return NULL;
 }
 

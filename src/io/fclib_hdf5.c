@@ -226,8 +226,43 @@ static fc_err check_vector(h5ctx *c, const char *g, const char *name, long n)
     return h5_sized(c, b, H5T_FLOAT, (hsize_t)n);
 }
 
-/* Sizes found while checking a problem group. */
-typedef struct shape { int d; mat_head W, M, H; } shape;
+/* Sizes found while checking a problem group; neq equality rows (V or
+ * G columns), has_R when a local group holds R. */
+typedef struct shape { int d, neq, has_R; mat_head W, M, H, V, R, G; } shape;
+
+/* The equality constraints of a group, if any: matrix E ("V", m rows, or
+ * "G", n rows) giving neq, R (neq x neq; local, optional) and the vector
+ * of neq values ("s" or "b"). */
+static fc_err check_equalities(h5ctx *c, const char *g, int global, long rows, shape *s)
+{
+    char b[300];
+    const char *E = global ? "G" : "V", *vec = global ? "b" : "s";
+    mat_head *h = global ? &s->G : &s->V;
+    int hasR = !global && h5_exists(c->file, join(b, sizeof b, g, "R"));
+    if (!h5_exists(c->file, join(b, sizeof b, g, E))) {
+        if (hasR) return h5_fail(c, FC_ERR_INVALID, join(b, sizeof b, g, "R"), "present without V");
+        snprintf(b, sizeof b, "%s/vectors/%s", g, vec);
+        if (h5_exists(c->file, b)) return h5_fail(c, FC_ERR_INVALID, b, global ? "present without G" : "present without V");
+        return FC_OK;
+    }
+    if (check_matrix_group(c, b, h)) return c->err->code;
+    if (h->m != rows) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "has %d rows, expected %ld (%s)", h->m, rows, global ? "n" : "m");
+        return h5_fail(c, FC_ERR_INVALID, b, msg);
+    }
+    s->neq = h->n;
+    if (hasR) {
+        if (check_matrix_group(c, join(b, sizeof b, g, "R"), &s->R)) return c->err->code;
+        if (s->R.m != s->neq || s->R.n != s->neq) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "is %d x %d, expected %d x %d (V's columns)", s->R.m, s->R.n, s->neq, s->neq);
+            return h5_fail(c, FC_ERR_INVALID, b, msg);
+        }
+        s->has_R = 1;
+    }
+    return check_vector(c, g, vec, s->neq);
+}
 
 /* Everything a local problem group holds. */
 static fc_err check_local(h5ctx *c, const char *g, int rolling, shape *s)
@@ -235,12 +270,10 @@ static fc_err check_local(h5ctx *c, const char *g, int rolling, shape *s)
     char b[300];
     if (check_spacedim(c, g, rolling, &s->d) || check_matrix_group(c, join(b, sizeof b, g, "W"), &s->W))
         return c->err->code;
-    if (h5_exists(c->file, join(b, sizeof b, g, "V")) || h5_exists(c->file, join(b, sizeof b, g, "R")))
-        return h5_fail(c, FC_ERR_INVALID, b, "mixed problems (V, R) are not supported");
     if (s->W.m != s->W.n || s->W.m % s->d)
         return h5_fail(c, FC_ERR_INVALID, join(b, sizeof b, g, "W"), "not square with a multiple of spacedim rows");
     if (check_vector(c, g, "q", s->W.m) || check_vector(c, g, "mu", s->W.m / s->d) ||
-        (rolling && check_vector(c, g, "mu_r", s->W.m / s->d)))
+        (rolling && check_vector(c, g, "mu_r", s->W.m / s->d)) || check_equalities(c, g, 0, s->W.m, s))
         return c->err->code;
     return check_info(c, g);
 }
@@ -252,12 +285,11 @@ static fc_err check_global(h5ctx *c, const char *g, int rolling, shape *s)
     if (check_spacedim(c, g, rolling, &s->d) || check_matrix_group(c, join(b, sizeof b, g, "M"), &s->M) ||
         check_matrix_group(c, join(b, sizeof b, g, "H"), &s->H))
         return c->err->code;
-    if (h5_exists(c->file, join(b, sizeof b, g, "G")))
-        return h5_fail(c, FC_ERR_INVALID, b, "equality constraints (G, b) are not supported");
     if (s->M.m != s->M.n || s->H.m != s->M.m || s->H.n % s->d)
         return h5_fail(c, FC_ERR_INVALID, g, "M, H sizes disagree (M n x n, H n x m, m a multiple of spacedim)");
     if (check_vector(c, g, "f", s->M.m) || check_vector(c, g, "w", s->H.n) ||
-        check_vector(c, g, "mu", s->H.n / s->d) || (rolling && check_vector(c, g, "mu_r", s->H.n / s->d)))
+        check_vector(c, g, "mu", s->H.n / s->d) || (rolling && check_vector(c, g, "mu_r", s->H.n / s->d)) ||
+        check_equalities(c, g, 1, s->M.m, s))
         return c->err->code;
     return check_info(c, g);
 }
@@ -339,6 +371,33 @@ static fc_err take_problem(h5ctx *c, fc_err e, const double *mu, const char *obj
     return FC_OK;
 }
 
+/* The equality constraints of group g as read (by libfclib or by
+ * read_own): E (V or G), R (NULL: zero) and x (s or b) into p. */
+static fc_err take_equalities(h5ctx *c, const char *g, const struct fclib_matrix *E,
+                              const struct fclib_matrix *R, const double *x, const shape *s,
+                              fc_problem *p)
+{
+    char b[300];
+    int global = p->kind == FC_GLOBAL;
+    fc_error e;
+    if (!s->neq) return FC_OK;
+    if (fc_problem_set_equalities(p, s->neq, &e)) return h5_fail(c, e.code, g, e.msg);
+    join(b, sizeof b, g, global ? "G" : "V");
+    if (!E || E->m != (global ? s->G.m : s->V.m) || E->n != s->neq)
+        return h5_fail(c, FC_ERR_INVALID, b, "size changed while reading");
+    if (from_fclib(c, E, 1, b, global ? &p->G : &p->V)) return c->err->code;
+    if (s->has_R) {
+        join(b, sizeof b, g, "R");
+        if (!R || R->m != s->neq || R->n != s->neq)
+            return h5_fail(c, FC_ERR_INVALID, b, "size changed while reading");
+        if (from_fclib(c, R, 1, b, &p->R)) return c->err->code;
+    }
+    snprintf(b, sizeof b, "%s/vectors/%s", g, global ? "b" : "s");
+    if (!x) return h5_fail(c, FC_ERR_INVALID, b, "missing");
+    memcpy(global ? p->b : p->s, x, (size_t)s->neq * sizeof *x);
+    return FC_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reading                                                              */
 /* ------------------------------------------------------------------ */
@@ -355,6 +414,7 @@ static fc_err read_local_fclib(h5ctx *c, const shape *s, fc_problem **out)
         e = h5_fail(c, FC_ERR_INVALID, "/fclib_local/W", "size changed while reading");
     if (!e) e = from_fclib(c, L->W, s->d, "/fclib_local/W", &p->W);
     if (!e) e = copy_vector(c, L->q, s->W.m, "/fclib_local/vectors/q", &p->q);
+    if (!e) e = take_equalities(c, "/fclib_local", L->V, L->R, L->s, s, p);
     e = take_problem(c, e, L->mu, "/fclib_local/vectors/mu", p, out);
     fclib_delete_local(L);
     free(L);  /* libfclib 3.1 frees the members, not the struct */
@@ -378,6 +438,7 @@ static fc_err read_global_fclib(h5ctx *c, const shape *s, fc_problem **out)
     if (!e) e = from_fclib(c, G->H, 1, "/fclib_global/H", &p->H);
     if (!e) e = copy_vector(c, G->f, p->n, "/fclib_global/vectors/f", &p->f);
     if (!e) e = copy_vector(c, G->w, s->H.n, "/fclib_global/vectors/w", &p->w);
+    if (!e) e = take_equalities(c, "/fclib_global", G->G, NULL, G->b, s, p);
     e = take_problem(c, e, G->mu, "/fclib_global/vectors/mu", p, out);
     fclib_delete_global(G);
     free(G);
@@ -441,8 +502,28 @@ static fc_err read_our_matrix(h5ctx *c, const char *g, const char *name, const m
     return e;
 }
 
-/* A rolling problem (local or global) read with the HDF5 API. */
-static fc_err read_rolling(h5ctx *c, const char *g, int global, const shape *s, fc_problem **out)
+/* The equality constraints of group g read with the HDF5 API. */
+static fc_err read_own_equalities(h5ctx *c, const char *g, const shape *s, fc_problem *p)
+{
+    char b[300];
+    int global = p->kind == FC_GLOBAL;
+    struct fclib_matrix E, R;
+    memset(&R, 0, sizeof R);
+    double *x = NULL;
+    fc_err e = read_matrix_group(c, join(b, sizeof b, g, global ? "G" : "V"), global ? &s->G : &s->V, &E);
+    if (!e && s->has_R) e = read_matrix_group(c, join(b, sizeof b, g, "R"), &s->R, &R);
+    if (!e) e = read_vector_new(c, g, global ? "b" : "s", s->neq, &x);
+    if (!e) e = take_equalities(c, g, &E, s->has_R ? &R : NULL, x, s, p);
+    free_fclib_matrix(&E);
+    free_fclib_matrix(&R);
+    free(x);
+    return e;
+}
+
+/* A problem read with the HDF5 API, not libfclib: rolling problems (which
+ * libfclib does not know) and local ones with V but no R (which it cannot
+ * read). */
+static fc_err read_own(h5ctx *c, const char *g, int global, const shape *s, fc_problem **out)
 {
     int m = global ? s->H.n : s->W.m, nc = m / s->d;
     fc_problem *p = fc_problem_new(global ? FC_GLOBAL : FC_LOCAL, s->d, nc);
@@ -459,7 +540,8 @@ static fc_err read_rolling(h5ctx *c, const char *g, int global, const shape *s, 
         if (!e) e = read_vector_new(c, g, "q", m, &p->q);
     }
     if (!e) e = read_vector_into(c, g, "mu", p->mu);
-    if (!e) e = read_vector_into(c, g, "mu_r", p->mu_r);
+    if (!e && s->d == 5) e = read_vector_into(c, g, "mu_r", p->mu_r);
+    if (!e && s->neq) e = read_own_equalities(c, g, s, p);
     if (e) { fc_problem_free(p); return e; }
     *out = p;
     return FC_OK;
@@ -471,6 +553,7 @@ static fc_err read_checked(h5ctx *c, fc_problem **out)
     static const char *groups[] = {"/fclib_local", "/fclib_global", "/fclib_local_rolling",
                                    "/fclib_global_rolling"};
     shape s;
+    memset(&s, 0, sizeof s);
     int found = -1;
     for (int k = 0; k < 4; k++) {
         if (!h5_is_group(c->file, groups[k])) continue;
@@ -483,7 +566,7 @@ static fc_err read_checked(h5ctx *c, fc_problem **out)
     int global = found % 2, rolling = found >= 2;
     const char *g = groups[found];
     if (global ? check_global(c, g, rolling, &s) : check_local(c, g, rolling, &s)) return c->err->code;
-    if (rolling) return read_rolling(c, g, global, &s, out);
+    if (rolling || (!global && s.neq && !s.has_R)) return read_own(c, g, global, &s, out);
     H5Fclose(c->file);  /* libfclib opens the file itself */
     c->file = -1;
     return global ? read_global_fclib(c, &s, out) : read_local_fclib(c, &s, out);
@@ -551,13 +634,17 @@ static fc_err create_file(h5ctx *c)
     return FC_OK;
 }
 
-/* CSR copies of the problem's matrices (W, or M and H). */
-typedef struct csr_set { fc_matrix *A, *B; int *zp; } csr_set;
+/* CSR copies of the problem's matrices: A (W or M), B (H), E (V or G)
+ * and R (a zero neq x neq when the problem has none: libfclib writes V
+ * only with R). */
+typedef struct csr_set { fc_matrix *A, *B, *E, *R; int *zp; } csr_set;
 
 static void csr_set_free(csr_set *s)
 {
     fc_matrix_free(s->A);
     fc_matrix_free(s->B);
+    fc_matrix_free(s->E);
+    fc_matrix_free(s->R);
     free(s->zp);
 }
 
@@ -565,11 +652,16 @@ static void csr_set_free(csr_set *s)
 static fc_err csr_set_make(h5ctx *c, const fc_problem *p, csr_set *s)
 {
     memset(s, 0, sizeof *s);
-    s->A = fc_matrix_to_csr(p->kind == FC_LOCAL ? p->W : p->M);
-    s->B = p->kind == FC_GLOBAL ? fc_matrix_to_csr(p->H) : NULL;
-    int rows = p->kind == FC_LOCAL ? p->W->rows : p->M->rows;
-    s->zp = fc_calloc((size_t)rows + 1, sizeof *s->zp);
-    if (!s->A || (p->kind == FC_GLOBAL && !s->B) || !s->zp)
+    int global = p->kind == FC_GLOBAL, neq = p->neq;
+    s->A = fc_matrix_to_csr(global ? p->M : p->W);
+    s->B = global ? fc_matrix_to_csr(p->H) : NULL;
+    if (neq) {
+        s->E = fc_matrix_to_csr(global ? p->G : p->V);
+        s->R = global ? NULL : p->R ? fc_matrix_to_csr(p->R) : fc_matrix_csr(neq, neq, 0);
+    }
+    int rows = global ? p->M->rows : p->W->rows;
+    s->zp = fc_calloc((size_t)(rows > neq ? rows : neq) + 1, sizeof *s->zp);
+    if (!s->A || (global && !s->B) || (neq && (!s->E || (!global && !s->R))) || !s->zp)
         return fc_error_set(c->err, FC_ERR_NOMEM, "%s: out of memory", c->path);
     return FC_OK;
 }
@@ -581,17 +673,19 @@ static fc_err write_fclib(h5ctx *c, const fc_problem *p)
     char title[256], description[] = "written by fricon", math[] = "";
     snprintf(title, sizeof title, "%s", p->name ? p->name : "fricon problem");
     struct fclib_info info = {title, description, math};
-    struct fclib_matrix A, B;
+    struct fclib_matrix A, B, E, R;
     int zi[1], ok;
     double zx[1];
     if (csr_set_make(c, p, &s)) { csr_set_free(&s); return c->err->code; }
     fclib_view(s.A, &A, s.zp, zi, zx);
+    if (p->neq) fclib_view(s.E, &E, s.zp, zi, zx);
     if (p->kind == FC_LOCAL) {
-        struct fclib_local L = {&A, NULL, NULL, p->mu, p->q, NULL, p->d, &info};
+        if (p->neq) fclib_view(s.R, &R, s.zp, zi, zx);
+        struct fclib_local L = {&A, p->neq ? &E : NULL, p->neq ? &R : NULL, p->mu, p->q, p->s, p->d, &info};
         ok = fclib_write_local(&L, c->path);
     } else {
         fclib_view(s.B, &B, s.zp, zi, zx);
-        struct fclib_global G = {&A, &B, NULL, p->mu, p->f, NULL, p->w, p->d, &info};
+        struct fclib_global G = {&A, &B, p->neq ? &E : NULL, p->mu, p->f, p->b, p->w, p->d, &info};
         ok = fclib_write_global(&G, c->path);
     }
     csr_set_free(&s);
@@ -679,6 +773,9 @@ static fc_err write_rolling_rest(h5ctx *c, const char *g, const fc_problem *p)
     if (h5_write_doubles(c, b, (hsize_t)p->nc, p->mu)) return c->err->code;
     snprintf(b, sizeof b, "%s/vectors/mu_r", g);
     if (h5_write_doubles(c, b, (hsize_t)p->nc, p->mu_r)) return c->err->code;
+    snprintf(b, sizeof b, "%s/vectors/%s", g, p->kind == FC_GLOBAL ? "b" : "s");
+    if (p->neq && h5_write_doubles(c, b, (hsize_t)p->neq, p->kind == FC_GLOBAL ? p->b : p->s))
+        return c->err->code;
     if (h5_group(c, join(b, sizeof b, g, "info")) ||
         h5_write_string(c, join(b, sizeof b, g, "info/title"), p->name ? p->name : "fricon problem") ||
         h5_write_string(c, join(b, sizeof b, g, "info/description"), "written by fricon") ||
@@ -695,7 +792,7 @@ static fc_err write_rolling(h5ctx *c, const fc_problem *p)
     int d = 5, zi[1];
     double zx[1];
     csr_set s;
-    struct fclib_matrix A, B;
+    struct fclib_matrix A, B, E, R;
     fc_err e = csr_set_make(c, p, &s);
     if (!e) e = h5_group(c, g);
     if (!e) e = h5_write_ints(c, join(b, sizeof b, g, "spacedim"), 1, &d);
@@ -707,6 +804,14 @@ static fc_err write_rolling(h5ctx *c, const fc_problem *p)
         fclib_view(s.B, &B, s.zp, zi, zx);
         e = write_matrix_group(c, join(b, sizeof b, g, "H"), &B);
     }
+    if (!e && p->neq) {
+        fclib_view(s.E, &E, s.zp, zi, zx);
+        e = write_matrix_group(c, join(b, sizeof b, g, p->kind == FC_GLOBAL ? "G" : "V"), &E);
+    }
+    if (!e && p->neq && p->kind == FC_LOCAL) {
+        fclib_view(s.R, &R, s.zp, zi, zx);
+        e = write_matrix_group(c, join(b, sizeof b, g, "R"), &R);
+    }
     if (!e) e = write_rolling_rest(c, g, p);
     csr_set_free(&s);
     return e;
@@ -715,9 +820,9 @@ static fc_err write_rolling(h5ctx *c, const fc_problem *p)
 /* Is everything the writer needs there? */
 static int complete(const fc_problem *p)
 {
-    if (!p->mu || (p->d == 5 && !p->mu_r)) return 0;
-    if (p->kind == FC_LOCAL) return p->W && p->q;
-    return p->M && p->H && p->f && p->w;
+    if (!p->mu || (p->d == 5 && !p->mu_r) || p->neq < 0) return 0;
+    if (p->kind == FC_LOCAL) return p->W && p->q && (!p->neq || (p->V && p->s));
+    return p->M && p->H && p->f && p->w && (!p->neq || (p->G && p->b));
 }
 
 /* Write an FClib HDF5 problem (replacing any existing file). */
@@ -748,18 +853,20 @@ fc_err fc_write_hdf5(const char *path, const fc_problem *p, fc_error *err)
 /* Initial guesses (/guesses, as libfclib's fclib_write_guesses)        */
 /* ------------------------------------------------------------------ */
 
-/* u of a guess: W r + q, or H^T v + w (v given or recovered). */
-static fc_err guess_u(const fc_problem *p, const double *r, const double *v, double *u, double *vbuf,
-                      fc_error *err)
+/* u of a guess: W r + V lambda + q, or H^T v + w (v given or recovered
+ * with lambda); lambda NULL means 0. */
+static fc_err guess_u(const fc_problem *p, const double *r, const double *v, const double *lambda,
+                      double *u, double *vbuf, fc_error *err)
 {
     int m = fc_problem_m(p);
     if (p->kind == FC_LOCAL) {
         memcpy(u, p->q, (size_t)m * sizeof *u);
         fc_matrix_gemv(p->W, 1.0, r, 1.0, u);
+        if (p->neq && lambda) fc_matrix_gemv(p->V, 1.0, lambda, 1.0, u);
         return FC_OK;
     }
     if (!v) {
-        if (fc_problem_recover_v(p, r, vbuf, err)) return err->code;
+        if (fc_problem_recover_v_eq(p, r, lambda, vbuf, err)) return err->code;
         v = vbuf;
     }
     memcpy(u, p->w, (size_t)m * sizeof *u);
@@ -767,20 +874,23 @@ static fc_err guess_u(const fc_problem *p, const double *r, const double *v, dou
     return FC_OK;
 }
 
-fc_err fc_write_guess(const char *path, const fc_problem *p, const double *r, const double *v,
-                      fc_error *err)
+fc_err fc_write_guess_eq(const char *path, const fc_problem *p, const double *r, const double *v,
+                         const double *lambda, fc_error *err)
 {
     fc_error local_err;
     if (!err) err = &local_err;
-    int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0, one = 1;
-    if (!fc_all_finite((size_t)m, r) || (v && n && !fc_all_finite((size_t)n, v)))
+    int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0, one = 1, neq = p->neq;
+    if (!fc_all_finite((size_t)m, r) || (v && n && !fc_all_finite((size_t)n, v)) ||
+        (lambda && neq && !fc_all_finite((size_t)neq, lambda)))
         return fc_error_set(err, FC_ERR_INVALID, "%s: the guess has a non-finite value", path);
     double *u = fc_calloc((size_t)m, sizeof *u), *vb = n ? fc_calloc((size_t)n, sizeof *vb) : NULL;
-    if (!u || (n && !vb)) {
-        free(u); free(vb);
+    double *lb = neq ? fc_calloc((size_t)neq, sizeof *lb) : NULL;
+    if (!u || (n && !vb) || (neq && !lb)) {
+        free(u); free(vb); free(lb);
         return fc_error_set(err, FC_ERR_NOMEM, "%s: out of memory", path);
     }
-    fc_err e = guess_u(p, r, v, u, vb, err);
+    if (neq && lambda) memcpy(lb, lambda, (size_t)neq * sizeof *lb);
+    fc_err e = guess_u(p, r, v, lb, u, vb, err);
     if (!e && n && v) memcpy(vb, v, (size_t)n * sizeof *vb);
     h5ctx c = {path, -1, err, NULL, NULL};
     quiet_on(&c);
@@ -796,12 +906,20 @@ fc_err fc_write_guess(const char *path, const fc_problem *p, const double *r, co
     if (!e && n) e = h5_write_doubles(&c, "/guesses/1/v", (hsize_t)n, vb);
     if (!e) e = h5_write_doubles(&c, "/guesses/1/u", (hsize_t)m, u);
     if (!e) e = h5_write_doubles(&c, "/guesses/1/r", (hsize_t)m, r);
+    if (!e && neq) e = h5_write_doubles(&c, "/guesses/1/l", (hsize_t)neq, lb);
     if (c.file >= 0 && H5Fclose(c.file) < 0 && !e)
         e = fc_error_set(err, FC_ERR_IO, "%s: cannot close the HDF5 file", path);
     quiet_off(&c);
     free(u);
     free(vb);
+    free(lb);
     return e;
+}
+
+fc_err fc_write_guess(const char *path, const fc_problem *p, const double *r, const double *v,
+                      fc_error *err)
+{
+    return fc_write_guess_eq(path, p, r, v, NULL, err);
 }
 
 /* A guess vector of exactly n finite values into dst.  Its size is the
@@ -834,8 +952,8 @@ static fc_err read_guess_vector(h5ctx *c, const char *path, long n, double *dst)
     return e;
 }
 
-fc_err fc_read_guess(const char *path, const fc_problem *p, int k, double *r, double *v, int *count,
-                     fc_error *err)
+fc_err fc_read_guess_eq(const char *path, const fc_problem *p, int k, double *r, double *v,
+                        double *lambda, int *count, fc_error *err)
 {
     fc_error local_err;
     if (!err) err = &local_err;
@@ -860,10 +978,19 @@ fc_err fc_read_guess(const char *path, const fc_problem *p, int k, double *r, do
             snprintf(b, sizeof b, "/guesses/%d/v", k + 1);
             if (!e && v && p->kind == FC_GLOBAL && h5_exists(c.file, b))
                 e = read_guess_vector(&c, b, p->n, v);
+            snprintf(b, sizeof b, "/guesses/%d/l", k + 1);
+            if (!e && lambda && p->neq > 0 && h5_exists(c.file, b))
+                e = read_guess_vector(&c, b, p->neq, lambda);
         }
     }
     if (c.file >= 0) H5Fclose(c.file);
     quiet_off(&c);
     if (!e && count) *count = nguess;
     return e;
+}
+
+fc_err fc_read_guess(const char *path, const fc_problem *p, int k, double *r, double *v, int *count,
+                     fc_error *err)
+{
+    return fc_read_guess_eq(path, p, k, r, v, NULL, count, err);
 }

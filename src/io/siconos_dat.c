@@ -755,6 +755,10 @@ fc_err fc_write_dat(const char *path, const fc_problem *p, fc_error *err)
         (p->kind == FC_GLOBAL && (!p->M || !p->H || !p->f || !p->w)) || !p->mu ||
         (p->d == 5 && !p->mu_r))
         return fc_error_set(err, FC_ERR_INVALID, "%s: incomplete problem", path);
+    if (p->neq)   /* the format has no place for them: refused, not dropped */
+        return fc_error_set(err, FC_ERR_INVALID,
+                            "%s: the Siconos .dat format cannot hold equality constraints (%d rows); use .hdf5",
+                            path, p->neq);
     FILE *f = fopen(path, "w");
     if (!f) return fc_error_set(err, FC_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
     fprintf(f, "%d\n%d\n", p->d, p->nc);

@@ -7,9 +7,10 @@
 #include <stdio.h>
 
 /* Write `# fricon solution d=D nc=NC`, then per contact r_a and u_a,
- * then (global, v given) `# v n=N` and v one value a line. */
+ * then (global, v given) `# v n=N` and v one value a line, then (with
+ * equalities, lambda given) `# lambda p=P` and lambda one value a line. */
 fc_err fc_write_solution(const char *path, const fc_problem *p, const double *r,
-                         const double *u, const double *v, fc_error *err)
+                         const double *u, const double *v, const double *lambda, fc_error *err)
 {
     if (!p || !r || !u) return fc_error_set(err, FC_ERR_INVALID, "%s: no solution to write", path);
     FILE *f = fopen(path, "w");
@@ -24,6 +25,10 @@ fc_err fc_write_solution(const char *path, const fc_problem *p, const double *r,
     if (p->kind == FC_GLOBAL && v) {
         fprintf(f, "# v n=%d\n", p->n);
         for (int i = 0; i < p->n; i++) fprintf(f, "%.17g\n", v[i]);
+    }
+    if (p->neq > 0 && lambda) {
+        fprintf(f, "# lambda p=%d\n", p->neq);
+        for (int i = 0; i < p->neq; i++) fprintf(f, "%.17g\n", lambda[i]);
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)

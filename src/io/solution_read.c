@@ -1,9 +1,11 @@
 /* Reading a solution text file of SPEC section 3 (the inverse of
  * fc_write_solution): "# fricon solution d=D nc=NC", one line per contact
- * holding r_a then u_a, and for a global problem "# v n=N" then v. */
+ * holding r_a then u_a, for a global problem "# v n=N" then v, and with
+ * equality constraints "# lambda p=P" then lambda. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 
@@ -49,8 +51,35 @@ static int parse_numbers(const char *s, double *x, int max)
     }
 }
 
-fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
-                        double *u, double *v, fc_error *err)
+/* Does the line s start with prefix? */
+static int starts(const char *s, const char *prefix)
+{
+    return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+/* A section "# NAME KEY=COUNT" (its header in s) then COUNT values, one a
+ * line, into x (NULL: checked, not kept). */
+static fc_err read_section(sol_reader *rd, const char *s, const char *name, const char *key, int count,
+                           double *x, fc_error *err)
+{
+    char head[32];
+    snprintf(head, sizeof head, "# %s %s=", name, key);
+    char *end = NULL;
+    long n = starts(s, head) ? strtol(s + strlen(head), &end, 10) : -1;
+    if (n != count || !end || (*end && !isspace((unsigned char)*end)))
+        return fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: expected '%s%d'", rd->path, rd->lineno, head,
+                            count);
+    for (int i = 0; i < count; i++) {
+        double tmp;
+        if (!(s = next_line(rd, 1)) || parse_numbers(s, x ? x + i : &tmp, 1) != 1)
+            return fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: expected value %d of %s", rd->path,
+                                rd->lineno, i, name);
+    }
+    return FC_OK;
+}
+
+fc_err fc_read_solution(const char *path, const fc_problem *p, double *r, double *u, double *v,
+                        double *lambda, fc_error *err)
 {
     sol_reader rd = {NULL, path, NULL, 0, 0};
     fc_err rc = FC_OK;
@@ -86,27 +115,19 @@ fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
         memcpy(r + (size_t)d * a, vals, (size_t)d * sizeof *r);
         if (u) memcpy(u + (size_t)d * a, vals + d, (size_t)d * sizeof *u);
     }
-    /* a global solution's v section: required when v is asked for,
-     * else optional but complete when present */
-    if (p->kind == FC_GLOBAL && (v || (s = next_line(&rd, 0)) != NULL)) {
-        int n = -1;
-        double tmp;
-        if (v) s = next_line(&rd, 0);
-        if (!s || sscanf(s, "# v n=%d", &n) != 1 || n != p->n) {
-            rc = fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: expected '# v n=%d'", path,
-                              rd.lineno, p->n);
-            goto done;
-        }
-        for (int i = 0; i < n; i++) {
-            if (!(s = next_line(&rd, 1)) || parse_numbers(s, v ? v + i : &tmp, 1) != 1) {
-                rc = fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: expected value %d of v", path,
-                                  rd.lineno, i);
-                goto done;
-            }
-        }
+    /* the v (global) and lambda (equalities) sections: required when asked
+     * for, else optional but complete when present */
+    s = next_line(&rd, 0);
+    if (p->kind == FC_GLOBAL && (v || starts(s, "# v "))) {
+        if ((rc = read_section(&rd, s, "v", "n", p->n, v, err))) goto done;
+        s = next_line(&rd, 0);
     }
-    if ((s = next_line(&rd, 1)) != NULL)
-        rc = fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: unexpected data after the solution", path, rd.lineno);
+    if (p->neq > 0 && (lambda || starts(s, "# lambda "))) {
+        if ((rc = read_section(&rd, s, "lambda", "p", p->neq, lambda, err))) goto done;
+        s = next_line(&rd, 0);
+    }
+    while (s && *s == '#') s = next_line(&rd, 0);   /* trailing comments */
+    if (s) rc = fc_error_set(err, FC_ERR_PARSE, "%s: line %ld: unexpected data after the solution", path, rd.lineno);
 done:
     free(rd.line);
     fclose(rd.f);

@@ -48,7 +48,7 @@ fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
     }
     if (!e && w->last_r0) e = fc_write_guess(path, p, w->last_r0, NULL, err);
     if (!e && sol_path)
-        e = fc_write_solution(sol_path, p, w->last_r, u, local ? NULL : w->last_v, err);
+        e = fc_write_solution(sol_path, p, w->last_r, u, local ? NULL : w->last_v, NULL, err);
     free(u);
     fc_problem_free(red);
     return e;

@@ -152,6 +152,30 @@ static fc_err check_definite(const fc_matrix *M, fc_error *err)
     return fc_error_set(err, FC_ERR_INVALID, "matrix %s", e.msg);
 }
 
+/* Equality constraints: V (m x neq), R (neq x neq, symmetric; NULL:
+ * zero) and s, or G (n x neq) and b; nothing of them when neq == 0. */
+static fc_err check_equalities(const fc_problem *p, fc_error *err)
+{
+    int local = p->kind == FC_LOCAL, neq = p->neq;
+    if (neq < 0) return fc_error_set(err, FC_ERR_INVALID, "number of equality constraints %d, expected >= 0", neq);
+    const fc_matrix *E = local ? p->V : p->G, *other = local ? p->G : p->V;
+    const double *x = local ? p->s : p->b, *y = local ? p->b : p->s;
+    if (other || y || (!local && p->R))
+        return fc_error_set(err, FC_ERR_INVALID, "a %s problem with %s", local ? "local" : "global",
+                            local ? "G or b (global equality data)" : "V, R or s (local equality data)");
+    if (!neq) {
+        if (E || x || p->R)
+            return fc_error_set(err, FC_ERR_INVALID, "equality data (%s) with neq = 0", local ? "V, R or s" : "G or b");
+        return FC_OK;
+    }
+    if (check_matrix(E, local ? "V" : "G", local ? fc_problem_m(p) : p->n, neq, err) ||
+        check_vector(x, neq, local ? "s" : "b", err))
+        return FC_ERR_INVALID;
+    if (local && p->R && (check_matrix(p->R, "R", neq, neq, err) || check_symmetric(p->R, "R", err)))
+        return FC_ERR_INVALID;
+    return FC_OK;
+}
+
 fc_err fc_problem_validate(const fc_problem *p, fc_error *err)
 {
     if (!p) return fc_error_set(err, FC_ERR_INVALID, "no problem");
@@ -164,7 +188,7 @@ fc_err fc_problem_validate(const fc_problem *p, fc_error *err)
     if (p->d == 5 && check_coefficients(p->mu_r, p->nc, "mu_r", err)) return FC_ERR_INVALID;
     if (p->kind == FC_LOCAL) {
         if (check_matrix(p->W, "W", m, m, err) || check_vector(p->q, m, "q", err) ||
-            check_symmetric(p->W, "W", err) || check_diagonal(p, err))
+            check_symmetric(p->W, "W", err) || check_diagonal(p, err) || check_equalities(p, err))
             return FC_ERR_INVALID;
         return FC_OK;
     }
@@ -172,7 +196,7 @@ fc_err fc_problem_validate(const fc_problem *p, fc_error *err)
         return fc_error_set(err, FC_ERR_INVALID, "number of degrees of freedom %d, expected > 0", p->n);
     if (check_matrix(p->M, "M", p->n, p->n, err) || check_matrix(p->H, "H", p->n, m, err) ||
         check_vector(p->f, p->n, "f", err) || check_vector(p->w, m, "w", err) ||
-        check_symmetric(p->M, "M", err))
+        check_symmetric(p->M, "M", err) || check_equalities(p, err))
         return FC_ERR_INVALID;
     return check_definite(p->M, err);
 }

@@ -50,26 +50,29 @@ static fc_err solve_M(fc_reduction *red, const double *b, double *x, fc_error *e
     return red->lu ? fc_lu_solve(red->lu, b, x, err) : fc_chol_solve(red->chol, b, x, err);
 }
 
-/* W = H^T M^-1 H with the LU of M: column j is H^T M^-1 h_j, one solve per
- * column of H in an n-vector, the exact zeros dropped. */
-static fc_matrix *lu_congruence(fc_reduction *red, fc_error *err)
+/* L^T M^-1 C (L n x a, C n x b) column by column: column j is
+ * L^T M^-1 c_j, one solve per column of C in an n-vector, the exact zeros
+ * dropped.  W = H^T M^-1 H with the LU of M, and the equality blocks
+ * V = H^T M^-1 G and R = G^T M^-1 G with either factor. */
+static fc_matrix *cols_product(fc_reduction *red, const fc_matrix *Lm, const fc_matrix *Cm,
+                               const char *what, fc_error *err)
 {
-    const fc_problem *p = red->global;
-    int n = p->n, m = fc_problem_m(p);
-    fc_matrix *H = fc_matrix_to_csr(p->H);
-    fc_matrix *Ht = H ? fc_csr_transpose(H) : NULL;   /* m x n: row j is h_j */
-    fc_matrix *Wt = NULL, *W = NULL;                   /* Wt: CSR of W^T */
+    int n = red->global->n, a = Lm->cols, b = Cm->cols;
+    fc_matrix *L = fc_matrix_to_csr(Lm), *C = fc_matrix_to_csr(Cm);
+    fc_matrix *Lt = L ? fc_csr_transpose(L) : NULL;   /* a x n: row i is l_i */
+    fc_matrix *Ct = C ? fc_csr_transpose(C) : NULL;   /* b x n: row j is c_j */
+    fc_matrix *Wt = NULL, *W = NULL;                   /* Wt: CSR of the result's transpose */
     double *x = fc_calloc((size_t)n, sizeof *x);
-    long cap = 4L * m + 16, nnz = 0;
-    int *wp = fc_calloc((size_t)m + 1, sizeof *wp), *wj = fc_calloc((size_t)cap, sizeof *wj);
+    long cap = 4L * a + 16, nnz = 0;
+    int *wp = fc_calloc((size_t)b + 1, sizeof *wp), *wj = fc_calloc((size_t)cap, sizeof *wj);
     double *wx = fc_calloc((size_t)cap, sizeof *wx);
-    if (!Ht || !x || !wp || !wj || !wx) goto nomem;
-    for (int j = 0; j < m; j++) {
+    if (!Lt || !Ct || !x || !wp || !wj || !wx) goto nomem;
+    for (int j = 0; j < b; j++) {
         memset(x, 0, (size_t)n * sizeof *x);
-        for (int k = Ht->p[j]; k < Ht->p[j + 1]; k++) x[Ht->j[k]] = Ht->x[k];
+        for (int k = Ct->p[j]; k < Ct->p[j + 1]; k++) x[Ct->j[k]] = Ct->x[k];
         if (solve_M(red, x, x, err)) goto fail;
-        if (nnz + m > cap) {   /* grow geometrically: at most m more entries */
-            long c2 = 2 * cap > nnz + m ? 2 * cap : nnz + m;
+        if (nnz + a > cap) {   /* grow geometrically: at most a more entries */
+            long c2 = 2 * cap > nnz + a ? 2 * cap : nnz + a;
             int *j2 = realloc(wj, (size_t)c2 * sizeof *wj);
             if (j2) wj = j2;
             double *x2 = j2 ? realloc(wx, (size_t)c2 * sizeof *wx) : NULL;
@@ -77,31 +80,48 @@ static fc_matrix *lu_congruence(fc_reduction *red, fc_error *err)
             wx = x2;
             cap = c2;
         }
-        for (int i = 0; i < m; i++) {
-            double v = fc_matrix_row_dot(Ht, i, x);
+        for (int i = 0; i < a; i++) {
+            double v = fc_matrix_row_dot(Lt, i, x);
             if (v != 0.0) { wj[nnz] = i; wx[nnz++] = v; }
         }
         wp[j + 1] = (int)nnz;
     }
-    if (!(Wt = fc_matrix_csr(m, m, nnz))) goto nomem;
-    memcpy(Wt->p, wp, ((size_t)m + 1) * sizeof *wp);
+    if (!(Wt = fc_matrix_csr(b, a, nnz))) goto nomem;
+    memcpy(Wt->p, wp, ((size_t)b + 1) * sizeof *wp);
     memcpy(Wt->j, wj, (size_t)nnz * sizeof *wj);
     memcpy(Wt->x, wx, (size_t)nnz * sizeof *wx);
     if (!(W = fc_csr_transpose(Wt))) goto nomem;
     goto done;
 nomem:
-    fc_error_set(err, FC_ERR_NOMEM, "out of memory forming H^T M^-1 H");
+    fc_error_set(err, FC_ERR_NOMEM, "out of memory forming %s", what);
 fail:
     W = NULL;
 done:
-    fc_matrix_free(H);
-    fc_matrix_free(Ht);
+    fc_matrix_free(L);
+    fc_matrix_free(C);
+    fc_matrix_free(Lt);
+    fc_matrix_free(Ct);
     fc_matrix_free(Wt);
     free(x);
     free(wp);
     free(wj);
     free(wx);
     return W;
+}
+
+/* The reduction's equality constraints: V = H^T M^-1 G, R = G^T M^-1 G
+ * and s = G^T y + b with y = M^-1 f. */
+static fc_err reduce_equalities(fc_reduction *red, const double *y, fc_problem *loc, fc_error *err)
+{
+    const fc_problem *p = red->global;
+    if (!p->neq) return FC_OK;
+    if (fc_problem_set_equalities(loc, p->neq, err)) return err->code;
+    if (!(loc->V = cols_product(red, p->H, p->G, "H^T M^-1 G", err)) ||
+        !(loc->R = cols_product(red, p->G, p->G, "G^T M^-1 G", err)))
+        return err->code;
+    memcpy(loc->s, p->b, (size_t)p->neq * sizeof *loc->s);
+    fc_matrix_gemv_t(p->G, 1.0, y, 1.0, loc->s);
+    return FC_OK;
 }
 
 /* Build the local problem from the factorised M. */
@@ -116,7 +136,7 @@ fc_err fc_reduction_local(fc_reduction *red, fc_problem **out, fc_error *err)
     memcpy(loc->mu, p->mu, (size_t)p->nc * sizeof *p->mu);
     if (p->mu_r) memcpy(loc->mu_r, p->mu_r, (size_t)p->nc * sizeof *p->mu_r);
     if (p->name && !(loc->name = fc_strdup(p->name))) goto nomem;
-    W = red->lu ? lu_congruence(red, err) : fc_chol_congruence(red->chol, p->H, err);
+    W = red->lu ? cols_product(red, p->H, p->H, "H^T M^-1 H", err) : fc_chol_congruence(red->chol, p->H, err);
     if (!W) goto fail;
     loc->W = fc_matrix_to_bsr(W, p->d);
     fc_matrix_free(W);
@@ -128,6 +148,7 @@ fc_err fc_reduction_local(fc_reduction *red, fc_problem **out, fc_error *err)
      * problem, with ||w|| instead of ||q||. */
     if (!(loc->w = fc_dup(p->w, (size_t)m))) goto nomem;
     fc_matrix_gemv_t(p->H, 1.0, y, 1.0, loc->q);
+    if (reduce_equalities(red, y, loc, err)) goto fail;
     free(y);
     *out = loc;
     return FC_OK;
@@ -139,9 +160,12 @@ fail:
     return err->code;
 }
 
-fc_err fc_reduction_recover_v(fc_reduction *red, const double *r, double *v, fc_error *err)
+fc_err fc_reduction_recover_v(fc_reduction *red, const double *r, const double *lambda, double *v,
+                               fc_error *err)
 {
-    fc_affine(red->global->H, r, red->global->f, v);
+    const fc_problem *p = red->global;
+    fc_affine(p->H, r, p->f, v);
+    if (p->neq && lambda) fc_matrix_gemv(p->G, 1.0, lambda, 1.0, v);
     if (red->chol_v) return fc_chol_solve(red->chol_v, v, v, err);
     return solve_M(red, v, v, err);
 }
@@ -155,29 +179,57 @@ void fc_reduction_end(fc_reduction *red)
     red->lu = NULL;
 }
 
+fc_err fc_solve_reduced_eq(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                           fc_v_factor vf, fc_reduced_eq_fn solve, void *user, double *r, double *u,
+                           double *v, double *lambda, fc_info *info, fc_status *status, fc_error *err)
+{
+    fc_reduction red;
+    fc_problem *loc = NULL;
+    double *lam = lambda;
+    *status = FC_STATUS_ERROR;
+    if (p->neq && !lam && !(lam = fc_calloc((size_t)p->neq, sizeof *lam)))
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory for the multipliers");
+    fc_err e = fc_reduction_start(p, &red, err);
+    if (e) {
+        if (lam != lambda) free(lam);
+        return e;
+    }
+    if (vf == FC_V_M_FACTOR && red.chol && !(red.chol_v = fc_chol_copy(red.chol)))
+        e = fc_error_set(err, FC_ERR_NOMEM, "out of memory copying M's factor");
+    if (!e) e = fc_reduction_local(&red, &loc, err);
+    if (!e) {
+        fc_options o = *opt;
+        o.time_limit = fc_time_left(clk);
+        *status = solve(loc, &o, r, u, lam, info, user);
+        fc_problem_free(loc);
+        e = fc_reduction_recover_v(&red, r, lam, v, err);
+    }
+    fc_reduction_end(&red);
+    if (lam != lambda) free(lam);
+    return e;
+}
+
+/* fc_solve_reduced's solve as an fc_reduced_eq_fn (no multipliers). */
+typedef struct plain_solve { fc_reduced_fn solve; void *user; } plain_solve;
+
+static fc_status call_plain(const fc_problem *loc, const fc_options *opt, double *r, double *u,
+                            double *lambda, fc_info *info, void *user)
+{
+    (void)lambda;
+    const plain_solve *ps = user;
+    return ps->solve(loc, opt, r, u, info, ps->user);
+}
+
 fc_err fc_solve_reduced(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
                         fc_v_factor vf, fc_reduced_fn solve, void *user, double *r, double *u, double *v,
                         fc_info *info, fc_status *status, fc_error *err)
 {
-    fc_reduction red;
-    fc_problem *loc = NULL;
     *status = FC_STATUS_ERROR;
-    if (fc_reduction_start(p, &red, err)) return err->code;
-    if (vf == FC_V_M_FACTOR && red.chol && !(red.chol_v = fc_chol_copy(red.chol))) {
-        fc_reduction_end(&red);
-        return fc_error_set(err, FC_ERR_NOMEM, "out of memory copying M's factor");
-    }
-    if (fc_reduction_local(&red, &loc, err)) {
-        fc_reduction_end(&red);
-        return err->code;
-    }
-    fc_options o = *opt;
-    o.time_limit = fc_time_left(clk);
-    *status = solve(loc, &o, r, u, info, user);
-    fc_problem_free(loc);
-    fc_err e = fc_reduction_recover_v(&red, r, v, err);
-    fc_reduction_end(&red);
-    return e;
+    if (p->neq)
+        return fc_error_set(err, FC_ERR_UNSUPPORTED,
+                            "this solver does not handle equality constraints (%d rows)", p->neq);
+    plain_solve ps = {solve, user};
+    return fc_solve_reduced_eq(p, opt, clk, vf, call_plain, &ps, r, u, v, NULL, info, status, err);
 }
 
 fc_err fc_problem_reduce(const fc_problem *p, fc_problem **local, fc_error *err)
@@ -194,8 +246,14 @@ fc_err fc_problem_reduce(const fc_problem *p, fc_problem **local, fc_error *err)
             c->W = fc_matrix_copy(p->W);
             c->q = fc_dup(p->q, (size_t)m);
             if (p->name) c->name = fc_strdup(p->name);
+            if (p->neq && fc_problem_set_equalities(c, p->neq, NULL) == FC_OK) {
+                memcpy(c->s, p->s, (size_t)p->neq * sizeof *c->s);
+                c->V = fc_matrix_copy(p->V);
+                if (p->R) c->R = fc_matrix_copy(p->R);
+            }
         }
-        if (!c || !c->W || !c->q || (p->name && !c->name)) {
+        if (!c || !c->W || !c->q || (p->name && !c->name) ||
+            (p->neq && (c->neq != p->neq || !c->V || (p->R && !c->R)))) {
             fc_problem_free(c);
             return fc_error_set(err, FC_ERR_NOMEM, "out of memory copying the problem");
         }
@@ -209,7 +267,8 @@ fc_err fc_problem_reduce(const fc_problem *p, fc_problem **local, fc_error *err)
     return e;
 }
 
-fc_err fc_problem_recover_v(const fc_problem *p, const double *r, double *v, fc_error *err)
+fc_err fc_problem_recover_v_eq(const fc_problem *p, const double *r, const double *lambda, double *v,
+                               fc_error *err)
 {
     fc_error tmp;
     if (!err) err = &tmp;
@@ -217,7 +276,12 @@ fc_err fc_problem_recover_v(const fc_problem *p, const double *r, double *v, fc_
         return fc_error_set(err, FC_ERR_INVALID, "v exists only for a global problem");
     fc_reduction red;
     if (fc_reduction_start(p, &red, err)) return err->code;
-    fc_err e = fc_reduction_recover_v(&red, r, v, err);
+    fc_err e = fc_reduction_recover_v(&red, r, lambda, v, err);
     fc_reduction_end(&red);
     return e;
+}
+
+fc_err fc_problem_recover_v(const fc_problem *p, const double *r, double *v, fc_error *err)
+{
+    return fc_problem_recover_v_eq(p, r, NULL, v, err);
 }

@@ -22,7 +22,8 @@ typedef enum fc_v_factor { FC_V_REDUCED_FACTOR, FC_V_M_FACTOR } fc_v_factor;
 
 fc_err fc_reduction_start(const fc_problem *p, fc_reduction *red, fc_error *err);
 fc_err fc_reduction_local(fc_reduction *red, fc_problem **local, fc_error *err);
-fc_err fc_reduction_recover_v(fc_reduction *red, const double *r, double *v, fc_error *err);
+fc_err fc_reduction_recover_v(fc_reduction *red, const double *r, const double *lambda, double *v,
+                              fc_error *err);
 void fc_reduction_end(fc_reduction *red);
 
 /* A solve of a global problem's reduction loc (user: the caller's). */
@@ -32,9 +33,19 @@ typedef fc_status (*fc_reduced_fn)(const fc_problem *loc, const fc_options *opt,
 /* Solve the global problem p through its reduction: M factorised once,
  * solve run on the local problem with the time left on clk (core/stage.h),
  * v recovered from r with the same factor; the solve's status in *status.
- * u receives the local u = W r + q. */
+ * u receives the local u = W r + q.  Equalities: FC_ERR_UNSUPPORTED. */
 fc_err fc_solve_reduced(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
                         fc_v_factor vf, fc_reduced_fn solve, void *user, double *r, double *u, double *v,
                         fc_info *info, fc_status *status, fc_error *err);
+
+/* fc_solve_reduced for any global problem: the reduction keeps the
+ * equalities (V = H^T M^-1 G, R = G^T M^-1 G, s = G^T M^-1 f + b), solve
+ * fills r, u = W r + V lambda + q and lambda, then v = M^-1 (H r + G lambda
+ * + f).  lambda (p->neq values) may be NULL. */
+typedef fc_status (*fc_reduced_eq_fn)(const fc_problem *loc, const fc_options *opt, double *r,
+                                      double *u, double *lambda, fc_info *info, void *user);
+fc_err fc_solve_reduced_eq(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                           fc_v_factor vf, fc_reduced_eq_fn solve, void *user, double *r, double *u,
+                           double *v, double *lambda, fc_info *info, fc_status *status, fc_error *err);
 
 #endif

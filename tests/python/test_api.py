@@ -239,3 +239,39 @@ def test_threads_and_paths(tmp_path):
     out = tmp_path / "p.hdf5"
     fricon.write(p, out)
     assert fricon.read(out).nc == p.nc
+
+
+@pytest.mark.parametrize("local", [False, True])
+def test_equalities(local, tmp_path):
+    """A problem with equality constraints (made by tests/eqcheck.py from a
+    shared global one): neq, G, b (or V, R, s) read as written; a solve
+    either refuses it (ValueError naming equalities) or returns lambda
+    meeting the equality residual, recomputed here."""
+    import subprocess
+    import sys
+    src = os.path.join(SHARED, "global", "Box_Stacks-i0122-82-5.hdf5")
+    if not os.path.exists(src):
+        pytest.skip("shared data missing")
+    out = str(tmp_path / "eq.hdf5")
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run([sys.executable, os.path.join(here, "eqcheck.py"), "make", src, out, out + ".sol", "3", "1"] +
+                   (["--local"] if local else []), check=True)
+    p = fricon.read(out)
+    assert p.neq == 3
+    if local:
+        assert p.V.shape == (p.m, 3) and p.R.shape == (3, 3) and p.s.shape == (3,) and p.G is None
+    else:
+        assert p.G.shape == (p.n, 3) and p.b.shape == (3,) and p.V is None and p.s is None
+    try:
+        res = fricon.solve(p, solver="auto")
+    except ValueError as e:
+        assert "equality" in str(e)
+        return
+    assert res.lam.shape == (3,)
+    if local:
+        t = p.V.T @ res.r + p.R @ res.lam + p.s
+        scale = max(1.0, np.linalg.norm(p.s))
+    else:
+        t = p.G.T @ res.v + p.b
+        scale = max(1.0, np.linalg.norm(p.b))
+    assert abs(np.linalg.norm(t) / scale - res.eq_residual) <= 1e-10 + 1e-6 * res.eq_residual
