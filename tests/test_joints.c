@@ -411,6 +411,14 @@ static void test_export(void)
             nb += fg->b[c] * fg->b[c];
         }
         CHECK(fg->G->nz == -2, "G stored by columns (nz %d)", fg->G->nz);
+        double *e0 = calloc(neq, sizeof *e0), r0 = 0;
+        memcpy(e0, g->b, neq * sizeof *e0);
+        fc_matrix_gemv_t(g->G, 1.0, w->last_v, 1.0, e0);
+        for (int k = 0; k < neq; k++) r0 += e0[k] * e0[k];
+        double dv = 0;
+        for (int k = 0; k < n; k++) dv = fmax(dv, fabs(fs->v[k] - w->last_v[k]));
+        printf("in memory: ||G^T v + b|| = %.3e, |v_file - v| %.2e\n", sqrt(r0), dv);
+        free(e0);
         CHECK(db == 0 && dl == 0, "b differs by %.1e, lambda by %.1e", db, dl);
         res = sqrt(res) / fmax(1, sqrt(nb));
         CHECK(res < 1e-8, "exported solution: ||G^T v + b|| / max(1, ||b||) = %.3e", res);
@@ -421,9 +429,9 @@ static void test_export(void)
     CHECK(fc_read(gpath, &pg, &err) == FC_OK, "fc_read: %s", err.msg);
     if (pg) CHECK(pg->neq == neq && pg->G && pg->b, "fc_read: neq %d, expected %d", pg->neq, neq);
     fc_problem_free(pg);
-    if (fg) fclib_delete_global(fg), free(fg);
-    if (fl) fclib_delete_local(fl), free(fl);
-    if (fs) fclib_delete_solutions(fs, 1), free(fs);
+    if (fg) fclib_delete_global(fg);
+    if (fl) fclib_delete_local(fl);
+    if (fs) fclib_delete_solutions(fs, 1);
 done:
     remove(gpath);
     remove(lpath);
