@@ -226,6 +226,19 @@ static void test_pendulum(void)
     CHECK(fabs(T - T0) <= 1e-3 * T0, "hinge pendulum: period %.9f, expected %.9f", T, T0);
     CHECK(drift < 1e-5, "hinge pendulum: joint drift %.3e", drift);
     fc_mbd_world_free(w);
+
+    /* planar (2D): a disk pinned to the world, gravity along -y */
+    w = fc_mbd_world_new();
+    fc_mbd_set_planar(w, 1);
+    fc_mbd_set_gravity(w, 0, -9.81, 0);
+    double pin[3] = {0, 0, 0};
+    b = fc_mbd_add_sphere(w, 0.005, 1000, sin(th), -cos(th), 0);
+    CHECK(fc_mbd_add_joint(w, FC_MBD_BALL, b, -1, pin, NULL) == 0, "planar pin");
+    T = pendulum_period(w, b, 0.0, 10, &drift);
+    printf("pendulum (planar): period %.9f s, relative %.2e, drift %.2e\n", T, (T - T0) / T0, drift);
+    CHECK(fabs(T - T0) <= 1e-3 * T0, "planar pendulum: period %.9f, expected %.9f", T, T0);
+    CHECK(drift < 1e-5, "planar pendulum: joint drift %.3e", drift);
+    fc_mbd_world_free(w);
 }
 
 static double energy(const fc_mbd_world *w)
