@@ -203,29 +203,32 @@ static double pendulum_period(fc_mbd_world *w, int body, double x0, int halves, 
     return 2 * (last - first) / (crossings - 1);
 }
 
+/* The period of w's pendulum (body, pivot at x = x0) within 1e-3 of
+ * 2 pi sqrt(L / g), L = 1 m, and its drift below 1e-5; w freed. */
+static void check_period(fc_mbd_world *w, int body, double x0, const char *what)
+{
+    double T0 = 2 * FC_MBD_PI * sqrt(1.0 / 9.81), drift;
+    double T = pendulum_period(w, body, x0, 10, &drift);
+    printf("pendulum (%s): period %.9f s, 2 pi sqrt(L/g) %.9f s, relative %.2e, drift %.2e m\n", what, T,
+           T0, (T - T0) / T0, drift);
+    CHECK(fabs(T - T0) <= 1e-3 * T0, "%s pendulum: period %.9f, expected %.9f", what, T, T0);
+    CHECK(drift < 1e-5, "%s pendulum: joint drift %.3e", what, drift);
+    fc_mbd_world_free(w);
+}
+
 static void test_pendulum(void)
 {
     fc_mbd_world *w;
     fc_error err;
     CHECK(fc_mbd_scene("pendulum", NULL, &w, &err) == FC_OK, "%s", err.msg);
-    double T0 = 2 * FC_MBD_PI * sqrt(1.0 / 9.81), drift;
-    double T = pendulum_period(w, 0, 0.0, 10, &drift);
-    printf("pendulum (ball): period %.9f s, 2 pi sqrt(L/g) %.9f s, relative %.2e, drift %.2e m\n", T, T0,
-           (T - T0) / T0, drift);
-    CHECK(fabs(T - T0) <= 1e-3 * T0, "ball pendulum: period %.9f, expected %.9f", T, T0);
-    CHECK(drift < 1e-5, "ball pendulum: joint drift %.3e m", drift);
-    fc_mbd_world_free(w);
+    check_period(w, 0, 0.0, "ball");
 
     /* the same on a hinge about y, with a box bob of 1 cm */
     w = fc_mbd_world_new();
     double th = 0.02, pivot[3] = {0.5, 0, 2}, y[3] = {0, 1, 0};
     int b = fc_mbd_add_box(w, 0.005, 0.005, 0.005, 1000, 0.5 + sin(th), 0, 2 - cos(th));
     CHECK(fc_mbd_add_joint(w, FC_MBD_HINGE, b, -1, pivot, y) == 0, "hinge");
-    T = pendulum_period(w, b, 0.5, 10, &drift);
-    printf("pendulum (hinge): period %.9f s, relative %.2e, drift %.2e\n", T, (T - T0) / T0, drift);
-    CHECK(fabs(T - T0) <= 1e-3 * T0, "hinge pendulum: period %.9f, expected %.9f", T, T0);
-    CHECK(drift < 1e-5, "hinge pendulum: joint drift %.3e", drift);
-    fc_mbd_world_free(w);
+    check_period(w, b, 0.5, "hinge");
 
     /* planar (2D): a disk pinned to the world, gravity along -y */
     w = fc_mbd_world_new();
@@ -234,11 +237,7 @@ static void test_pendulum(void)
     double pin[3] = {0, 0, 0};
     b = fc_mbd_add_sphere(w, 0.005, 1000, sin(th), -cos(th), 0);
     CHECK(fc_mbd_add_joint(w, FC_MBD_BALL, b, -1, pin, NULL) == 0, "planar pin");
-    T = pendulum_period(w, b, 0.0, 10, &drift);
-    printf("pendulum (planar): period %.9f s, relative %.2e, drift %.2e\n", T, (T - T0) / T0, drift);
-    CHECK(fabs(T - T0) <= 1e-3 * T0, "planar pendulum: period %.9f, expected %.9f", T, T0);
-    CHECK(drift < 1e-5, "planar pendulum: joint drift %.3e", drift);
-    fc_mbd_world_free(w);
+    check_period(w, b, 0.0, "planar");
 }
 
 static double energy(const fc_mbd_world *w)
@@ -309,6 +308,14 @@ static void test_contacts_and_joints(void)
     }
 }
 
+/* out = c + A x (A^T x when trans), k values. */
+static void affine(double *out, int k, const double *c, const fc_matrix *A, int trans, const double *x)
+{
+    memcpy(out, c, (size_t)k * sizeof *out);
+    if (trans) fc_matrix_gemv_t(A, 1.0, x, 1.0, out);
+    else fc_matrix_gemv(A, 1.0, x, 1.0, out);
+}
+
 /* The step's local form with the joints (fc_mbd_reduce and
  * fc_mbd_joint_reduce) against the global problem: for random r and
  * lambda, v recovered satisfies M v = H r + G lambda + f, and
@@ -352,17 +359,13 @@ static void test_local_form(void)
     double dyn = 0, du = 0, de = 0;
     for (int i = 0; i < n; i++) dyn = fmax(dyn, fabs(t[i] - g->f[i]));
     const fc_problem *L = red.local;
-    memcpy(u1, g->w, m * sizeof *u1);
-    fc_matrix_gemv_t(g->H, 1.0, v, 1.0, u1);
-    memcpy(u2, L->q, m * sizeof *u2);
-    fc_matrix_gemv(L->W, 1.0, r, 1.0, u2);
+    affine(u1, m, g->w, g->H, 1, v);
+    affine(u2, m, L->q, L->W, 0, r);
     fc_matrix_gemv(L->V, 1.0, lam, 1.0, u2);
-    for (int i = 0; i < m; i++) du = fmax(du, fabs(u1[i] - u2[i]));
-    memcpy(e1, g->b, neq * sizeof *e1);
-    fc_matrix_gemv_t(g->G, 1.0, v, 1.0, e1);
-    memcpy(e2, L->s, neq * sizeof *e2);
-    fc_matrix_gemv_t(L->V, 1.0, r, 1.0, e2);
+    affine(e1, neq, g->b, g->G, 1, v);
+    affine(e2, neq, L->s, L->V, 1, r);
     fc_matrix_gemv(L->R, 1.0, lam, 1.0, e2);
+    for (int i = 0; i < m; i++) du = fmax(du, fabs(u1[i] - u2[i]));
     for (int i = 0; i < neq; i++) de = fmax(de, fabs(e1[i] - e2[i]));
     CHECK(dyn < 1e-10, "local form: M v - H r - G lambda - f = %.3e", dyn);
     CHECK(du < 1e-10, "local form: H^T v + w - (W r + V lambda + q) = %.3e", du);

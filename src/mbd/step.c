@@ -354,6 +354,9 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         o.r0 = r0;
         const fc_solver *sv = fc_solver_find(solver ? solver : fc_mbd_default_solver(w));
         fc_err e = FC_OK;
+        /* the step reduces for solvers without the global entry point */
+        int reduce_here = sv && !w->planar && !w->general_reduction &&
+                          (p->neq ? !sv->solve_global_eq && sv->solve_local_eq != NULL : !sv->solve_global);
         if (!sv) {
             e = fc_error_set(err, FC_ERR_UNKNOWN_SOLVER, "unknown solver '%s'", solver);
         } else if (p->nc == 0) {
@@ -361,17 +364,22 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
             e = fc_mbd_joint_solve(w, p, v, lambda, err);
             info->solve.status = FC_CONVERGED;
             info->solve.eq_residual = joint_residual(p, v);
-        } else if (p->neq > 0 && !sv->solve_global_eq && sv->solve_local_eq && !w->planar &&
-                   !w->general_reduction) {
-            /* the local form with the joints' V, R, s, reduced here */
+        } else if (!reduce_here) {
+            /* the solver takes the global problem (or fc_solve reduces
+             * it); one without equalities refuses: FC_ERR_UNSUPPORTED */
+            e = fc_solve_eq(p, sv->name, &o, r, u, v, lambda, &info->solve, err);
+            info->global_residual = info->solve.residual;
+        } else {
+            /* reduced here with the block-diagonal M^-1 (and the joints'
+             * V, R, s), then solved */
             fc_mbd_reduced red;
             double *Y = NULL;
             e = fc_mbd_reduce(w, p, &red, err);
-            if (!e) e = fc_mbd_joint_reduce(w, p, red.local, &Y, err);
+            if (!e && p->neq) e = fc_mbd_joint_reduce(w, p, red.local, &Y, err);
             if (!e) e = fc_solve_eq(red.local, sv->name, &o, r, u, NULL, lambda, &info->solve, err);
             if (!e) {
                 fc_mbd_recover_v(w, p, &red, r, v);
-                fc_mbd_joint_recover(p->n, p->neq, Y, lambda, v);
+                if (Y) fc_mbd_joint_recover(p->n, p->neq, Y, lambda, v);
                 memcpy(u, p->w, (size_t)m * sizeof *u);
                 fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
                 info->global_residual = fc_error_local(p, r, u);
@@ -380,29 +388,6 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
                 red.local = NULL;
             }
             free(Y);
-            fc_mbd_reduced_free(&red);
-        } else if (p->neq > 0) {
-            /* a solver without equalities refuses: FC_ERR_UNSUPPORTED */
-            e = fc_solve_eq(p, sv->name, &o, r, u, v, lambda, &info->solve, err);
-            info->global_residual = info->solve.residual;
-        } else if (sv->solve_global || w->general_reduction || w->planar) {
-            /* the solver takes the global problem (or fc_solve reduces it) */
-            e = fc_solve(p, sv->name, &o, r, u, v, &info->solve, err);
-            info->global_residual = info->solve.residual;
-        } else {
-            /* reduced here with the block-diagonal M^-1, then solved */
-            fc_mbd_reduced red;
-            e = fc_mbd_reduce(w, p, &red, err);
-            if (!e) e = fc_solve(red.local, sv->name, &o, r, u, NULL, &info->solve, err);
-            if (!e) {
-                fc_mbd_recover_v(w, p, &red, r, v);
-                memcpy(u, p->w, (size_t)m * sizeof *u);
-                fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
-                info->global_residual = fc_error_local(p, r, u);
-                fc_problem_free(w->last_local);
-                w->last_local = red.local;
-                red.local = NULL;
-            }
             fc_mbd_reduced_free(&red);
         }
         info->t_solve = fc_now() - t2;
