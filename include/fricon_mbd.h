@@ -61,9 +61,7 @@ typedef struct fc_mbd_contact {
     double r[3];        /* impulse (n, t1, t2) of the last solve       */
 } fc_mbd_contact;
 
-/* Joints (equality constraints of the step's problem: M v = H r + G lambda
- * + f, G^T v + b = 0; docs/mbd.md#joints).  Anchors and axes are fixed in
- * the bodies' frames when the joint is added. */
+/* Joints: rows G^T v + b = 0 of the step's problem (docs/mbd.md#joints). */
 typedef enum fc_mbd_joint_type {
     FC_MBD_BALL,       /* 3 rows: the anchor points coincide            */
     FC_MBD_HINGE,      /* 5: ball, and the axis of a stays along b's     */
@@ -146,17 +144,14 @@ int fc_mbd_joint_count(const fc_mbd_world *w);
 const fc_mbd_joint *fc_mbd_joint_at(const fc_mbd_world *w, int i);
 /* Rows of a joint type in 3D (planar worlds keep the in-plane ones). */
 int fc_mbd_joint_rows(fc_mbd_joint_type type);
-/* Position errors of joint j at the current poses (m, and rad-like for the
- * orientation rows); their number. */
+/* Position errors of joint j at the current poses; their number. */
 int fc_mbd_joint_error(const fc_mbd_world *w, int j, double *C);
 /* Largest |error| over all joints. */
 double fc_mbd_joint_drift(const fc_mbd_world *w);
 /* Factor of C / h in b (default 1, as the contacts' stabilisation). */
 void fc_mbd_set_joint_stabilisation(fc_mbd_world *w, double factor);
-/* The solver fc_mbd_step uses when given NULL: the library's default,
- * or for a world with joints the first of it, nsn-ac and nsgs that
- * handles equality constraints (the default when none does: its steps
- * with contacts then fail with FC_ERR_UNSUPPORTED). */
+/* The solver fc_mbd_step uses when given NULL: the default, or with joints
+ * the first of it, nsn-ac, nsgs that handles equalities (else the default). */
 const char *fc_mbd_default_solver(const fc_mbd_world *w);
 /* Gravity's potential energy -sum m g . x. */
 double fc_mbd_potential_energy(const fc_mbd_world *w);
