@@ -97,12 +97,14 @@ done
 "$FRICON" simulate chain --steps 100 --solver fpp --quiet >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 2 ] && grep -q "equality constraints (joints)" "$T/err" ||
   bad "chain with fpp: exit $rc: $(cat "$T/err")"
-if "$FRICON" solvers | grep -q "equalit"; then
-  "$FRICON" simulate chain --steps 60 --every 60 --export "$T/j" --quiet >/dev/null 2>"$T/err" ||
-    bad "simulate chain: $(cat "$T/err")"
+"$FRICON" simulate chain --steps 60 --every 60 --export "$T/j" --quiet >/dev/null 2>"$T/err"; rc=$?
+if [ $rc = 2 ] && grep -q "does not handle equality constraints" "$T/err"; then
+  echo "mbd_cli: no solver handles equalities yet: chain export not checked"
+else
+  [ $rc = 0 ] || [ $rc = 1 ] || bad "simulate chain: exit $rc: $(cat "$T/err")"
   f="$T/j/chain-000060.hdf5"
-  j=$("$FRICON" info "$f" 2>&1)
-  echo "$j" | grep -qi "equalit" || bad "info $f: $j"
+  j=$("$FRICON" info "$f" 2>&1) || bad "info $f: $j"
+  echo "$j" | grep -q "equalities: 60" || bad "info $f: not 60 equality rows: $j"
 fi
 [ $fail = 0 ] && echo "mbd_cli: all passed"
 exit $fail
