@@ -131,11 +131,9 @@ typedef struct fc_problem {
     /* both */
     double *mu;     /* nc friction coefficients                          */
     double *mu_r;   /* nc rolling coefficients (d == 5), else NULL       */
-    /* Equality constraints (joints; SPEC section 1, FClib's M3DFC and
-     * GM3DFC): neq multipliers lambda with
-     *   local   u = W r + V lambda + q,   V^T r + R lambda + s = 0
-     *   global  M v = H r + G lambda + f, G^T v + b = 0.
-     * neq == 0 (and these NULL): none.  Set with fc_problem_set_equalities. */
+    /* neq equality constraints (joints, SPEC section 1), multipliers lambda:
+     * local u = W r + V lambda + q, V^T r + R lambda + s = 0; global
+     * M v = H r + G lambda + f, G^T v + b = 0.  neq == 0: none. */
     int neq;
     fc_matrix *V;   /* local: m x neq                                      */
     fc_matrix *R;   /* local: neq x neq, symmetric PSD; NULL means zero    */
@@ -147,8 +145,7 @@ typedef struct fc_problem {
 
 fc_problem *fc_problem_new(fc_kind kind, int d, int nc);
 void fc_problem_free(fc_problem *p);
-/* Give p neq equality rows: allocates s (local) or b (global), zeroed;
- * the caller sets V and R (local) or G (global), which p then owns. */
+/* Allocates s or b (zeroed) for neq rows; the caller sets V, R or G. */
 fc_err fc_problem_set_equalities(fc_problem *p, int neq, fc_error *err);
 static inline int fc_problem_m(const fc_problem *p) { return p->d * p->nc; }
 const char *fc_problem_kind_name(const fc_problem *p); /* "fc3d", "gfc3d", "rfc3d", ... */
@@ -163,8 +160,7 @@ fc_err fc_problem_validate(const fc_problem *p, fc_error *err);
  * R = G^T M^-1 G and s = G^T M^-1 f + b.  A local problem is copied. */
 fc_err fc_problem_reduce(const fc_problem *p, fc_problem **local, fc_error *err);
 
-/* v = M^-1 (H r + f) for a global problem; _eq: M^-1 (H r + G lambda + f)
- * (lambda: p->neq values; NULL means 0). */
+/* v = M^-1 (H r + f); _eq: M^-1 (H r + G lambda + f) (lambda NULL: 0). */
 fc_err fc_problem_recover_v(const fc_problem *p, const double *r, double *v,
                             fc_error *err);
 fc_err fc_problem_recover_v_eq(const fc_problem *p, const double *r, const double *lambda,
@@ -200,8 +196,7 @@ fc_err fc_read_guess(const char *path, const fc_problem *p, int k, double *r,
  * its u to the FClib HDF5 file holding p; refused if it has /guesses. */
 fc_err fc_write_guess(const char *path, const fc_problem *p, const double *r,
                       const double *v, fc_error *err);
-/* The same with lambda (p->neq values, /guesses/K/l; NULL: not read, or
- * written as zero). */
+/* With lambda (p->neq values, /guesses/K/l; NULL: not read / zero). */
 fc_err fc_read_guess_eq(const char *path, const fc_problem *p, int k, double *r, double *v,
                         double *lambda, int *count, fc_error *err);
 fc_err fc_write_guess_eq(const char *path, const fc_problem *p, const double *r, const double *v,
@@ -211,10 +206,8 @@ fc_err fc_write_guess_eq(const char *path, const fc_problem *p, const double *r,
 fc_err fc_write_solution(const char *path, const fc_problem *p,
                          const double *r, const double *u, const double *v,
                          const double *lambda, fc_error *err);
-/* Read a solution file of SPEC section 3 for problem p: r (m values) is
- * required; u (m, may be NULL) is filled from the file's u columns; v
- * (n, may be NULL; global problems) from its "# v" section; lambda
- * (p->neq, may be NULL) from "# lambda" (required when asked for). */
+/* Read one for problem p: r (m) required; u (m), v (n, "# v" section) and
+ * lambda (p->neq, "# lambda", then required) filled when not NULL. */
 fc_err fc_read_solution(const char *path, const fc_problem *p, double *r,
                         double *u, double *v, double *lambda, fc_error *err);
 
@@ -238,10 +231,8 @@ double fc_error_local(const fc_problem *p, const double *r, const double *u);
  * given v (if v != NULL) or the recomputed one. */
 double fc_residual(const fc_problem *p, const double *r, const double *v,
                    double *dyn);
-/* The same with equality constraints: lambda (neq values; NULL means 0)
- * enters u (V lambda) or v (M^-1 (H r + G lambda + f)) and the dynamics;
- * eq (if not NULL) receives ||V^T r + R lambda + s|| / max(1, ||s||)
- * (local) or ||G^T v + b|| / max(1, ||b||) (global), 0 when neq == 0. */
+/* With equalities: lambda (NULL: 0) enters u or v and the dynamics; eq
+ * (may be NULL) receives the equality residual of fc_info.eq_residual. */
 double fc_residual_eq(const fc_problem *p, const double *r, const double *v,
                       const double *lambda, double *dyn, double *eq);
 
@@ -290,8 +281,7 @@ typedef struct fc_info {
     int iterations;
     double residual;       /* SPEC measure recomputed on the returned r, u */
     double dyn_residual;   /* global: ||M v - H r - G lambda - f|| / max(1, ||f||) */
-    double eq_residual;    /* equalities: ||V^T r + R lambda + s|| / max(1, ||s||)
-                              or ||G^T v + b|| / max(1, ||b||); 0 without */
+    double eq_residual;    /* ||V^T r + R lambda + s|| or ||G^T v + b||, / max(1, ||s or b||) */
     double seconds;        /* solve alone (no I/O); reduction included     */
     char message[256];     /* why the solver stopped, if not converged     */
     int nstages;
@@ -322,11 +312,8 @@ typedef struct fc_solver {
     /* With max_iter 0 and a time limit, no iteration count: the solver
      * ends by its own rules or when the time is up (auto). */
     int until_time;
-    /* Problems with equality constraints (neq > 0), handled natively;
-     * lambda (neq) receives the multipliers.  NULL: the solver refuses
-     * such a problem (FC_ERR_UNSUPPORTED).  A global problem without
-     * solve_global_eq is solved through its reduction (which keeps V, R,
-     * s) by solve_local_eq. */
+    /* Problems with equalities (neq > 0; lambda out).  Both NULL: refused
+     * (FC_ERR_UNSUPPORTED); a global one without _global_eq is reduced. */
     fc_status (*solve_local_eq)(const fc_problem *p, const fc_options *opt, double *r,
                                 double *u, double *lambda, fc_info *info);
     fc_status (*solve_global_eq)(const fc_problem *p, const fc_options *opt, double *r,
@@ -351,9 +338,8 @@ const char *fc_default_solver(void);
  * info->status is FC_CONVERGED only when that residual <= tolerance. */
 fc_err fc_solve(const fc_problem *p, const char *solver, const fc_options *opt,
                 double *r, double *u, double *v, fc_info *info, fc_error *err);
-/* fc_solve with the multipliers of p's equality constraints: lambda
- * (p->neq values, may be NULL) receives them.  fc_solve is this with
- * lambda NULL (a problem with equalities is then solved all the same). */
+/* fc_solve that also returns the multipliers lambda (p->neq values, may
+ * be NULL) of p's equality constraints. */
 fc_err fc_solve_eq(const fc_problem *p, const char *solver, const fc_options *opt,
                    double *r, double *u, double *v, double *lambda, fc_info *info,
                    fc_error *err);

@@ -117,6 +117,31 @@ fc_status fc_auto_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
                                double *v, fc_info *info);
+/* Equality-capable entry points (fc_solver.solve_local_eq / solve_global_eq). */
+fc_status fc_auto_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info);
+fc_status fc_nsgs_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info);
+fc_status fc_psor_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info);
+fc_status fc_nsn_ac_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                             double *lambda, fc_info *info);
+fc_status fc_nsn_jm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                             double *lambda, fc_info *info);
+fc_status fc_nsn_fb_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                             double *lambda, fc_info *info);
+fc_status fc_nsn_nm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                             double *lambda, fc_info *info);
+fc_status fc_gadmm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                            double *v, double *lambda, fc_info *info);
+fc_status fc_gipm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *v, double *lambda, fc_info *info);
+fc_status fc_nsgs_v_solve_global_eq(const fc_problem *p, const fc_options *opt, double *r,
+                                    double *u, double *v, double *lambda, fc_info *info);
+fc_status fc_nsn_hybrid_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                                 double *lambda, fc_info *info);
+fc_status fc_admm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info);
 fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 fc_status fc_psor_solve(const fc_problem *p, const fc_options *opt,

@@ -55,18 +55,26 @@ static inline double check_norm(int n, const double *x)
  * (u_out, if not NULL, receives it).  scale: q for local, w for global.
  * relaxation != 0: the same formula without the De Saxce term (u_hat =
  * u), the residual of the convex relaxation K* ∋ u ⟂ r ∈ K. */
-static inline double check_error_with(const fc_problem *p, const fc_matrix *W, const double *q,
-                               const double *scale, const double *r, double *u_out,
-                               int relaxation)
+/* y += A x, through a CSR copy walked here (A rows x cols); transposed:
+ * y += A^T x. */
+static inline void check_gemv(const fc_matrix *A, int transposed, const double *x, double *y)
+{
+    fc_matrix *C = fc_matrix_to_csr(A);
+    for (int i = 0; i < C->rows; i++)
+        for (int k = C->p[i]; k < C->p[i + 1]; k++) {
+            if (transposed) y[C->j[k]] += C->x[k] * x[i];
+            else y[i] += C->x[k] * x[C->j[k]];
+        }
+    fc_matrix_free(C);
+}
+
+/* The SPEC contact measure at (r, u) with s = max(||scale||, ||r||, ||u||);
+ * relaxation != 0: without the De Saxce term. */
+static inline double check_contact_error(const fc_problem *p, const double *r, const double *u,
+                                         const double *scale, int relaxation)
 {
     int d = p->d, m = d * p->nc;
-    fc_matrix *C = fc_matrix_to_csr(W);
-    double *u = malloc((size_t)m * sizeof *u), *e = malloc((size_t)m * sizeof *e);
-    for (int i = 0; i < m; i++) {
-        double s = q[i];
-        for (int k = C->p[i]; k < C->p[i + 1]; k++) s += C->x[k] * r[C->j[k]];
-        u[i] = s;
-    }
+    double *e = malloc((size_t)m * sizeof *e);
     for (int a = 0; a < p->nc; a++) {
         const double *ra = r + d * a, *ua = u + d * a;
         double x[5], mu = p->mu[a], mur = p->mu_r ? p->mu_r[a] : 0;
@@ -80,12 +88,27 @@ static inline double check_error_with(const fc_problem *p, const fc_matrix *W, c
     }
     double s = fmax(check_norm(m, scale), fmax(check_norm(m, r), check_norm(m, u)));
     if (s < 1e-300) s = 1;
-    if (u_out) memcpy(u_out, u, (size_t)m * sizeof *u);
     double en = check_norm(m, e);
-    free(u);
     free(e);
-    fc_matrix_free(C);
     return en / s;
+}
+
+/* SPEC measure of a local problem at r, with u = W r + q computed here
+ * (u_out, if not NULL, receives it).  scale: q for local, w for global.
+ * relaxation != 0: the same formula without the De Saxce term (u_hat =
+ * u), the residual of the convex relaxation K* ∋ u ⟂ r ∈ K. */
+static inline double check_error_with(const fc_problem *p, const fc_matrix *W, const double *q,
+                               const double *scale, const double *r, double *u_out,
+                               int relaxation)
+{
+    int m = p->d * p->nc;
+    double *u = malloc((size_t)m * sizeof *u);
+    memcpy(u, q, (size_t)m * sizeof *u);
+    check_gemv(W, 0, r, u);
+    double e = check_contact_error(p, r, u, scale, relaxation);
+    if (u_out) memcpy(u_out, u, (size_t)m * sizeof *u);
+    free(u);
+    return e;
 }
 
 static inline double check_error_kind(const fc_problem *p, const double *r, int relaxation)
@@ -110,6 +133,52 @@ static inline double check_error(const fc_problem *p, const double *r)
 static inline double check_relaxation_error(const fc_problem *p, const double *r)
 {
     return check_error_kind(p, r, 1);
+}
+
+/* SPEC section 2 with equality constraints, all recomputed here: the
+ * contact measure with u = W r + V lambda + q (local) or u = H^T v + w
+ * (global, v required), *dyn = ||M v - H r - G lambda - f|| / max(1, ||f||)
+ * (global; 0 for local), *eq = ||V^T r + R lambda + s|| / max(1, ||s||) or
+ * ||G^T v + b|| / max(1, ||b||). */
+static inline double check_error_eq(const fc_problem *p, const double *r, const double *v,
+                                    const double *lambda, double *dyn, double *eq)
+{
+    int m = p->d * p->nc, neq = p->neq;
+    double *u = calloc((size_t)m, sizeof *u), *e = calloc((size_t)neq + 1, sizeof *e);
+    double err;
+    *dyn = 0;
+    if (p->kind == FC_LOCAL) {
+        memcpy(u, p->q, (size_t)m * sizeof *u);
+        check_gemv(p->W, 0, r, u);
+        if (neq) check_gemv(p->V, 0, lambda, u);
+        err = check_contact_error(p, r, u, p->q, 0);
+        if (neq) {
+            memcpy(e, p->s, (size_t)neq * sizeof *e);
+            check_gemv(p->V, 1, r, e);
+            if (p->R) check_gemv(p->R, 0, lambda, e);
+        }
+        *eq = neq ? check_norm(neq, e) / fmax(1, check_norm(neq, p->s)) : 0;
+    } else {
+        int n = p->n;
+        double *g = calloc((size_t)n, sizeof *g);
+        memcpy(u, p->w, (size_t)m * sizeof *u);
+        check_gemv(p->H, 1, v, u);
+        err = check_contact_error(p, r, u, p->w, 0);
+        check_gemv(p->M, 0, v, g);
+        for (int i = 0; i < n; i++) g[i] = -g[i] + p->f[i];
+        check_gemv(p->H, 0, r, g);
+        if (neq) check_gemv(p->G, 0, lambda, g);
+        *dyn = check_norm(n, g) / fmax(1, check_norm(n, p->f));
+        if (neq) {
+            memcpy(e, p->b, (size_t)neq * sizeof *e);
+            check_gemv(p->G, 1, v, e);
+        }
+        *eq = neq ? check_norm(neq, e) / fmax(1, check_norm(neq, p->b)) : 0;
+        free(g);
+    }
+    free(u);
+    free(e);
+    return err;
 }
 
 #endif

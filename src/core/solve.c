@@ -102,7 +102,15 @@ static fc_status solve_local(const fc_problem *loc, const fc_options *opt, doubl
     return ((const fc_solver *)solver)->solve_local(loc, opt, r, u, info);
 }
 
-/* Run s on p (equalities: its _eq entries, lambda of p->neq values). */
+/* A registered solver's local entry with equalities, for fc_solve_reduced_eq. */
+static fc_status solve_local_eq(const fc_problem *loc, const fc_options *opt, double *r,
+                                double *u, double *lambda, fc_info *info, void *solver)
+{
+    return ((const fc_solver *)solver)->solve_local_eq(loc, opt, r, u, lambda, info);
+}
+
+/* Run s on p (equalities: its _eq entries, lambda of p->neq values; a
+ * global problem without solve_global_eq through its reduction). */
 static fc_err run(const fc_solver *s, const fc_problem *p, const fc_options *opt, double *r,
                   double *u, double *v, double *lambda, fc_info *info, fc_error *err)
 {
@@ -110,10 +118,15 @@ static fc_err run(const fc_solver *s, const fc_problem *p, const fc_options *opt
         info->status = s->solve_local_eq(p, opt, r, u, lambda, info);
         return FC_OK;
     }
-    if (p->neq > 0) {
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
+    if (p->neq > 0 && s->solve_global_eq) {
         info->status = s->solve_global_eq(p, opt, r, u, v, lambda, info);
         return FC_OK;
     }
+    if (p->neq > 0)
+        return fc_solve_reduced_eq(p, opt, &clk, FC_V_REDUCED_FACTOR, solve_local_eq, (void *)s, r,
+                                   u, v, lambda, info, &info->status, err);
     if (p->kind == FC_LOCAL) {
         info->status = s->solve_local(p, opt, r, u, info);
         return FC_OK;
@@ -122,8 +135,6 @@ static fc_err run(const fc_solver *s, const fc_problem *p, const fc_options *opt
         info->status = s->solve_global(p, opt, r, u, v, info);
         return FC_OK;
     }
-    fc_clock clk;
-    fc_clock_start(&clk, opt);
     return fc_solve_reduced(p, opt, &clk, FC_V_REDUCED_FACTOR, solve_local, (void *)s, r, u, v,
                             info, &info->status, err);
 }
@@ -153,7 +164,7 @@ fc_err fc_solve_eq(const fc_problem *p, const char *name, const fc_options *opt,
     if (!(s->dims & FC_DIM(p->d)))
         return fc_error_set(err, FC_ERR_UNSUPPORTED, "solver '%s' does not handle d = %d",
                             s->name, p->d);
-    if (p->neq > 0 && !(p->kind == FC_LOCAL ? s->solve_local_eq != NULL : s->solve_global_eq != NULL))
+    if (p->neq > 0 && !s->solve_local_eq && !(p->kind == FC_GLOBAL && s->solve_global_eq))
         return fc_error_set(err, FC_ERR_UNSUPPORTED,
                             "solver '%s' does not handle equality constraints (joints)", s->name);
     int m = fc_problem_m(p);

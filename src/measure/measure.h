@@ -19,8 +19,7 @@ double fc_error_measure(int d, int nc, const double *mu, const double *mu_r,
  * of u_hat: no De Saxce term), of a local or a global problem. */
 double fc_error_relaxation(const fc_problem *p, const double *r, const double *u);
 
-/* ||M v - H r - f|| / max(1, ||f||) for a global problem; _eq with the
- * G lambda of its equality constraints (lambda NULL: none). */
+/* ||M v - H r - G lambda - f|| / max(1, ||f||) (lambda NULL: no G). */
 double fc_dynamics_residual(const fc_problem *p, const double *r, const double *v);
 double fc_dynamics_residual_eq(const fc_problem *p, const double *r, const double *v,
                                const double *lambda);

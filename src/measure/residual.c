@@ -52,7 +52,7 @@ double fc_residual_eq(const fc_problem *p, const double *r, const double *v,
                       const double *lambda, double *dyn, double *eq)
 {
     int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0;
-    double *u = fc_calloc((size_t)m, sizeof *u), *vr = NULL, *f = NULL, err = NAN;
+    double *u = fc_calloc((size_t)m, sizeof *u), *vr = NULL, err = NAN;
     double *zero = NULL;
     if (!lambda && p->neq > 0) lambda = zero = fc_calloc((size_t)p->neq, sizeof *zero);
     if (!u || (p->neq > 0 && !lambda)) goto done;
@@ -62,16 +62,10 @@ double fc_residual_eq(const fc_problem *p, const double *r, const double *v,
         if (eq) *eq = fc_equality_residual(p, r, NULL, lambda);
         goto done;
     }
-    /* v = M^-1 (H r + G lambda + f): the problem with f + G lambda */
-    fc_problem shifted = *p;
     fc_error e;
-    if (!(vr = fc_calloc((size_t)n, sizeof *vr))) goto done;
-    if (p->neq > 0) {
-        if (!(f = fc_dup(p->f, (size_t)n))) goto done;
-        fc_matrix_gemv(p->G, 1.0, lambda, 1.0, f);
-        shifted.f = f;
-    }
-    if (fc_problem_recover_v(&shifted, r, vr, &e) != FC_OK) goto done;
+    if (!(vr = fc_calloc((size_t)n, sizeof *vr)) ||
+        fc_problem_recover_v_eq(p, r, lambda, vr, &e) != FC_OK)
+        goto done;
     memcpy(u, p->w, (size_t)m * sizeof *u);
     fc_matrix_gemv_t(p->H, 1.0, vr, 1.0, u);
     err = fc_error_local(p, r, u);
@@ -80,7 +74,6 @@ double fc_residual_eq(const fc_problem *p, const double *r, const double *v,
 done:
     free(u);
     free(vr);
-    free(f);
     free(zero);
     return err;
 }

@@ -12,11 +12,19 @@
  *     v+  from [M, H; H', -I/rho] (v, y) = (f, xi^ - w - s + r^/rho)
  *     xi+ = P_K*(H'v+ + w + s - r^/rho),  r+ = r^ - rho (H'v+ + w + s - xi+)
  * The matrices W + rho I (LL') and the quasi-definite KKT (LDL') go
- * through src/linsys/kkt.c; they are refactorised only when rho changes. */
+ * through src/linsys/kkt.c; they are refactorised only when rho changes.
+ * gadmm with equality rows (G, b): the v-step is bordered by G'v + b = 0,
+ *     [K G~; G~' 0] (x, z) = (rhs, -b),  G~ = (G; 0),  lambda = -z,
+ * solved with K's factors: Y = K^-1 G~ and T = G~'Y (dense, PSD) after each
+ * factorisation, then x = x0 - Y z, T z = G~'x0 + b per iteration.
+ * admm with (V, R, s): the r-step [W + rho I, V; V', R] (x, lambda) =
+ * (rhs, -s) the same way, T = R - V'Y (PSD for a reduction's R), x = x0 -
+ * Y lambda; u = W z + V lambda + q.  No sticking probe, no scaling. */
 #include "internal.h"
 #include "core/stage.h"
 #include "linsys/linsys.h"
 #include "measure/measure.h"
+#include "solvers/eqblock.h"
 
 #include <stdio.h>
 
@@ -41,6 +49,8 @@ typedef struct admm {
     const fc_problem *orig;       /* local, scaled: the problem as given   */
     const double *D;              /* its scaling, r = D r' (m)             */
     double *ro, *uo;              /* r and u of the problem as given (m)   */
+    int neq;                      /* global: equality rows (0: none)       */
+    double *Y, *T, *z, *lam, *best_lam, *eqv;  /* N*neq, neq*neq, neq x3, n */
     fc_clock clock;
     fc_error err;
 } admm;
@@ -53,6 +63,7 @@ static void admm_free(admm *w)
     free(w->tmp2); free(w->v); free(w->sk);
     fc_chol_free(w->Mf); free(w->vr); free(w->ur);
     free(w->ro); free(w->uo);
+    free(w->Y); free(w->T); free(w->z); free(w->lam); free(w->best_lam); free(w->eqv);
 }
 
 /* Rolling friction aware shift: the normal part of u_hat - u. */
@@ -88,6 +99,53 @@ static int admm_build(admm *w)
     return 1;
 }
 
+/* After a factorisation with equality rows: Y = K^-1 B, B = (G; 0)
+ * (global) or V (local); T = G'Y_v or R - V'Y, PSD, factorised
+ * (fc_eqb_chol: redundant rows dropped).  0 on failure (message in err). */
+static int admm_factor_eq(admm *w)
+{
+    int N = w->N, neq = w->neq, rows = w->global ? w->n : w->m;
+    const fc_matrix *B = w->global ? w->p->G : w->p->V;
+    for (int j = 0; j < neq; j++) {
+        double *y = w->Y + (size_t)N * j, *t = w->T + (size_t)neq * j;
+        memset(w->tmp, 0, (size_t)N * sizeof *w->tmp);
+        for (int i = 0; i < rows; i++) w->tmp[i] = fc_matrix_get(B, i, j);
+        if (fc_kkt_solve(w->K, w->tmp, y, 2, &w->err) != FC_OK) return 0;
+        for (int i = 0; i < neq; i++)
+            t[i] = !w->global && w->p->R ? fc_matrix_get(w->p->R, i, j) : 0.0;
+        fc_matrix_gemv_t(B, w->global ? 1.0 : -1.0, y, 1.0, t);
+        if (!(t[j] > 0)) {
+            fc_error_set(&w->err, FC_ERR_NUMERIC, "equality row %d: its Schur complement "
+                         "entry is %g (R = 0: a saddle point ADMM's solve does not handle)", j, t[j]);
+            return 0;
+        }
+    }
+    fc_eqb_chol(neq, w->T);
+    return 1;
+}
+
+/* The bordered solve: lambda = -T^+ (B'x0 + c) (c = b or s), x = x0 + Y
+ * lambda (global) or x0 - Y lambda (local). */
+static void admm_solve_eq(admm *w, double *x)
+{
+    int N = w->N, neq = w->neq;
+    memcpy(w->z, w->global ? w->p->b : w->p->s, (size_t)neq * sizeof *w->z);
+    fc_matrix_gemv_t(w->global ? w->p->G : w->p->V, 1.0, x, 1.0, w->z);
+    fc_eqb_chol_solve_neg(neq, w->T, w->z);
+    double sg = w->global ? 1.0 : -1.0;
+    for (int j = 0; j < neq; j++) {
+        w->lam[j] = w->z[j];
+        for (int i = 0; i < N; i++) x[i] += sg * w->Y[i + (size_t)N * j] * w->z[j];
+    }
+}
+
+/* u = W r + q (+ V lambda with equality rows), local. */
+static void admm_u(const admm *w, const double *r, double *u)
+{
+    fc_problem_u(w->p, r, u);
+    if (w->neq) fc_matrix_gemv(w->p->V, 1.0, w->lam, 1.0, u);
+}
+
 static int admm_factor(admm *w)
 {
     double *vals = fc_kkt_values(w->K);
@@ -100,9 +158,9 @@ static int admm_factor(admm *w)
     /* a tiny regularisation of a singular M (global): refined away */
     if (w->global) {
         for (int i = 0; i < w->N; i++) w->tmp2[i] = i < w->n ? 1e-12 * (1.0 + fabs(w->base[i])) : 0.0;
-        return fc_kkt_factor(w->K, w->tmp2, &w->err) == FC_OK;
+        return fc_kkt_factor(w->K, w->tmp2, &w->err) == FC_OK && (!w->neq || admm_factor_eq(w));
     }
-    return fc_kkt_factor(w->K, NULL, &w->err) == FC_OK;
+    return fc_kkt_factor(w->K, NULL, &w->err) == FC_OK && (!w->neq || admm_factor_eq(w));
 }
 
 /* 1 when no time limit is set or a factorisation can end within it. */
@@ -199,7 +257,8 @@ static double initial_rho(admm *w)
  * iterations, see fc_admm_solve; *best_out receives the best error. */
 static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global,
                           const fc_problem *orig, const double *D, int probe,
-                          double *r, double *u, double *v, fc_info *info, double *best_out)
+                          double *r, double *u, double *v, double *lambda, fc_info *info,
+                          double *best_out)
 {
     admm w;
     memset(&w, 0, sizeof w);
@@ -216,10 +275,20 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     w.s = fc_calloc((size_t)w.nc, 8); w.tmp = fc_calloc(N, 8); w.tmp2 = fc_calloc(N, 8);
     w.v = fc_calloc(global ? (size_t)w.n : 1, 8);
     if (orig) { w.ro = fc_calloc(m, 8); w.uo = fc_calloc(m, 8); }
+    w.neq = lambda ? p->neq : 0;
+    int eq_oom = 0;
+    if (w.neq) {
+        size_t q = (size_t)w.neq;
+        w.Y = N * q <= FC_EQ_DENSE_MAX ? fc_calloc(N * q, 8) : NULL;
+        w.T = fc_calloc(q * q, 8); w.z = fc_calloc(q, 8); w.lam = fc_calloc(q, 8);
+        w.best_lam = fc_calloc(q, 8); w.eqv = fc_calloc((size_t)w.n, 8);
+        eq_oom = !w.Y || !w.T || !w.z || !w.lam || !w.best_lam || !w.eqv;
+    }
     fc_status st = FC_MAX_ITER;
     const char *why = NULL;
     if (!w.a || !w.b || !w.ah || !w.bh || !w.a0 || !w.b0 || !w.x || !w.rhs || !w.sol || !w.u ||
-        !w.s || !w.tmp || !w.tmp2 || !w.v || (orig && (!w.ro || !w.uo)) || !admm_build(&w)) {
+        !w.s || !w.tmp || !w.tmp2 || !w.v || (orig && (!w.ro || !w.uo)) || eq_oom ||
+        !admm_build(&w)) {
         snprintf(info->message, sizeof info->message, "admm: %.200s",
                  w.err.code ? w.err.msg : "out of memory");
         admm_free(&w);
@@ -246,6 +315,12 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         w.vr = fc_calloc((size_t)w.n, 8);
         w.ur = fc_calloc(m, 8);
         if (!w.vr || !w.ur) { admm_free(&w); return FC_STATUS_ERROR; }
+    }
+    if (w.neq && global && !w.Mf) {
+        snprintf(info->message, sizeof info->message,
+                 "gadmm with equality rows needs a symmetric definite M");
+        admm_free(&w);
+        return FC_STATUS_ERROR;
     }
     if (w.skew && !(w.sk = fc_calloc(global ? (size_t)w.n : m, 8))) {
         admm_free(&w);
@@ -281,7 +356,8 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     /* initial point: the warm start r (local: z = r; global: reactions) */
     if (!global) {
         memcpy(w.a, r, m * sizeof *r);
-        fc_problem_u(p, r, w.u);
+        if (w.neq) memcpy(w.lam, lambda, (size_t)w.neq * sizeof *w.lam);
+        admm_u(&w, r, w.u);
     } else {
         memcpy(w.b, r, m * sizeof *r);
         memcpy(w.u, p->w, m * sizeof *w.u);
@@ -306,11 +382,12 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
                 for (int i = 0; i < w.m; i++) w.rhs[i] -= w.sk[i];
             }
             if (fc_kkt_solve(w.K, w.rhs, w.x, 1, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
+            if (w.neq) admm_solve_eq(&w, w.x);
             for (int i = 0; i < w.m; i++) w.a[i] = w.x[i] + w.bh[i];
             for (int c = 0; c < w.nc; c++)
                 fc_project_cone(d, p->mu[c], p->mu_r ? p->mu_r[c] : 0.0, w.a + d * c);
             for (int i = 0; i < w.m; i++) w.b[i] = w.bh[i] + w.x[i] - w.a[i];
-            fc_problem_u(p, w.a, w.u);
+            admm_u(&w, w.a, w.u);
             for (int i = 0; i < w.m; i++) w.tmp[i] = w.x[i] - w.a[i];
             pr = fc_norm2(w.m, w.tmp);
             for (int i = 0; i < w.m; i++) w.tmp[i] = w.a[i] - w.ah[i];
@@ -329,6 +406,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             for (int i = 0; i < w.m; i++)
                 w.rhs[n + i] = w.ah[i] - p->w[i] - (i % d == 0 ? w.s[i / d] : 0.0) + w.bh[i] / w.rho;
             if (fc_kkt_solve(w.K, w.rhs, w.sol, 2, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
+            if (w.neq) admm_solve_eq(&w, w.sol);
             memcpy(v, w.sol, (size_t)n * sizeof *v);
             fc_matrix_gemv_t(p->H, 1.0, v, 0.0, w.x);          /* H'v */
             for (int i = 0; i < w.m; i++) {
@@ -357,11 +435,18 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         if (w.Mf) {
             fc_matrix_gemv(p->H, 1.0, r, 0.0, w.vr);
             for (int i = 0; i < n; i++) w.vr[i] += p->f[i];
+            if (w.neq) fc_matrix_gemv(p->G, 1.0, w.lam, 1.0, w.vr);
             fc_chol_solve(w.Mf, w.vr, w.vr, NULL);
             memcpy(w.ur, p->w, m * sizeof *w.ur);
             fc_matrix_gemv_t(p->H, 1.0, w.vr, 1.0, w.ur);
             e = fc_error_measure(d, w.nc, p->mu, p->mu_r, p->w, r, w.ur, NULL);
-            e = fmax(e, fc_dynamics_residual(p, r, w.vr));
+            if (w.neq) {   /* M v = H r + G lambda + f exactly: G'v + b is the residual */
+                memcpy(w.z, p->b, (size_t)w.neq * sizeof *w.z);
+                fc_matrix_gemv_t(p->G, 1.0, w.vr, 1.0, w.z);
+                e = fmax(e, fc_norm2(w.neq, w.z) / fmax(1.0, fc_norm2(w.neq, p->b)));
+            } else {
+                e = fmax(e, fc_dynamics_residual(p, r, w.vr));
+            }
             vbest = w.vr;
         } else if (w.orig) {
             /* judged on the problem as given: r = D r', u = D^-1 u' */
@@ -371,6 +456,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         } else {
             e = fc_error_measure(d, w.nc, p->mu, p->mu_r, p->w ? p->w : p->q, r, w.u, NULL);
             if (global) e = fmax(e, fc_dynamics_residual(p, r, v));
+            if (w.neq && !global) e = fmax(e, fc_equality_residual(p, r, NULL, w.lam));
         }
         if (e < 0.5 * mark) { mark = e; it_mark = it; }
         /* far from the target (1000 tol, and at most 1e-3 whatever the
@@ -394,7 +480,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             memset(w.b, 0, m * sizeof *w.b);
             memcpy(w.ah, w.a, m * sizeof *w.a);
             memcpy(w.bh, w.b, m * sizeof *w.b);
-            fc_problem_u(p, w.a, w.u);
+            admm_u(&w, w.a, w.u);
             admm_shift(&w, w.u);
             alpha = 1.0;
             cprev = INFINITY;
@@ -411,6 +497,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             best = e;
             memcpy(best_r, r, m * sizeof *r);
             if (global) memcpy(best_v, vbest, (size_t)n * sizeof *v);
+            if (w.neq) memcpy(w.best_lam, w.lam, (size_t)w.neq * sizeof *w.lam);
         }
         fc_log(opt, 2, "admm %d: rho %.3e pr %.3e dr %.3e spec %.3e", it, w.rho, pr, dr, e);
         if (e <= opt->tolerance) { st = FC_CONVERGED; it++; break; }
@@ -477,9 +564,11 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     if (best < INFINITY) {
         memcpy(r, best_r, m * sizeof *r);
         if (global) memcpy(v, best_v, (size_t)n * sizeof *v);
+        if (w.neq) memcpy(lambda, w.best_lam, (size_t)w.neq * sizeof *lambda);
     }
     if (!global) {
-        fc_problem_u(p, r, u);
+        if (w.neq) memcpy(w.lam, w.best_lam, (size_t)w.neq * sizeof *w.lam);
+        admm_u(&w, r, u);
     } else {
         memcpy(u, p->w, m * sizeof *u);
         fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
@@ -564,7 +653,7 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
         }
         fc_clock clk;
         fc_clock_start(&clk, opt);
-        fc_status st = admm_run(p, opt, 0, NULL, NULL, opt->admm.probe, r, u, NULL, info, &best);
+        fc_status st = admm_run(p, opt, 0, NULL, NULL, opt->admm.probe, r, u, NULL, NULL, info, &best);
         probe_it = info->iterations;
         if (st == FC_CONVERGED || st == FC_STATUS_ERROR || st == FC_TIME_LIMIT ||
             probe_it >= opt->max_iter || strstr(info->message, "progress callback")) {
@@ -583,7 +672,7 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
     }
     fc_status st;
     if (!opt->admm.scaling) {
-        st = admm_run(p, &o2, 0, NULL, NULL, 0, r, u, NULL, info, NULL);
+        st = admm_run(p, &o2, 0, NULL, NULL, 0, r, u, NULL, NULL, info, NULL);
         info->iterations += probe_it;
         return st;
     }
@@ -595,7 +684,7 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
         return FC_STATUS_ERROR;
     }
     for (int i = 0; i < m; i++) r[i] /= D[i];
-    st = admm_run(sp, &o2, 0, p, D, 0, r, u, NULL, info, NULL);
+    st = admm_run(sp, &o2, 0, p, D, 0, r, u, NULL, NULL, info, NULL);
     info->iterations += probe_it;
     for (int i = 0; i < m; i++) r[i] *= D[i];
     fc_problem_u(p, r, u);
@@ -607,5 +696,21 @@ fc_status fc_admm_solve(const fc_problem *p, const fc_options *opt, double *r, d
 fc_status fc_gadmm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                          double *v, fc_info *info)
 {
-    return admm_run(p, opt, 1, NULL, NULL, 0, r, u, v, info, NULL);
+    return admm_run(p, opt, 1, NULL, NULL, 0, r, u, v, NULL, info, NULL);
+}
+
+fc_status fc_admm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info)
+{
+    return admm_run(p, opt, 0, NULL, NULL, 0, r, u, NULL, lambda, info, NULL);
+}
+
+fc_status fc_gadmm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                            double *v, double *lambda, fc_info *info)
+{
+    if (p->kind != FC_GLOBAL) {
+        snprintf(info->message, sizeof info->message, "gadmm: a global problem expected");
+        return FC_STATUS_ERROR;
+    }
+    return admm_run(p, opt, 1, NULL, NULL, 0, r, u, v, lambda, info, NULL);
 }

@@ -17,6 +17,10 @@
  * Newton matrices (src/linsys/kkt.c, values updated in place):
  *   dual:    T W T + G^-2                   positive definite, LL'
  *   primal:  [M, -H T; -T H', -G^-2]        quasi-definite, LDL'
+ * gipm with equality rows (G_eq, b): the multipliers lambda are free
+ * unknowns after x, M v = H T x + G_eq lambda + f and G_eq'v + b = 0 the
+ * linear equations: [M, -H T, -G_eq; -T H', -G^-2, 0; -G_eq', 0, 0]
+ * (regularised, refined), one whole LDL'.
  */
 #include "internal.h"
 #include "cone/soc.h"
@@ -37,6 +41,7 @@ typedef struct ipm {
     const fc_options *opt;
     int d, nc, m, n, N;       /* N: Newton unknowns (m, or n + m)          */
     int global;
+    int neq;                  /* global: equality rows, unknowns after x    */
     double *t;                /* T's diagonal (m)                           */
     fc_kkt *K;
     double *base;             /* KKT values without the scaling blocks      */
@@ -81,11 +86,56 @@ static void ipm_free(ipm *w)
 }
 
 /* The Newton matrix, its pattern with the zero scaling blocks. */
+/* The primal Newton matrix with equality rows, from triplets. */
+static fc_kkt *ipm_kkt_eq(ipm *w)
+{
+    const fc_problem *p = w->p;
+    int n = w->n, m = w->m, d = w->d, neq = w->neq;
+    fc_matrix *A = fc_matrix_to_csr(p->M), *H = fc_matrix_to_csr(p->H), *G = fc_matrix_to_csr(p->G);
+    int *ti = NULL, *tj = NULL;
+    double *tx = NULL;
+    size_t nz = 0;
+    if (A && H && G) {
+        nz = (size_t)A->nnz + (size_t)H->nnz + (size_t)G->nnz + (size_t)w->nc * d * d + neq;
+        ti = fc_calloc(nz, sizeof *ti); tj = fc_calloc(nz, sizeof *tj); tx = fc_calloc(nz, sizeof *tx);
+    }
+    fc_kkt *K = NULL;
+    if (ti && tj && tx) {
+        long k = 0;
+        for (int i = 0; i < n; i++)
+            for (int q = A->p[i]; q < A->p[i + 1]; q++) {
+                ti[k] = i; tj[k] = A->j[q]; tx[k++] = A->x[q] * (i == A->j[q] ? 1.0 : 0.5);
+            }
+        for (int i = 0; i < n; i++)
+            for (int q = H->p[i]; q < H->p[i + 1]; q++) {
+                ti[k] = i; tj[k] = n + H->j[q]; tx[k++] = -H->x[q] * w->t[H->j[q]];
+            }
+        for (int i = 0; i < n; i++)
+            for (int q = G->p[i]; q < G->p[i + 1]; q++) {
+                ti[k] = i; tj[k] = n + m + G->j[q]; tx[k++] = -G->x[q];
+            }
+        for (int a = 0; a < w->nc; a++)
+            for (int jj = 0; jj < d; jj++)
+                for (int ii = 0; ii <= jj; ii++) {
+                    ti[k] = n + d * a + ii; tj[k] = n + d * a + jj; tx[k++] = 0;
+                }
+        for (int j = 0; j < neq; j++) { ti[k] = tj[k] = n + m + j; tx[k++] = 0; }
+        K = fc_kkt_new(w->N, k, ti, tj, tx, 1, &w->err);
+    } else {
+        fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory building a KKT matrix");
+    }
+    free(ti); free(tj); free(tx);
+    fc_matrix_free(A); fc_matrix_free(H); fc_matrix_free(G);
+    return K;
+}
+
 static int ipm_build(ipm *w)
 {
     int d = w->d, n = w->n;
     /* M and H, or W scaled by T (the dual form) */
-    w->K = fc_kkt_new_problem(w->p, w->global, w->global ? NULL : w->t, -1.0, w->t, 1, &w->err);
+    w->K = w->neq ? ipm_kkt_eq(w)
+                  : fc_kkt_new_problem(w->p, w->global, w->global ? NULL : w->t, -1.0, w->t, 1,
+                                       &w->err);
     if (!w->K) return 0;
     double *vals = fc_kkt_values(w->K);
     /* number of stored values: last diagonal position + 1 */
@@ -101,13 +151,14 @@ static int ipm_build(ipm *w)
     return 1;
 }
 
-static int ipm_init(ipm *w, const fc_problem *p, const fc_options *opt, int global)
+static int ipm_init(ipm *w, const fc_problem *p, const fc_options *opt, int global, int neq)
 {
     memset(w, 0, sizeof *w);
     w->p = p; w->opt = opt; w->global = global;
     w->d = p->d; w->nc = p->nc; w->m = p->d * p->nc;
     w->n = global ? p->n : 0;
-    w->N = w->n + w->m;
+    w->neq = global ? neq : 0;
+    w->N = w->n + w->m + w->neq;
     size_t m = (size_t)w->m, N = (size_t)w->N, nc = (size_t)w->nc;
     w->t = fc_calloc(m, sizeof(double));
     w->reg = fc_calloc(N, sizeof(double));
@@ -156,6 +207,8 @@ static int ipm_init(ipm *w, const fc_problem *p, const fc_options *opt, int glob
     for (int i = 0; i < w->N; i++) dmax = fmax(dmax, fabs(vals[fc_kkt_diag(w->K, i)]));
     for (int i = 0; i < w->N; i++)
         w->reg[i] = (i < w->n ? 1.0 : (global ? -1.0 : 1.0)) * opt->ipm.reg * dmax;
+    /* lambda's rows: G_eq's scale on the zero block */
+    for (int i = w->n + w->m; i < w->N; i++) w->reg[i] = -opt->ipm.reg * dmax;
     w->best = INFINITY;
     return 1;
 }
@@ -173,6 +226,7 @@ static void ipm_physical(ipm *w)
         if (w->Mf) {
             fc_matrix_gemv(p->H, 1.0, w->r, 0.0, w->vr);
             for (int i = 0; i < w->n; i++) w->vr[i] += p->f[i];
+            if (w->neq) fc_matrix_gemv(p->G, 1.0, w->z + w->n + w->m, 1.0, w->vr);
             if (fc_chol_solve(w->Mf, w->vr, w->vr, NULL) != FC_OK)
                 memcpy(w->vr, w->z, (size_t)w->n * sizeof *w->vr);
             /* refined against the stored M (the factor reads its upper
@@ -181,6 +235,7 @@ static void ipm_physical(ipm *w)
                 double *rr = w->rhs, *dv = w->sol;
                 fc_matrix_gemv(p->H, 1.0, w->r, 0.0, rr);
                 for (int i = 0; i < w->n; i++) rr[i] += p->f[i];
+                if (w->neq) fc_matrix_gemv(p->G, 1.0, w->z + w->n + w->m, 1.0, rr);
                 fc_matrix_gemv(p->M, -1.0, w->vr, 1.0, rr);
                 if (fc_norm2(w->n, rr) <= 1e-15 * (1.0 + fc_norm2(w->n, p->f))) break;
                 if (fc_chol_solve(w->Mf, rr, dv, NULL) != FC_OK) break;
@@ -197,7 +252,13 @@ static double ipm_spec_error(ipm *w)
     const fc_problem *p = w->p;
     double e = fc_error_measure(w->d, w->nc, p->mu, p->mu_r, p->w ? p->w : p->q,
                                 w->r, w->u, NULL);
-    if (w->global) e = fmax(e, fc_dynamics_residual(p, w->r, w->vr));
+    if (w->neq) {
+        const double *lam = w->z + w->n + w->m;
+        e = fmax(e, fc_dynamics_residual_eq(p, w->r, w->vr, lam));
+        e = fmax(e, fc_equality_residual(p, w->r, w->vr, lam));
+    } else if (w->global) {
+        e = fmax(e, fc_dynamics_residual(p, w->r, w->vr));
+    }
     return e;
 }
 
@@ -327,13 +388,21 @@ static double ipm_residuals(ipm *w)
     double s1 = fmax(fc_norm2(n, w->res), fc_norm2(n, p->f));
     fc_matrix_gemv(p->H, -1.0, w->r, 1.0, w->res);
     for (int i = 0; i < n; i++) w->res[i] -= p->f[i];
+    double r3 = 0.0;
+    if (w->neq) {   /* r1 -= G_eq lambda;  r3 = G_eq'v + b */
+        double *e3 = w->res + n + m;
+        fc_matrix_gemv(p->G, -1.0, w->z + n + m, 1.0, w->res);
+        memcpy(e3, p->b, (size_t)w->neq * sizeof *e3);
+        fc_matrix_gemv_t(p->G, 1.0, w->z, 1.0, e3);
+        r3 = fc_norm2(w->neq, e3) / fmax(1.0, fc_norm2(w->neq, p->b));
+    }
     fc_matrix_gemv_t(p->H, 1.0, w->z, 0.0, w->Ghn);
     for (int i = 0; i < m; i++) rd[i] = w->t[i] * w->Ghn[i] + w->c[i] - w->y[i];
     for (int i = 0; i < m; i++) w->tmp[i] = w->t[i] * w->Ghn[i];
     double s2 = fmax(fmax(fc_norm2(m, w->c), fc_norm2(m, w->tmp)), fc_norm2(m, w->y));
     double r1 = fc_norm2(n, w->res) / fmax(s1, 1e-300);
     double r2 = fc_norm2(m, rd) / fmax(s2, 1e-300);
-    return fmax(r1, r2);
+    return fmax(fmax(r1, r2), r3);
 }
 
 /* Factorise with the regularisation f times its base; on a breakdown (a
@@ -388,6 +457,7 @@ static int ipm_direction(ipm *w, const double *rc, double *dz, double *dy)
     } else {
         for (int i = 0; i < n; i++) w->rhs[i] = -w->res[i];
         for (int i = 0; i < m; i++) w->rhs[n + i] = rd[i] - w->g[i];
+        for (int i = 0; i < w->neq; i++) w->rhs[n + m + i] = w->res[n + m + i];
     }
     /* a factor that no longer solves the system (no pivot vanished, but
      * the refined direction is worse than none) is redone with a stronger
@@ -451,6 +521,7 @@ static int ipm_cold_start(ipm *w)
     } else {
         for (int i = 0; i < n; i++) w->rhs[i] = w->p->f[i];
         for (int i = 0; i < m; i++) w->rhs[n + i] = w->c[i];
+        for (int i = 0; i < w->neq; i++) w->rhs[n + m + i] = w->p->b[i];
     }
     if (fc_kkt_solve(w->K, w->rhs, w->z, w->opt->ipm.refine, &w->err) != FC_OK) return 0;
     double *x = w->z + n;
@@ -558,11 +629,11 @@ static inner_status ipm_inner(ipm *w, double tol, int every_step, int *stop_oute
 }
 
 static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global, int every_step,
-                         double *r, double *u, double *v, fc_info *info)
+                         double *r, double *u, double *v, double *lambda, fc_info *info)
 {
     ipm w;
     fc_status st = FC_MAX_ITER;
-    if (!ipm_init(&w, p, opt, global)) {
+    if (!ipm_init(&w, p, opt, global, lambda ? p->neq : 0)) {
         snprintf(info->message, sizeof info->message, "ipm: %.200s", w.err.msg);
         ipm_free(&w);
         return FC_STATUS_ERROR;
@@ -703,6 +774,7 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
         memcpy(r, w.r, (size_t)w.m * sizeof *r);
         memcpy(u, w.u, (size_t)w.m * sizeof *u);
         if (v && global) memcpy(v, w.vr, (size_t)w.n * sizeof *v);
+        if (w.neq) memcpy(lambda, w.z + w.n + w.m, (size_t)w.neq * sizeof *lambda);
     } else {
         /* no finite iterate at all (overflow from the first step): the
          * initial guess r, as given, is the last finite one */
@@ -731,7 +803,7 @@ fc_status fc_ipm_solve(const fc_problem *p, const fc_options *opt, double *r, do
     if (ipm_check(p, info) != FC_CONVERGED) return FC_STATUS_ERROR;
     /* on a local problem only the dual form applies (no M, no H) */
     int every = opt->ipm.formulation == FC_IPM_EQUILIBRIUM;
-    return ipm_run(p, opt, 0, every, r, u, NULL, info);
+    return ipm_run(p, opt, 0, every, r, u, NULL, NULL, info);
 }
 
 fc_status fc_gipm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
@@ -747,10 +819,19 @@ fc_status fc_gipm_solve(const fc_problem *p, const fc_options *opt, double *r, d
             snprintf(info->message, sizeof info->message, "%.200s", err.msg);
             return FC_STATUS_ERROR;
         }
-        fc_status st = ipm_run(loc, opt, 0, 0, r, u, NULL, info);
+        fc_status st = ipm_run(loc, opt, 0, 0, r, u, NULL, NULL, info);
         fc_problem_free(loc);
         if (v && fc_problem_recover_v(p, r, v, &err) != FC_OK) return FC_STATUS_ERROR;
         return st;
     }
-    return ipm_run(p, opt, 1, form == FC_IPM_EQUILIBRIUM, r, u, v, info);
+    return ipm_run(p, opt, 1, form == FC_IPM_EQUILIBRIUM, r, u, v, NULL, info);
+}
+
+/* gipm with equality rows: the primal form (or the equilibrium form when
+ * asked); the dual form would need W, V, R formed. */
+fc_status fc_gipm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *v, double *lambda, fc_info *info)
+{
+    if (ipm_check(p, info) != FC_CONVERGED) return FC_STATUS_ERROR;
+    return ipm_run(p, opt, 1, opt->ipm.formulation == FC_IPM_EQUILIBRIUM, r, u, v, lambda, info);
 }

@@ -14,12 +14,17 @@
  * than anderson_growth, and plain sweeps run alone for a while when the
  * error has not halved in anderson_window sweeps (docs/measurements.md).
  *
+ * Equality rows (V, R, s; solve_local_eq): the multipliers are Gauss-Seidel
+ * blocks (eqblock.h) swept exactly before the contacts, whose q then
+ * includes V lambda; the iterate (and Anderson's) is (r, lambda).
+ *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
 #include "matrix/bsr.h"
 #include "measure/measure.h"
 #include "core/firstorder.h"
+#include "solvers/eqblock.h"
 
 #include <stdio.h>
 
@@ -40,6 +45,9 @@ typedef struct nsgs_work {
                            when not accelerated (else aa.x, saved by
                            fo_accel_save: one copy per sweep, not two)   */
     fo_accel aa;        /* acceleration (aa.on == 0 when off)            */
+    fc_eqb eq;          /* equality blocks (eq.neq == 0: none)           */
+    double *xe;         /* m + neq: (r, lambda) when neq > 0             */
+    double *qe;         /* m: q + V lambda when neq > 0                  */
 } nsgs_work;
 
 static void work_free(nsgs_work *w)
@@ -50,6 +58,9 @@ static void work_free(nsgs_work *w)
     free(w->rlast);
     free(w->x);
     fo_accel_free(&w->aa);
+    fc_eqb_free(&w->eq);
+    free(w->xe);
+    free(w->qe);
 }
 
 /* xorshift64* step of a local PRNG state. */
@@ -75,7 +86,8 @@ static void shuffle(int n, int *order, unsigned long long *s)
  * returns the number of contacts whose local solve missed the local
  * tolerance. */
 static inline int sweep_d(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
-                          const fc_local_params *par, double omega, double *r, int d, int bsr)
+                          const fc_local_params *par, double omega, const double *q, double *r,
+                          int d, int bsr)
 {
     int missed = 0;
     for (int i = 0; i < p->nc; i++) {
@@ -84,7 +96,7 @@ static inline int sweep_d(const fc_problem *p, const fc_matrix *W, const nsgs_wo
         if (bsr) bsr_row_dot(W, d, a, r, 1, qa);
         else fc_matrix_block_row_dot(W, a, d, r, 1, qa);
         for (int k = 0; k < d; k++) {
-            qa[k] += p->q[(size_t)d * a + k];
+            qa[k] += q[(size_t)d * a + k];
             ra[k] = rp[k];
         }
         double e = fc_local_solve(&w->loc[a], qa, par, ra);
@@ -101,17 +113,38 @@ static inline int sweep_d(const fc_problem *p, const fc_matrix *W, const nsgs_wo
 static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
                  const fc_local_params *par, double omega, double *r)
 {
+    const double *q = p->q;
+    if (w->eq.neq) {   /* the equality blocks first, then u's shift V lambda */
+        int m = fc_problem_m(p);
+        fc_eqb_sweep(&w->eq, p->s, r, r + m);
+        fc_eqb_shift(&w->eq, p->q, r + m, w->qe);
+        q = w->qe;
+    }
     int bsr = W->kind == FC_MAT_BSR && W->bs == p->d;
-    if (bsr && p->d == 3) return sweep_d(p, W, w, par, omega, r, 3, 1);
-    if (bsr && p->d == 2) return sweep_d(p, W, w, par, omega, r, 2, 1);
-    return sweep_d(p, W, w, par, omega, r, p->d, 0);
+    if (bsr && p->d == 3) return sweep_d(p, W, w, par, omega, q, r, 3, 1);
+    if (bsr && p->d == 2) return sweep_d(p, W, w, par, omega, q, r, 2, 1);
+    return sweep_d(p, W, w, par, omega, q, r, p->d, 0);
+}
+
+/* The SPEC error at the sweep's (r, lambda), u into u; with equalities the
+ * larger of the contact error and the equality residual (*eqres). */
+static double measure(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
+                      const double *r, double *u, double *eqres)
+{
+    int m = fc_problem_m(p);
+    fc_affine(W, r, w->eq.neq ? w->qe : p->q, u);
+    double err = fc_error_local(p, r, u);
+    if (!w->eq.neq) return err;
+    *eqres = fc_eqb_residual(&w->eq, p->s, r, r + m);
+    return isnan(*eqres) ? NAN : fmax(err, *eqres);
 }
 
 /* The common driver of nsgs and psor with relaxation omega. */
 static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double omega,
-                          double *r, double *u, fc_info *info)
+                          double *r_out, double *u, double *lambda, fc_info *info)
 {
-    int d = p->d, nc = p->nc, m = d * nc;
+    int d = p->d, nc = p->nc, m0 = d * nc, neq = lambda ? p->neq : 0;
+    int m = m0 + neq;   /* the iterate: r, then lambda */
     const fc_nsgs_options *o = &opt->nsgs;
     nsgs_work w = {0};
     fc_clock clk;
@@ -127,7 +160,24 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     int oom = fo_accel_init_nsgs(&w.aa, o, m);
     if (!w.aa.on) w.x = fc_calloc((size_t)m, sizeof *w.x);
     const double *x0 = w.aa.on ? w.aa.x : w.x;
-    if (!w.loc || !w.order || !w.rlast || oom || !x0) {
+    double *r = r_out, eqres = 0.0;
+    if (neq) {
+        int e = fc_eqb_init(&w.eq, p, info->message, sizeof info->message);
+        if (e > 0) {
+            work_free(&w);
+            info->status = FC_STATUS_ERROR;
+            return FC_STATUS_ERROR;
+        }
+        oom |= e < 0;
+        w.xe = fc_calloc((size_t)m, sizeof *w.xe);
+        w.qe = fc_calloc((size_t)m0, sizeof *w.qe);
+        if (w.xe && w.qe) {
+            memcpy(w.xe, r_out, (size_t)m0 * sizeof *r);
+            memcpy(w.xe + m0, lambda, (size_t)neq * sizeof *r);
+            r = w.xe;
+        }
+    }
+    if (!w.loc || !w.order || !w.rlast || oom || !x0 || (neq && !(w.xe && w.qe))) {
         work_free(&w);
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
@@ -187,8 +237,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                             : it == 1 || it - checked_at >= FC_NSGS_MEASURE_GAP ||
                               !(ratio * change > FC_NSGS_PREDICT_MARGIN * opt->tolerance);
         if (due || it >= opt->max_iter) {
-            fc_affine(W, r, p->q, u);
-            err = fc_error_local(p, r, u);
+            err = measure(p, W, &w, r, u, &eqres);
             checked_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
             fc_log(opt, 1, "nsgs sweep %d error %.3e (%d local misses)", it, err, missed);
@@ -203,9 +252,16 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     }
     if (w.aa.extrapolated) memcpy(r, w.rlast, (size_t)m * sizeof *r); /* a checked iterate */
     if (w.aa.on) fc_log(opt, 1, "nsgs: %d accelerated sweeps accepted", w.aa.accepted);
-    fc_affine(W, r, p->q, u);
+    if (neq) fc_eqb_shift(&w.eq, p->q, r + m0, w.qe);
+    measure(p, W, &w, r, u, &eqres);
     info->iterations = it;
     info->residual = fc_error_local(p, r, u);
+    info->eq_residual = eqres;
+    if (neq) {
+        if (st == FC_CONVERGED && !(eqres <= opt->tolerance)) st = FC_MAX_ITER;
+        memcpy(r_out, r, (size_t)m0 * sizeof *r);
+        memcpy(lambda, r + m0, (size_t)neq * sizeof *r);
+    }
     fc_log(opt, 0, "%s: %s after %d sweeps, error %.3e, %.3f s",
            omega == 1.0 ? "nsgs" : "psor", fc_status_name(st), it, info->residual,
            fc_clock_elapsed(&clk));
@@ -214,16 +270,33 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     return st;
 }
 
+/* PSOR's omega: nsgs.omega when in (0, 2) and not 1, else the default. */
+static double psor_omega(const fc_options *opt)
+{
+    double omega = opt->nsgs.omega;
+    return !(omega > 0.0 && omega < 2.0) || omega == 1.0 ? FC_PSOR_DEFAULT_OMEGA : omega;
+}
+
 fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt, double *r,
                         double *u, fc_info *info)
 {
-    return nsgs_run(p, opt, opt->nsgs.omega > 0 ? opt->nsgs.omega : 1.0, r, u, info);
+    return nsgs_run(p, opt, opt->nsgs.omega > 0 ? opt->nsgs.omega : 1.0, r, u, NULL, info);
+}
+
+fc_status fc_nsgs_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info)
+{
+    return nsgs_run(p, opt, opt->nsgs.omega > 0 ? opt->nsgs.omega : 1.0, r, u, lambda, info);
 }
 
 fc_status fc_psor_solve(const fc_problem *p, const fc_options *opt, double *r,
                         double *u, fc_info *info)
 {
-    double omega = opt->nsgs.omega;
-    if (!(omega > 0.0 && omega < 2.0) || omega == 1.0) omega = FC_PSOR_DEFAULT_OMEGA;
-    return nsgs_run(p, opt, omega, r, u, info);
+    return nsgs_run(p, opt, psor_omega(opt), r, u, NULL, info);
+}
+
+fc_status fc_psor_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           double *lambda, fc_info *info)
+{
+    return nsgs_run(p, opt, psor_omega(opt), r, u, lambda, info);
 }

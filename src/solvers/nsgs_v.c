@@ -7,11 +7,15 @@
  * v += G_a (r_a,new - r_a).  A sweep costs O(nnz(H) + nnz(G)).
  * When G would be dense (more than 20 (nnz(H) + n) entries) the problem
  * is reduced to W (fc_problem_reduce) and solved by nsgs.  On a local
- * problem (W given) nsgs-v is nsgs. */
+ * problem (W given) nsgs-v is nsgs.
+ * Equality rows (G_eq, b; solve_global_eq) are swept as blocks J before
+ * the contacts, exactly: lambda_J -= R_JJ^+ (G_J'v + b_J) with R_JJ =
+ * G_J'M^-1 G_J dense (eqblock.h's factor), v moved along by M^-1 G_J. */
 #include "core/firstorder.h"
 #include "cone/cone.h"
 #include "linsys/linsys.h"
 #include "problem/reduce.h"
+#include "solvers/eqblock.h"
 
 #include <stdio.h>
 
@@ -71,13 +75,130 @@ static fc_status reduced_nsgs(const fc_problem *p, const fc_options *opt, const 
     return st;
 }
 
+/* The equality blocks of the velocity form: G_eq^T and (M^-1 G_eq)^T as
+ * CSR rows, the blocks' starts and dense factors. */
+typedef struct vblocks {
+    int neq, nb;
+    fc_matrix *Gt, *Kt;
+    int *start;
+    long *off;
+    double *L, *e;
+} vblocks;
+
+static void vblocks_free(vblocks *B)
+{
+    fc_matrix_free(B->Gt); fc_matrix_free(B->Kt);
+    free(B->start); free(B->off); free(B->L); free(B->e);
+}
+
+static int same_rows(const fc_matrix *A, int i, int k)
+{
+    int li = A->p[i + 1] - A->p[i];
+    return li == A->p[k + 1] - A->p[k] &&
+           !memcmp(A->j + A->p[i], A->j + A->p[k], (size_t)li * sizeof *A->j);
+}
+
+/* 0: ready, -1: out of memory or M^-1 G_eq not sparse, 1: an empty row. */
+static int vblocks_init(vblocks *B, const fc_problem *p, fc_chol *F, double *b, double *x)
+{
+    int n = p->n, neq = p->neq;
+    B->neq = neq;
+    fc_matrix *Gc = fc_matrix_to_csr(p->G);
+    B->Gt = Gc ? fc_csr_transpose(Gc) : NULL;
+    fc_matrix_free(Gc);
+    if (!B->Gt) return -1;
+    B->Kt = inverse_times(F, B->Gt, n, 20 * (B->Gt->nnz + n), b, x);
+    memset(x, 0, (size_t)n * sizeof *x);   /* the scatters below start from 0 */
+    B->start = fc_calloc((size_t)neq + 1, sizeof *B->start);
+    B->off = fc_calloc((size_t)neq + 1, sizeof *B->off);
+    B->e = fc_calloc((size_t)neq, sizeof *B->e);
+    if (!B->Kt || !B->start || !B->off || !B->e) return -1;
+    long tot = 0;
+    for (int i = 0; i < neq;) {
+        int e = neq <= FC_EQB_DENSE ? neq : i + 1;
+        while (e < neq && e - i < FC_EQB_MAX && same_rows(B->Kt, e, i)) e++;
+        B->start[B->nb] = i;
+        B->off[B->nb++] = tot;
+        tot += (long)(e - i) * (e - i);
+        i = e;
+    }
+    B->start[B->nb] = neq;
+    if (!(B->L = fc_calloc((size_t)tot, sizeof *B->L))) return -1;
+    for (int k = 0; k < B->nb; k++) {
+        int a = B->start[k], nk = B->start[k + 1] - a;
+        double *L = B->L + B->off[k];
+        for (int j = 0; j < nk; j++) {
+            const fc_matrix *K = B->Kt;
+            for (int q = K->p[a + j]; q < K->p[a + j + 1]; q++) x[K->j[q]] = K->x[q];
+            for (int i = 0; i < nk; i++) L[i + (size_t)nk * j] = sparse_row_dot(B->Gt, a + i, x);
+            for (int q = K->p[a + j]; q < K->p[a + j + 1]; q++) x[K->j[q]] = 0.0;
+            if (!(L[j + (size_t)nk * j] > 0)) return 1;
+        }
+        fc_eqb_chol(nk, L);
+    }
+    return 0;
+}
+
+/* v += (M^-1 G_eq) row i times dl. */
+static void move_v(const fc_matrix *Kt, int i, double dl, double *v)
+{
+    for (int q = Kt->p[i]; q < Kt->p[i + 1]; q++) v[Kt->j[q]] += dl * Kt->x[q];
+}
+
+/* One pass over the equality blocks: lambda and v updated. */
+static void vblocks_sweep(const vblocks *B, const double *bv, double *lambda, double *v)
+{
+    for (int k = 0; k < B->nb; k++) {
+        int a = B->start[k], nk = B->start[k + 1] - a;
+        for (int i = 0; i < nk; i++) B->e[i] = sparse_row_dot(B->Gt, a + i, v) + bv[a + i];
+        fc_eqb_chol_solve_neg(nk, B->L + B->off[k], B->e);
+        for (int i = 0; i < nk; i++) {
+            lambda[a + i] += B->e[i];
+            move_v(B->Kt, a + i, B->e[i], v);
+        }
+    }
+}
+
+/* ||G_eq'v + b|| / max(1, ||b||). */
+static double vblocks_residual(const vblocks *B, const double *bv, const double *v)
+{
+    double s = 0.0;
+    for (int i = 0; i < B->neq; i++) {
+        double e = sparse_row_dot(B->Gt, i, v) + bv[i];
+        s += e * e;
+    }
+    return sqrt(s) / fmax(1.0, fc_norm2(B->neq, bv));
+}
+
+static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                            double *v, double *lambda, fc_info *info);
+
 fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                  double *u, double *v, fc_info *info)
+{
+    return nsgs_v_run(p, opt, r, u, v, NULL, info);
+}
+
+fc_status fc_nsgs_v_solve_global_eq(const fc_problem *p, const fc_options *opt, double *r,
+                                    double *u, double *v, double *lambda, fc_info *info)
+{
+    return nsgs_v_run(p, opt, r, u, v, lambda, info);
+}
+
+static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                            double *v, double *lambda, fc_info *info)
 {
     int d = p->d, nc = p->nc, n = p->n, m = fc_problem_m(p);
     fc_error err;
     fc_clock clk;
     fc_clock_start(&clk, opt);
+    int neq = lambda ? p->neq : 0;
+    vblocks B = {0};
+    if (neq && fc_matrix_asymmetry(p->M) > NSGS_V_M_SYMMETRIC) {
+        snprintf(info->message, sizeof info->message,
+                 "nsgs-v with equality rows needs a symmetric M");
+        return FC_STATUS_ERROR;
+    }
     if (fc_matrix_asymmetry(p->M) > NSGS_V_M_SYMMETRIC) {
         /* M stored non-symmetric (one triangle, or round-off above
          * Cholesky's reach): the reduction factorises it by LU */
@@ -101,6 +222,16 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     }
     double *b = ws, *x = ws + n;
     Gt = inverse_times(F, Ht, n, 20 * (Ht->nnz + n), b, x);
+    memset(x, 0, (size_t)n * sizeof *x);   /* the scatters below start from 0 */
+    if (neq) {
+        int e = Gt ? vblocks_init(&B, p, F, b, x) : -1;
+        if (e) {
+            snprintf(info->message, sizeof info->message, "nsgs-v: %s",
+                     e > 0 ? "an equality row is empty (G_eq has a zero column)"
+                           : "out of memory, or M^-1 H or M^-1 G_eq not sparse");
+            goto done;
+        }
+    }
     if (!Gt) {
         fc_log(opt, 1, "nsgs-v: M^-1 H is not sparse; reduced problem and nsgs instead");
         st = reduced_nsgs(p, opt, &clk, r, u, v, info);
@@ -123,8 +254,9 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     const fc_nsgs_options *o = &opt->nsgs;
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
-    /* v = M^-1 (H r + f) */
+    /* v = M^-1 (H r + G_eq lambda + f) */
     fc_affine(p->H, r, p->f, b);
+    if (neq) fc_matrix_gemv(p->G, 1.0, lambda, 1.0, b);
     if (fc_chol_solve(F, b, v, &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "nsgs-v: %.200s", err.msg);
         goto done;
@@ -145,8 +277,11 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
     int rs = -1;
     for (int it = 0;; it++) {
         for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
-        if ((rs = fo_run_check(&R, it, r, fc_error_local(p, r, u))) >= 0) break;
+        double err = fc_error_local(p, r, u);
+        if (neq) err = fmax(err, vblocks_residual(&B, p->b, v));
+        if ((rs = fo_run_check(&R, it, r, err)) >= 0) break;
         fo_accel_save(&aa, r, m);
+        if (neq) vblocks_sweep(&B, p->b, lambda, v);
         for (int a = 0; a < nc; a++) {
             double qa[5], ra[5], *rp = r + d * a;
             for (int k = 0; k < d; k++) {
@@ -172,14 +307,18 @@ fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, dou
                 for (int q = Gt->p[j]; q < Gt->p[j + 1]; q++) v[Gt->j[q]] += dr * Gt->x[q];
             }
     }
-    /* the best iterate and its v, recomputed exactly */
-    if (R.error > R.best_err || !fc_all_finite((size_t)m, r)) memcpy(r, R.best, (size_t)m * sizeof *r);
+    /* the best iterate and its v, recomputed exactly (with equality rows
+     * the last: lambda goes with it) */
+    if ((!neq && R.error > R.best_err) || !fc_all_finite((size_t)m, r))
+        memcpy(r, R.best, (size_t)m * sizeof *r);
     free(R.best);
     fc_affine(p->H, r, p->f, b);
+    if (neq) fc_matrix_gemv(p->G, 1.0, lambda, 1.0, b);
     fc_chol_solve(F, b, v, NULL);
     for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
     st = fo_run_report(&R, (fc_status)rs, info);
 done:
+    vblocks_free(&B);
     fo_accel_free(&aa);
     free(rplain);
     fc_matrix_free(Ht);

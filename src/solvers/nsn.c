@@ -10,11 +10,19 @@
  * non-monotone line search on 1/2 ||F||^2; a delta*I regularisation of
  * the W part (or a Levenberg-Marquardt-like shift) when J is singular or
  * the direction is not a descent one; stagnation detection.  nsn-hybrid
- * falls back to NSGS sweeps when Newton fails and returns to Newton. */
+ * falls back to NSGS sweeps when Newton fails and returns to Newton.
+ *
+ * Equality rows (V, R, s; solve_local_eq): the iterate is (r, lambda),
+ * u = W r + V lambda + q, and the Newton system is bordered,
+ *   [J  A V; V^T  R] [dr; dl] = -[F; e],   e = V^T r + R lambda + s,
+ * solved by eliminating dr with J's factors (neq solves for Z = J^-1 A V,
+ * then the dense Schur complement R - V^T Z); the merit is
+ * 1/2 (||F||^2 + ||e||^2). */
 #include "internal.h"
 #include "core/stage.h"
 #include "linsys/linsys.h"
 #include "solvers/nsn.h"
+#include "solvers/eqblock.h"
 
 #include <lapacke.h>
 #include <stdio.h>
@@ -23,6 +31,9 @@
  * timed (UMFPACK's on the generated columns; KLU gives way to UMFPACK on
  * heavy fill). */
 #define FC_NSN_FLOPS_PER_SECOND 1e10
+
+/* Relative singular-value cut of the equality rows' Schur complement. */
+#define FC_NSN_EQ_RCOND 1e-12
 
 #define FC_SQRT1_2 0.70710678118654752440
 
@@ -265,6 +276,10 @@ typedef struct nsn_ws {
     const fc_options *opt;
     const fc_nsn_options *o;
     int form, d, nc, m;
+    int neq, mx;            /* equality rows (0: none); mx = m + neq */
+    fc_matrix *Vt;          /* V^T as CSR (neq x m), when neq > 0 */
+    double *e, *de, *Z, *S, *col;   /* neq, neq, m*neq, neq*neq, m */
+    int *ipiv;
     fc_matrix *Wown;        /* W converted to BSR(d) when it was not */
     const fc_matrix *W;     /* BSR, bs = d */
     fc_bjac J;              /* J's pattern (W's blocks + diagonal), LU */
@@ -293,6 +308,8 @@ static void ws_free(nsn_ws *w)
     free(w->Ab); free(w->Bb);
     free(w->u); free(w->F); free(w->dir); free(w->Wd); free(w->Jd);
     free(w->rt); free(w->ut); free(w->Ft); free(w->best_r); free(w->hist); free(w->keep_r);
+    fc_matrix_free(w->Vt);
+    free(w->e); free(w->de); free(w->Z); free(w->S); free(w->col); free(w->ipiv);
 }
 
 /* Largest eigenvalue of the symmetric part of an n x n block (n <= 3). */
@@ -334,7 +351,7 @@ static void set_rho(nsn_ws *w)
 }
 
 static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int form,
-                      fc_error *err)
+                      int neq, fc_error *err)
 {
     memset(w, 0, sizeof *w);
     w->p = p;
@@ -344,6 +361,8 @@ static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int
     w->d = p->d;
     w->nc = p->nc;
     w->m = fc_problem_m(p);
+    w->neq = neq;
+    w->mx = w->m + neq;
     fc_clock_start(&w->clock, opt);
     if (p->W->kind == FC_MAT_BSR && p->W->bs == p->d) {
         w->W = p->W;
@@ -352,7 +371,7 @@ static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int
         if (!w->Wown) return fc_error_set(err, FC_ERR_NOMEM, "nsn: cannot convert W to BSR");
         w->W = w->Wown;
     }
-    size_t m = (size_t)w->m, nc = (size_t)w->nc, dd = (size_t)(w->d * w->d);
+    size_t m = (size_t)w->m, nc = (size_t)w->nc, dd = (size_t)(w->d * w->d), mx = (size_t)w->mx;
     int M = w->o->nonmonotone_m > 0 ? w->o->nonmonotone_m : 1;
     w->rho_n = fc_calloc(nc, sizeof(double));
     w->rho_t = fc_calloc(nc, sizeof(double));
@@ -362,19 +381,37 @@ static fc_err ws_init(nsn_ws *w, const fc_problem *p, const fc_options *opt, int
     w->Bb = fc_calloc(nc * dd, sizeof(double));
     w->u = fc_calloc(m, sizeof(double));
     w->F = fc_calloc(m, sizeof(double));
-    w->dir = fc_calloc(m, sizeof(double));
+    w->dir = fc_calloc(mx, sizeof(double));
     w->Wd = fc_calloc(m, sizeof(double));
     w->Jd = fc_calloc(m, sizeof(double));
-    w->rt = fc_calloc(m, sizeof(double));
+    w->rt = fc_calloc(mx, sizeof(double));
     w->ut = fc_calloc(m, sizeof(double));
     w->Ft = fc_calloc(m, sizeof(double));
-    w->best_r = fc_calloc(m, sizeof(double));
-    w->keep_r = fc_calloc(m, sizeof(double));
+    w->best_r = fc_calloc(mx, sizeof(double));
+    w->keep_r = fc_calloc(mx, sizeof(double));
     w->hist = fc_calloc((size_t)M, sizeof(double));
     if (!w->rho_n || !w->rho_t || !w->rho_base_n || !w->rho_base_t || !w->Ab || !w->Bb ||
         !w->u || !w->F || !w->dir || !w->Wd || !w->Jd || !w->rt || !w->ut || !w->Ft ||
         !w->best_r || !w->keep_r || !w->hist)
         return fc_error_set(err, FC_ERR_NOMEM, "nsn: out of memory");
+    if (neq) {
+        size_t q = (size_t)neq;
+        fc_matrix *Vc = fc_matrix_to_csr(p->V);
+        w->Vt = Vc ? fc_csr_transpose(Vc) : NULL;
+        fc_matrix_free(Vc);
+        w->e = fc_calloc(q, sizeof(double));
+        w->de = fc_calloc(q, sizeof(double));
+        if (m * q > FC_EQ_DENSE_MAX)
+            return fc_error_set(err, FC_ERR_NOMEM, "nsn: %d equality rows x %d contact rows: "
+                                "the dense elimination would hold more than %g values",
+                                neq, w->m, (double)FC_EQ_DENSE_MAX);
+        w->Z = fc_calloc(m * q, sizeof(double));
+        w->S = fc_calloc(q * q, sizeof(double));
+        w->col = fc_calloc(m, sizeof(double));
+        w->ipiv = fc_calloc(q, sizeof(int));
+        if (!w->Vt || !w->e || !w->de || !w->Z || !w->S || !w->col || !w->ipiv)
+            return fc_error_set(err, FC_ERR_NOMEM, "nsn: out of memory (equality rows)");
+    }
     fc_err e = fc_bjac_init(&w->J, w->W, w->d, w->o->linear_solver == 1 ? FC_LU_KLU : FC_LU_UMFPACK,
                             "nsn", err);
     if (e) return e;
@@ -400,6 +437,68 @@ static double eval_F(nsn_ws *w, const double *r, const double *u, double *F, int
         for (int k = 0; k < d; k++) s += F[d * a + k] * F[d * a + k];
     }
     return isfinite(s) ? 0.5 * s : INFINITY;
+}
+
+/* e = V^T r + R lambda + s at x = (r, lambda). */
+static void eq_resid(nsn_ws *w, const double *x, double *e)
+{
+    memcpy(e, w->p->s, (size_t)w->neq * sizeof *e);
+    fc_matrix_gemv_t(w->p->V, 1.0, x, 1.0, e);
+    if (w->p->R) fc_matrix_gemv(w->p->R, 1.0, x + w->m, 1.0, e);
+}
+
+/* The merit 1/2 (||F||^2 + ||e||^2) at x = (r, lambda) and its u; F, and
+ * w->e when there are equality rows. */
+static double eval_merit(nsn_ws *w, const double *x, const double *u, double *F, int jac)
+{
+    double psi = eval_F(w, x, u, F, jac);
+    if (!w->neq) return psi;
+    eq_resid(w, x, w->e);
+    return psi + 0.5 * fc_dot(w->neq, w->e, w->e);
+}
+
+/* The bordered Newton step: on entry dir[0..m) = -J^-1 F; on exit (dr, dl)
+ * in dir, de = V^T dr + R dl.  0 on success. */
+static int eq_step(nsn_ws *w, fc_error *err)
+{
+    int m = w->m, neq = w->neq, d = w->d, dd = d * d;
+    const fc_matrix *Vt = w->Vt;
+    for (int j = 0; j < neq; j++) {   /* Z_j = J^-1 A V_j */
+        double *z = w->Z + (size_t)m * j;
+        memset(w->col, 0, (size_t)m * sizeof *w->col);
+        for (int k = Vt->p[j]; k < Vt->p[j + 1]; k++) w->col[Vt->j[k]] = Vt->x[k];
+        for (int a = 0; a < w->nc; a++) {
+            const double *A = w->Ab + a * dd, *c = w->col + d * a;
+            for (int i = 0; i < d; i++) {
+                double v = 0.0;
+                for (int k = 0; k < d; k++) v += A[i + k * d] * c[k];
+                z[d * a + i] = v;
+            }
+        }
+        if (fc_lu_solve(w->J.lu, z, z, err) != FC_OK) return -1;
+    }
+    /* S = R - V^T Z, rhs = -V^T dir_r - e */
+    for (int j = 0; j < neq; j++) {
+        double *Sj = w->S + (size_t)neq * j;
+        for (int i = 0; i < neq; i++) Sj[i] = w->p->R ? fc_matrix_get(w->p->R, i, j) : 0.0;
+        fc_matrix_gemv_t(w->p->V, -1.0, w->Z + (size_t)m * j, 1.0, Sj);
+    }
+    double *dl = w->dir + m;
+    for (int i = 0; i < neq; i++) dl[i] = -w->e[i];
+    fc_matrix_gemv_t(w->p->V, -1.0, w->dir, 1.0, dl);
+    /* least squares with rank detection: redundant rows (a closed loop of
+     * joints) make S singular with a consistent right-hand side */
+    int rank;
+    memset(w->ipiv, 0, (size_t)neq * sizeof *w->ipiv);
+    if (LAPACKE_dgelsy(LAPACK_COL_MAJOR, neq, neq, 1, w->S, neq, dl, neq, w->ipiv,
+                       FC_NSN_EQ_RCOND, &rank) != 0 ||
+        !fc_all_finite((size_t)neq, dl))
+        return -1;
+    for (int j = 0; j < neq; j++)
+        for (int i = 0; i < m; i++) w->dir[i] -= w->Z[i + (size_t)m * j] * dl[j];
+    fc_matrix_gemv_t(w->p->V, 1.0, w->dir, 0.0, w->de);
+    if (w->p->R) fc_matrix_gemv(w->p->R, 1.0, dl, 1.0, w->de);
+    return 0;
 }
 
 /* J = A (W + delta I) + B  (reg 1)  or  A W + B + delta I  (reg 2). */
@@ -444,6 +543,7 @@ static void apply_J(nsn_ws *w, const double *dv, const double *Wd, double *Jd)
 static void compute_u(nsn_ws *w, const double *r, double *u)
 {
     fc_affine(w->W, r, w->p->q, u);
+    if (w->neq) fc_matrix_gemv(w->p->V, 1.0, r + w->m, 1.0, u);
 }
 
 static double ref_merit(nsn_ws *w, double psi)
@@ -475,6 +575,11 @@ static int line_search(nsn_ws *w, const double *r, const double *u, double psi, 
             w->ut[i] = u[i] + a * w->Wd[i];
         }
         double pt = eval_F(w, w->rt, w->ut, w->Ft, 0);
+        for (int i = 0; i < w->neq; i++) {   /* e is affine in (r, lambda) */
+            double et = w->e[i] + a * w->de[i];
+            w->rt[m + i] = r[m + i] + a * w->dir[m + i];
+            pt += 0.5 * et * et;
+        }
         *alpha = a;
         *psi_new = pt;
         if (kind == FC_NSN_LS_NONE) return isfinite(pt);
@@ -533,7 +638,10 @@ static double strict_ratio(nsn_ws *w, const double *r, const double *u)
 
 static double strict_error(nsn_ws *w, const double *r, const double *u)
 {
-    return fc_error_local(w->p, r, u) / strict_ratio(w, r, u);
+    double err = fc_error_local(w->p, r, u) / strict_ratio(w, r, u);
+    if (!w->neq) return err;
+    eq_resid(w, r, w->e);
+    return fmax(err, fc_norm2(w->neq, w->e) / fmax(1.0, fc_norm2(w->neq, w->p->s)));
 }
 
 /* nsn-hybrid's NSGS stages judged as its Newton runs (u recomputed). */
@@ -550,13 +658,13 @@ static double hybrid_measure(void *user, const double *r, double *u)
 static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_out)
 {
     const fc_options *opt = w->opt;
-    int m = w->m;
+    int m = w->m, mx = w->mx;
     fc_error e;
     compute_u(w, r, w->u);
-    double psi = eval_F(w, r, w->u, w->F, 1);
     double err = strict_error(w, r, w->u), best = err, mark = err;
+    double psi = eval_merit(w, r, w->u, w->F, 1);
     int best_it = 0;   /* iteration of the last halving of the error (vs mark) */
-    memcpy(w->best_r, r, (size_t)m * sizeof *r);
+    memcpy(w->best_r, r, (size_t)mx * sizeof *r);
     w->nhist = 0;
     w->delta = 0.0;
     run_result res = RUN_MAX_ITER;
@@ -582,7 +690,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
         if (k - best_it >= w->stagnation) {
             if (w->o->rho_strategy == FC_NSN_RHO_ADAPTIVE && w->rho_adapted < 5) {
                 adapt_rho(w, r);
-                psi = eval_F(w, r, w->u, w->F, 1);
+                psi = eval_merit(w, r, w->u, w->F, 1);
                 best_it = k;
                 mark = best;
             } else {
@@ -612,10 +720,16 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
                 if (raise_delta(w)) continue;
                 break;
             }
+            if (w->neq && eq_step(w, &e) != 0) {
+                lin_fail = 1;
+                if (raise_delta(w)) continue;
+                break;
+            }
             lin_fail = 0;
             fc_matrix_gemv(w->W, 1.0, w->dir, 0.0, w->Wd);
+            if (w->neq) fc_matrix_gemv(w->p->V, 1.0, w->dir + m, 1.0, w->Wd);
             apply_J(w, w->dir, w->Wd, w->Jd);
-            double g = fc_dot(m, w->F, w->Jd);
+            double g = fc_dot(m, w->F, w->Jd) + (w->neq ? fc_dot(w->neq, w->e, w->de) : 0.0);
             if (!(g < 0) && w->o->line_search != FC_NSN_LS_NONE) {
                 if (raise_delta(w)) continue;
                 break;
@@ -631,11 +745,11 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
                      lin_fail ? "the linear solve" : "the line search", best, w->delta);
             break;
         }
-        memcpy(r, w->rt, (size_t)m * sizeof *r);
+        memcpy(r, w->rt, (size_t)mx * sizeof *r);
         compute_u(w, r, w->u);    /* fresh product: no drift from u + alpha W d */
-        psi = eval_F(w, r, w->u, w->F, 1);
-        (void)psi_new;
         err = strict_error(w, r, w->u);
+        psi = eval_merit(w, r, w->u, w->F, 1);
+        (void)psi_new;
         if (!isfinite(err) || !isfinite(psi)) { res = RUN_DIVERGED; break; }
         if (alpha >= 1.0 && w->delta > 0) {
             w->delta *= 0.1;
@@ -646,7 +760,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
         if (err < 0.5 * mark) { best_it = k + 1; mark = err; }
         if (err < best) {
             best = err;
-            memcpy(w->best_r, r, (size_t)m * sizeof *r);
+            memcpy(w->best_r, r, (size_t)mx * sizeof *r);
         }
         if (opt->progress && opt->progress(opt->progress_user, w->iter, err)) {
             res = RUN_STOPPED;
@@ -655,7 +769,7 @@ static run_result newton_run(nsn_ws *w, double *r, int max_newton, double *err_o
     }
 done:
     if (res != RUN_CONVERGED) {
-        memcpy(r, w->best_r, (size_t)m * sizeof *r);
+        memcpy(r, w->best_r, (size_t)mx * sizeof *r);
         err = best;
         if (best <= opt->tolerance && res != RUN_DIVERGED) res = RUN_CONVERGED;
     }
@@ -673,28 +787,61 @@ static fc_status run_status(run_result res)
     }
 }
 
-/* Pure Newton on one formulation. */
-static fc_status nsn_solve(int form, const fc_problem *p, const fc_options *opt, double *r,
-                           double *u, fc_info *info)
+/* The workspace and the iterate x: r itself, or (r, lambda) copied into a
+ * new buffer when lambda (equality rows); NULL (message in info) on
+ * failure. */
+static double *iterate_begin(nsn_ws *w, const fc_problem *p, const fc_options *opt, int form,
+                             double *r, double *lambda, fc_info *info)
+{
+    fc_error e = {0};
+    int neq = lambda ? p->neq : 0, m = fc_problem_m(p);
+    double *x = neq ? fc_calloc((size_t)(m + neq), sizeof *x) : r;
+    if (!x || ws_init(w, p, opt, form, neq, &e) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", x ? e.msg : "out of memory");
+        if (x) ws_free(w);
+        if (x != r) free(x);
+        return NULL;
+    }
+    if (neq) {
+        memcpy(x, r, (size_t)m * sizeof *x);
+        memcpy(x + m, lambda, (size_t)neq * sizeof *x);
+    }
+    if (!fc_all_finite((size_t)w->mx, x)) memset(x, 0, (size_t)w->mx * sizeof *x);
+    return x;
+}
+
+/* u from x; with equality rows: their residual into info, x copied back
+ * to (r, lambda) and freed. */
+static void iterate_end(nsn_ws *w, double *x, double *r, double *u, double *lambda,
+                        fc_info *info)
+{
+    compute_u(w, x, u);
+    if (!w->neq) return;
+    eq_resid(w, x, w->e);
+    info->eq_residual = fc_norm2(w->neq, w->e) / fmax(1.0, fc_norm2(w->neq, w->p->s));
+    memcpy(r, x, (size_t)w->m * sizeof *r);
+    memcpy(lambda, x + w->m, (size_t)w->neq * sizeof *x);
+    free(x);
+}
+
+/* Pure Newton on one formulation; with lambda (neq values, in and out)
+ * on the problem with its equality rows. */
+static fc_status nsn_solve(int form, const fc_problem *p, const fc_options *opt, double *r_out,
+                           double *u, double *lambda, fc_info *info)
 {
     nsn_ws w;
-    fc_error e = {0};
     fc_status st;
     if (p->d != 2 && p->d != 3) {
         snprintf(info->message, sizeof info->message, "nsn handles d = 2 or 3 only");
         return FC_STATUS_ERROR;
     }
-    if (ws_init(&w, p, opt, form, &e) != FC_OK) {
-        snprintf(info->message, sizeof info->message, "%.200s", e.msg);
-        ws_free(&w);
-        return FC_STATUS_ERROR;
-    }
-    if (!fc_all_finite((size_t)w.m, r)) memset(r, 0, (size_t)w.m * sizeof *r);
+    double *r = iterate_begin(&w, p, opt, form, r_out, lambda, info);
+    if (!r) return FC_STATUS_ERROR;
     double err;
     run_result res = newton_run(&w, r, opt->max_iter, &err);
     st = run_status(res);
     info->iterations = w.iter;
-    compute_u(&w, r, u);
+    iterate_end(&w, r, r_out, u, lambda, info);
     if (st != FC_CONVERGED) {
         if (w.msg[0]) snprintf(info->message, sizeof info->message, "%s", w.msg);
         else snprintf(info->message, sizeof info->message, "stopped (%s) at error %.3e",
@@ -707,25 +854,49 @@ static fc_status nsn_solve(int form, const fc_problem *p, const fc_options *opt,
 fc_status fc_nsn_ac_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                           fc_info *info)
 {
-    return nsn_solve(FC_NSN_AC, p, opt, r, u, info);
+    return nsn_solve(FC_NSN_AC, p, opt, r, u, NULL, info);
+}
+
+fc_status fc_nsn_ac_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                             double *lambda, fc_info *info)
+{
+    return nsn_solve(FC_NSN_AC, p, opt, r, u, lambda, info);
 }
 
 fc_status fc_nsn_jm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                           fc_info *info)
 {
-    return nsn_solve(FC_NSN_JM, p, opt, r, u, info);
+    return nsn_solve(FC_NSN_JM, p, opt, r, u, NULL, info);
+}
+
+fc_status fc_nsn_jm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                             double *lambda, fc_info *info)
+{
+    return nsn_solve(FC_NSN_JM, p, opt, r, u, lambda, info);
 }
 
 fc_status fc_nsn_fb_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                           fc_info *info)
 {
-    return nsn_solve(FC_NSN_FB, p, opt, r, u, info);
+    return nsn_solve(FC_NSN_FB, p, opt, r, u, NULL, info);
+}
+
+fc_status fc_nsn_fb_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                             double *lambda, fc_info *info)
+{
+    return nsn_solve(FC_NSN_FB, p, opt, r, u, lambda, info);
 }
 
 fc_status fc_nsn_nm_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                           fc_info *info)
 {
-    return nsn_solve(FC_NSN_NM, p, opt, r, u, info);
+    return nsn_solve(FC_NSN_NM, p, opt, r, u, NULL, info);
+}
+
+fc_status fc_nsn_nm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                             double *lambda, fc_info *info)
+{
+    return nsn_solve(FC_NSN_NM, p, opt, r, u, lambda, info);
 }
 
 /* Newton with a fallback to NSGS sweeps: Newton runs until it converges,
@@ -737,27 +908,56 @@ fc_status fc_nsn_nm_solve(const fc_problem *p, const fc_options *opt, double *r,
  * Symmetrically, Newton leaves after nsn.hybrid_stagnation iterations
  * without halving the error, a window that doubles (up to
  * nsn.hybrid_newton_iter) each time an NSGS block did not halve it either. */
+/* nsn-hybrid's NSGS fallback with equality rows: nsgs on (r, lambda) =
+ * x, judged by the strict measure; 0 when no time is left. */
+static int hybrid_eq_sweeps(nsn_ws *w, fc_stages *fb, const fc_options *o, double *x, double *u,
+                            fc_info *info)
+{
+    if (fc_clock_expired(&w->clock)) return 0;
+    fc_info si;
+    memset(&si, 0, sizeof si);
+    double t0 = fc_now();
+    fb->status = fc_nsgs_solve_eq(w->p, o, x, u, x + w->m, &si);
+    fb->stage_iterations = si.iterations;
+    compute_u(w, x, w->u);
+    fb->err = strict_error(w, x, w->u);
+    fc_info_add_stage(info, "nsgs", fb->status, si.iterations, fb->err, fc_now() - t0);
+    return 1;
+}
+
+static fc_status hybrid_run(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                            double *lambda, fc_info *info);
+
 fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                               fc_info *info)
 {
+    return hybrid_run(p, opt, r, u, NULL, info);
+}
+
+fc_status fc_nsn_hybrid_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                                 double *lambda, fc_info *info)
+{
+    return hybrid_run(p, opt, r, u, lambda, info);
+}
+
+static fc_status hybrid_run(const fc_problem *p, const fc_options *opt, double *r_out, double *u,
+                            double *lambda, fc_info *info)
+{
     nsn_ws w;
-    fc_error e = {0};
     if (p->d != 2 && p->d != 3) {
         snprintf(info->message, sizeof info->message, "nsn-hybrid handles d = 2 or 3 only");
         return FC_STATUS_ERROR;
     }
     int form = opt->nsn.formulation;
     if (form < FC_NSN_AC || form > FC_NSN_NM) form = FC_NSN_AC;
-    if (ws_init(&w, p, opt, form, &e) != FC_OK) {
-        snprintf(info->message, sizeof info->message, "%.200s", e.msg);
-        ws_free(&w);
-        return FC_STATUS_ERROR;
-    }
-    if (!fc_all_finite((size_t)w.m, r)) memset(r, 0, (size_t)w.m * sizeof *r);
-    double *top = fc_dup(r, (size_t)w.m);   /* the best iterate, returned unless converged */
+    double *r = iterate_begin(&w, p, opt, form, r_out, lambda, info);
+    if (!r) return FC_STATUS_ERROR;
+    int neq = w.neq;
+    double *top = fc_dup(r, (size_t)w.mx);   /* the best iterate, returned unless converged */
     if (!top) {
         snprintf(info->message, sizeof info->message, "out of memory");
         ws_free(&w);
+        if (r != r_out) free(r);
         return FC_STATUS_ERROR;
     }
     int sweeps = opt->nsn.hybrid_sweeps > 0 ? opt->nsn.hybrid_sweeps : 10;
@@ -788,11 +988,11 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         if (w.iter >= opt->max_iter) { st = FC_MAX_ITER; break; }
         if (!(err < 0.1 * best)) sweeps = sweeps * 2 < cap ? sweeps * 2 : cap;
         double newton_best = err;
-        if (err < best) { best = err; memcpy(top, r, (size_t)w.m * sizeof *r); }
+        if (err < best) { best = err; memcpy(top, r, (size_t)w.mx * sizeof *r); }
         fc_log(opt, 1, "nsn-hybrid: Newton stopped (%s), %d NSGS sweeps from error %.3e",
                w.msg, sweeps, err);
         /* NSGS sweeps from the best Newton iterate */
-        memcpy(w.keep_r, r, (size_t)w.m * sizeof *r);
+        memcpy(w.keep_r, r, (size_t)w.mx * sizeof *r);
         compute_u(&w, r, w.u);
         fc_options o = fc_stage_options(&fallback, sweeps < opt->max_iter - w.iter ? sweeps
                                                                                  : opt->max_iter - w.iter);
@@ -800,13 +1000,17 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         /* no plain phases: these short runs move the iterate for Newton,
          * and plain sweeps can freeze it (docs/auto-measurements.md#nsn-hybrid) */
         o.nsgs.anderson_window = 0;
-        if (!fc_stage_run(&fallback, nsgs, NULL, FC_START_GIVEN, &o, r, u)) { st = FC_TIME_LIMIT; break; }
+        if (!(neq ? hybrid_eq_sweeps(&w, &fallback, &o, r, u, info)
+                  : fc_stage_run(&fallback, nsgs, NULL, FC_START_GIVEN, &o, r, u))) {
+            st = FC_TIME_LIMIT;
+            break;
+        }
         fc_status sst = fallback.status;
         w.iter += fallback.stage_iterations;
         double gerr = fallback.err;
         if (!isfinite(gerr)) {
             /* should not happen; return the best Newton iterate */
-            memcpy(r, w.best_r, (size_t)w.m * sizeof *r);
+            memcpy(r, w.best_r, (size_t)w.mx * sizeof *r);
             st = FC_DIVERGED;
             break;
         }
@@ -820,11 +1024,11 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
          * progressing gets a doubled cap next time. */
         int progressing = newton_best < 0.5 * start_err;
         if (gerr > newton_best && progressing && (res == RUN_STAGNATION || res == RUN_MAX_ITER)) {
-            memcpy(r, w.keep_r, (size_t)w.m * sizeof *r);
+            memcpy(r, w.keep_r, (size_t)w.mx * sizeof *r);
             gerr = newton_best;
             if (res == RUN_MAX_ITER && newton_iter < opt->max_iter / 2) newton_iter *= 2;
         }
-        if (gerr < best) { best = gerr; memcpy(top, r, (size_t)w.m * sizeof *r); }
+        if (gerr < best) { best = gerr; memcpy(top, r, (size_t)w.mx * sizeof *r); }
         if (gerr <= opt->tolerance) {
             /* a few Newton iterations from the NSGS solution for a margin
              * (see target in newton_run); never worse than gerr */
@@ -847,9 +1051,9 @@ fc_status fc_nsn_hybrid_solve(const fc_problem *p, const fc_options *opt, double
         if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS) { st = FC_MAX_ITER; break; }
     }
     info->iterations = w.iter;
-    if (st != FC_CONVERGED && best < INFINITY) memcpy(r, top, (size_t)w.m * sizeof *r);
+    if (st != FC_CONVERGED && best < INFINITY) memcpy(r, top, (size_t)w.mx * sizeof *r);
     free(top);
-    compute_u(&w, r, u);
+    iterate_end(&w, r, r_out, u, lambda, info);
     if (stalled >= FC_NSN_HYBRID_STALL_ROUNDS)
         snprintf(info->message, sizeof info->message,
                  "nsn-hybrid stalled (no 10%% gain in %d rounds at the longest fallback), best error %.3e",
