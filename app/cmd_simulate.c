@@ -6,7 +6,8 @@
  * (pile, column), --mu MU, --seed S, --tol, --max-iter, --time-limit
  * (per solve), --set NAME=VALUE, --quiet, --both (export the global and
  * the local form), --export-from S (export from step S on), --mem-limit MB (refuse a scene
- * whose estimated memory is above it; default the physical memory). */
+ * whose estimated memory is above it; default the physical memory).
+ * Scenes with joints default to a solver that handles equalities. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "fricon_mbd.h"
@@ -37,7 +38,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
     memset(a, 0, sizeof *a);
     fc_default_options(&a->opt);
     fc_mbd_scene_defaults(&a->par);
-    a->solver = fc_default_solver();
+    a->solver = NULL; /* the scene's default: fc_mbd_default_solver */
     a->steps = 100;
     a->every = 1;
     int rc;
@@ -94,7 +95,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
         i += takes;
     }
     if (!a->scene) return cli_fail("usage: fricon simulate SCENE [--steps N] [--dt H] [--solver S] ...");
-    if (!fc_solver_find(a->solver)) return cli_fail("unknown solver '%s' (see 'fricon solvers')", a->solver);
+    if (a->solver && !fc_solver_find(a->solver)) return cli_fail("unknown solver '%s' (see 'fricon solvers')", a->solver);
     return EXIT_DONE;
 }
 
@@ -145,6 +146,7 @@ int cmd_simulate(int argc, char **argv)
         fc_mbd_world_free(w);
         return EXIT_BAD_INPUT;
     }
+    if (!a.solver) a.solver = fc_mbd_default_solver(w);
     double size = plane_size(w);
     if (a.vtk_dir && write_frame(&a, w, 0, size)) { fc_mbd_world_free(w); return EXIT_BAD_INPUT; }
     int tty = isatty(2), report_every = a.steps >= 20 ? a.steps / 20 : 1, unconverged = 0, rc = EXIT_DONE;
@@ -178,7 +180,7 @@ int cmd_simulate(int argc, char **argv)
                     in.ncontacts ? fc_status_name(in.solve.status) : "free", in.solve.iterations,
                     in.solve.residual, in.max_speed, in.t_solve, in.t_step, tty ? "   " : "\n");
         if (s % a.every == 0) {
-            for (int form = 0; form < 2 && a.export_dir && s >= a.from && fc_mbd_last_problem(w); form++) {
+            for (int form = 0; form < 2 && a.export_dir && s >= a.from && in.ncontacts; form++) {
                 int local = a.both ? form : a.local;
                 if (form == 1 && !a.both) break;
                 char path[4096], sol[4200];

@@ -61,6 +61,25 @@ typedef struct fc_mbd_contact {
     double r[3];        /* impulse (n, t1, t2) of the last solve       */
 } fc_mbd_contact;
 
+/* Joints: rows G^T v + b = 0 of the step's problem (docs/mbd.md#joints). */
+typedef enum fc_mbd_joint_type {
+    FC_MBD_BALL,       /* 3 rows: the anchor points coincide            */
+    FC_MBD_HINGE,      /* 5: ball, and the axis of a stays along b's     */
+    FC_MBD_FIXED,      /* 6: ball, and the relative orientation is kept  */
+    FC_MBD_PRISMATIC   /* 5: orientation kept, the anchors move apart
+                          only along the axis                           */
+} fc_mbd_joint_type;
+
+typedef struct fc_mbd_joint {
+    fc_mbd_joint_type type;
+    int a, b;           /* bodies; b = -1: the world                    */
+    double pa[3], pb[3]; /* anchor in a's frame and in b's (world)      */
+    double axis[3];     /* hinge: the axis in a's frame                 */
+    double tb[2][3];    /* two unit normals of the axis in b's frame    */
+    double qref[4];     /* conj(q_b) q_a when added                     */
+    double lambda[6];   /* the last step's impulses of its rows         */
+} fc_mbd_joint;
+
 /* Statistics of one step. */
 typedef struct fc_mbd_step_info {
     int step;           /* index of the step just taken (from 1)       */
@@ -78,6 +97,7 @@ typedef struct fc_mbd_step_info {
     double t_step;      /* seconds: the whole step                     */
     double max_speed;   /* max over bodies of |v| after the step       */
     double min_gap;     /* smallest gap among the step's contacts      */
+    int neq;            /* joint rows of the step                      */
 } fc_mbd_step_info;
 
 typedef struct fc_mbd_world fc_mbd_world;
@@ -114,6 +134,27 @@ int fc_mbd_body_count(const fc_mbd_world *w);
 fc_mbd_body *fc_mbd_body_at(fc_mbd_world *w, int i);
 /* Set a box's or sphere's mass, recomputing its inertia (uniform). */
 void fc_mbd_set_mass(fc_mbd_body *b, double mass);
+
+/* Add a joint between bodies a and b (b = -1: the world) at the world
+ * point anchor, with the world axis (hinge, prismatic; else ignored), at
+ * the current poses: its index, -1 on bad arguments or allocation failure. */
+int fc_mbd_add_joint(fc_mbd_world *w, fc_mbd_joint_type type, int a, int b,
+                     const double anchor[3], const double axis[3]);
+int fc_mbd_joint_count(const fc_mbd_world *w);
+const fc_mbd_joint *fc_mbd_joint_at(const fc_mbd_world *w, int i);
+/* Rows of a joint type in 3D (planar worlds keep the in-plane ones). */
+int fc_mbd_joint_rows(fc_mbd_joint_type type);
+/* Position errors of joint j at the current poses; their number. */
+int fc_mbd_joint_error(const fc_mbd_world *w, int j, double *C);
+/* Largest |error| over all joints. */
+double fc_mbd_joint_drift(const fc_mbd_world *w);
+/* Factor of C / h in b (default 1, as the contacts' stabilisation). */
+void fc_mbd_set_joint_stabilisation(fc_mbd_world *w, double factor);
+/* The solver fc_mbd_step uses when given NULL: the default, or with joints
+ * the first of it, nsn-ac, nsgs that handles equalities (else the default). */
+const char *fc_mbd_default_solver(const fc_mbd_world *w);
+/* Gravity's potential energy -sum m g . x. */
+double fc_mbd_potential_energy(const fc_mbd_world *w);
 
 /* Detect contacts at the current positions (as fc_mbd_step does): their
  * number, -1 on allocation failure. */

@@ -9,6 +9,7 @@ fc_mbd_world *fc_mbd_world_new(void)
     w->h = 1e-2;
     w->margin = 1e-3;
     w->stab = 1.0;
+    w->joint_stab = 1.0;
     return w;
 }
 
@@ -24,6 +25,8 @@ void fc_mbd_world_free(fc_mbd_world *w)
     free(w->last_r);
     free(w->last_v);
     free(w->last_r0);
+    free(w->joints);
+    free(w->last_lambda);
     free(w);
 }
 

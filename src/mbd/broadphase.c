@@ -27,7 +27,7 @@ static int cmp_double(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-static int cmp_pair(const void *pa, const void *pb)
+int fc_mbd_cmp_pair(const void *pa, const void *pb)
 {
     const int *a = pa, *b = pb;
     if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
@@ -159,7 +159,7 @@ int fc_mbd_broadphase(fc_mbd_world *w)
             if (other_large && other_large - 1 < l) continue; /* pair of large bodies once */
             if (large_overlap(w, large[l], i) && add_pair(w, large[l], i)) goto done;
         }
-    if (w->npairs > 1) qsort(w->pairs, (size_t)w->npairs, 2 * sizeof *w->pairs, cmp_pair);
+    if (w->npairs > 1) qsort(w->pairs, (size_t)w->npairs, 2 * sizeof *w->pairs, fc_mbd_cmp_pair);
     ret = w->npairs;
 done:
     free(radii);

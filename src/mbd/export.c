@@ -15,7 +15,7 @@ fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
     fc_error etmp;
     if (!err) err = &etmp;
     const fc_problem *g = w->last;
-    if (!g || !w->last_r || !w->last_v)
+    if (!g || g->nc == 0 || !w->last_r || !w->last_v)
         return fc_error_set(err, FC_ERR_INVALID, "%s: the last step had no contact", path);
     fc_problem *red = NULL;
     const fc_problem *p = g;
@@ -43,12 +43,14 @@ fc_err fc_mbd_export_last(const fc_mbd_world *w, const char *path, int local,
         sol.r = w->last_r;
         sol.u = u;
         sol.v = local ? NULL : w->last_v;
+        sol.l = g->neq > 0 ? w->last_lambda : NULL;
         if (!fclib_write_solution(&sol, path))
             e = fc_error_set(err, FC_ERR_IO, "%s: cannot write /solution", path);
     }
     if (!e && w->last_r0) e = fc_write_guess(path, p, w->last_r0, NULL, err);
     if (!e && sol_path)
-        e = fc_write_solution(sol_path, p, w->last_r, u, local ? NULL : w->last_v, NULL, err);
+        e = fc_write_solution(sol_path, p, w->last_r, u, local ? NULL : w->last_v,
+                              g->neq > 0 ? w->last_lambda : NULL, err);
     free(u);
     fc_problem_free(red);
     return e;

@@ -31,6 +31,10 @@ struct fc_mbd_world {
     double *last_r0;       /* its warm start (3 nc): the exported guess  */
     int general_reduction; /* 1: always fc_solve on the global problem   */
     int planar;            /* 1: motion in z = 0 (vx, vy, omega_z), d = 2 */
+    fc_mbd_joint *joints;
+    int njoints, cap_joints;
+    double joint_stab;     /* factor of C / h in the joints' b           */
+    double *last_lambda;   /* the last step's joint multipliers (neq)    */
 };
 
 #define FC_MBD_PI 3.14159265358979323846
@@ -60,6 +64,8 @@ void fc_mbd_tangents(const double n[3], double t1[3], double t2[3]);
 /* ---- phases ---- */
 /* Candidate pairs (i < j, at least one moving) into w->pairs. */
 int fc_mbd_broadphase(fc_mbd_world *w);
+/* Order of int pairs (i, j): by i, then j (qsort, bsearch). */
+int fc_mbd_cmp_pair(const void *pa, const void *pb);
 /* Contacts of bodies i and j appended to w->contacts; -1 on failure. */
 int fc_mbd_collide(fc_mbd_world *w, int i, int j);
 /* Bound on the speed of the body's points: |v| + |omega| r (0 if fixed). */
@@ -80,5 +86,34 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
 void fc_mbd_recover_v(const fc_mbd_world *w, const fc_problem *g, const fc_mbd_reduced *red,
                       const double *r, double *v);
 void fc_mbd_reduced_free(fc_mbd_reduced *red);
+
+/* ---- joints ---- */
+/* One row of a joint: coefficients on (v, omega) of body a and of body b,
+ * and the position error C whose time derivative is ja . v_a + jb . v_b. */
+typedef struct fc_mbd_jrow {
+    double ja[6], jb[6], c;
+} fc_mbd_jrow;
+/* The rows of joint j at the current poses (3D); their number. */
+int fc_mbd_joint_jacobian(const fc_mbd_world *w, const fc_mbd_joint *j, fc_mbd_jrow rows[6]);
+/* neq of the step (dof: the bodies' dof offsets, -1 when fixed). */
+int fc_mbd_joint_row_count(const fc_mbd_world *w, const int *dof);
+/* G (n x neq, CSR) and b = joint_stab C / h into the global problem p. */
+fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *p, fc_error *err);
+/* Drop the broad phase's pairs of bodies joined by a joint (jointed
+ * bodies do not collide); -1 when out of memory. */
+int fc_mbd_joint_filter_pairs(fc_mbd_world *w);
+/* The step's multipliers (neq, the columns of G) to the joints' lambda. */
+void fc_mbd_joint_scatter(fc_mbd_world *w, const int *dof, const double *lambda);
+/* A step without contact: M v = G lambda + f, G^T v + b = 0 solved
+ * directly (dense Cholesky of G^T M^-1 G, dependent rows dropped). */
+fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v, double *lambda,
+                          fc_error *err);
+/* The equalities of the step's local form loc (W, q from fc_mbd_reduce):
+ * V = H^T M^-1 G, R = G^T M^-1 G, s = G^T M^-1 f + b (dense); *Y receives
+ * M^-1 G (row-major n x neq) for fc_mbd_joint_recover. */
+fc_err fc_mbd_joint_reduce(const fc_mbd_world *w, const fc_problem *g, fc_problem *loc, double **Y,
+                           fc_error *err);
+/* v += Y lambda. */
+void fc_mbd_joint_recover(int n, int neq, const double *Y, const double *lambda, double *v);
 
 #endif

@@ -15,7 +15,8 @@
  *            at angle_deg between two side walls (FClib's Chute sets)
  *   disks-wall, hopper   planar (2D) scenes: disks in the plane z = 0
  *            collapsing along a floor against a wall, and discharging
- *            through a funnel of fixed disks onto a floor */
+ *            through a funnel of fixed disks onto a floor
+ *   pendulum, chain, fourbar, rope   joints (docs/mbd.md#joints) */
 #include "mbd/mbd.h"
 
 #include <stdio.h>
@@ -35,6 +36,13 @@ static const struct {
     {"chute", "spheres (default 1000, r 0.05 m +-10 %) flowing down a chute at --angle (default 25) between walls"},
     {"disks-wall", "2D: disks (default 1000, r 0.05 m +-10 %) collapsing along a floor against a wall"},
     {"hopper", "2D: disks (default 1000, r 0.05 m +-10 %) discharging through a funnel onto a floor"},
+    /* joints (issue 31) */
+    {"pendulum", "1 m pendulum: a small sphere on a ball joint to the world, released at 1 degree"},
+    {"chain", "chain of links (default 20 boxes of 0.1 m) on ball joints, one end fixed at 1 m, "
+              "falling and draping on the ground"},
+    {"fourbar", "four-bar linkage (crank 0.1, coupler 0.35, rocker 0.3, ground 0.4 m) with hinges, crank "
+                "driven at 5 rad/s"},
+    {"rope", "rope of spheres (default 40, r 0.02 m) on ball joints falling over a fixed sphere"},
 };
 
 int fc_mbd_scene_count(void) { return (int)(sizeof scenes / sizeof scenes[0]); }
@@ -357,6 +365,97 @@ static fc_err hopper(fc_mbd_world *w, int count, double mu, unsigned seed, fc_er
     return set_mu_all(w, ok, mu, err);
 }
 
+/* The pendulum: a sphere of radius 1 cm (point-mass-like: its inertia
+ * lengthens the period by 2e-5) hanging 1 m below a ball joint to the
+ * world at (0, 0, 2), released at rest at 1 degree (the finite-amplitude
+ * term lengthens the period by 2e-5). */
+static fc_err pendulum(fc_mbd_world *w, fc_error *err)
+{
+    const double L = 1.0, th = FC_MBD_PI / 180.0, pivot[3] = {0, 0, 2};
+    int b = fc_mbd_add_sphere(w, 0.01, 1000.0, L * sin(th), 0, 2 - L * cos(th));
+    if (b < 0 || fc_mbd_add_joint(w, FC_MBD_BALL, b, -1, pivot, NULL) < 0)
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    return FC_OK;
+}
+
+/* A box from p to q (a link of the mechanisms): half length |q - p| / 2
+ * along its x axis, half thickness t, in the x-z plane. */
+static int link_box(fc_mbd_world *w, const double p[3], const double q[3], double t, double density)
+{
+    double dx = q[0] - p[0], dz = q[2] - p[2], phi = -atan2(dz, dx);
+    int b = fc_mbd_add_box(w, 0.5 * hypot(dx, dz), t, t, density, 0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1]),
+                           0.5 * (p[2] + q[2]));
+    if (b >= 0) {
+        fc_mbd_body *B = fc_mbd_body_at(w, b);
+        B->q[0] = cos(0.5 * phi); B->q[1] = 0; B->q[2] = sin(0.5 * phi); B->q[3] = 0;
+    }
+    return b;
+}
+
+/* count links (boxes or spheres) of length len in a row along x from
+ * (0, 0, z), joined by ball joints at their touching ends; anchored: the
+ * first to the world at its start. */
+static int joined_row(fc_mbd_world *w, int count, double len, double z, int spheres, int anchored)
+{
+    int prev = -1;
+    for (int k = 0; k < count; k++) {
+        double p[3] = {k * len, 0, z}, q[3] = {(k + 1) * len, 0, z};
+        int b = spheres ? fc_mbd_add_sphere(w, 0.5 * len, 1000.0, p[0] + 0.5 * len, 0, z)
+                        : link_box(w, p, q, 0.1 * len, 1000.0);
+        if (b < 0 || ((k > 0 || anchored) && fc_mbd_add_joint(w, FC_MBD_BALL, b, prev, p, NULL) < 0))
+            return 0;
+        prev = b;
+    }
+    return 1;
+}
+
+static fc_err chain(fc_mbd_world *w, int count, double mu, fc_error *err)
+{
+    int ok = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0) >= 0 && joined_row(w, count, 0.1, 1.0, 0, 1);
+    fc_mbd_set_margin(w, 1e-3);
+    return set_mu_all(w, ok, mu, err);
+}
+
+static fc_err rope(fc_mbd_world *w, int count, double mu, fc_error *err)
+{
+    const double r = 0.02;
+    int ok = fc_mbd_add_plane(w, 0, 0, 1, 0, 0, 0) >= 0 && joined_row(w, count, 2 * r, 0.6, 1, 0);
+    /* a free rope dropped over a fixed sphere under its middle */
+    int s = ok ? fc_mbd_add_sphere(w, 0.2, 1000.0, count * r, 0.05, 0.35) : -1;
+    if (s >= 0) fc_mbd_body_at(w, s)->fixed = 1;
+    fc_mbd_set_margin(w, 0.05 * r);
+    return set_mu_all(w, ok && s >= 0, mu, err);
+}
+
+/* Crank O1-A, coupler A-B, rocker B-O2 with O1, O2 on the world, hinges
+ * about y at the four points; the crank starts upright at 5 rad/s. */
+static fc_err fourbar(fc_mbd_world *w, fc_error *err)
+{
+    const double a = 0.1, b = 0.35, c = 0.3, d = 0.4, y[3] = {0, 1, 0};
+    double O1[3] = {0, 0, 1}, O2[3] = {d, 0, 1}, A[3] = {0, 0, 1 + a}, B[3];
+    /* B: |B - A| = b, |B - O2| = c, the upper intersection */
+    double ex = O2[0] - A[0], ez = O2[2] - A[2], D = hypot(ex, ez);
+    double along = (b * b - c * c + D * D) / (2 * D), h = sqrt(b * b - along * along);
+    B[0] = A[0] + (along * ex - h * ez) / D;
+    B[1] = 0;
+    B[2] = A[2] + (along * ez + h * ex) / D;
+    int cr = link_box(w, O1, A, 0.01, 1000.0), cp = link_box(w, A, B, 0.01, 1000.0);
+    int rk = link_box(w, O2, B, 0.01, 1000.0);
+    int ok = cr >= 0 && cp >= 0 && rk >= 0 && fc_mbd_add_joint(w, FC_MBD_HINGE, cr, -1, O1, y) >= 0 &&
+             fc_mbd_add_joint(w, FC_MBD_HINGE, cp, cr, A, y) >= 0 &&
+             fc_mbd_add_joint(w, FC_MBD_HINGE, rk, cp, B, y) >= 0 &&
+             fc_mbd_add_joint(w, FC_MBD_HINGE, rk, -1, O2, y) >= 0;
+    if (!ok) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    /* crank at 5 rad/s about O1 (about y: A moves towards -x); the coupler
+     * and rocker follow with the velocities of the linkage, left to the
+     * first step's projection */
+    fc_mbd_body *C = fc_mbd_body_at(w, cr);
+    C->omega[1] = 5.0;
+    double arm[3] = {C->x[0] - O1[0], 0, C->x[2] - O1[2]};
+    v3_cross(C->omega, arm, C->v);
+    return FC_OK;
+}
+
 /* Memory of a scene: per body its record, its rows of M, f, v and the
  * broad phase; contacts bounded per body (a column holds 3.7 per sphere)
  * and per contact two records (current, previous), its columns of H, its
@@ -411,6 +510,10 @@ fc_err fc_mbd_scene(const char *name, const fc_mbd_scene_params *par, fc_mbd_wor
         e = disks_wall(w, par->count > 0 ? par->count : 1000, mu >= 0 ? mu : 0.5, par->seed, err);
     else if (!strcmp(name, "hopper"))
         e = hopper(w, par->count > 0 ? par->count : 1000, mu >= 0 ? mu : 0.5, par->seed, err);
+    else if (!strcmp(name, "pendulum")) e = pendulum(w, err);
+    else if (!strcmp(name, "chain")) e = chain(w, par->count > 0 ? par->count : 20, mu >= 0 ? mu : 0.5, err);
+    else if (!strcmp(name, "rope")) e = rope(w, par->count > 0 ? par->count : 40, mu >= 0 ? mu : 0.5, err);
+    else if (!strcmp(name, "fourbar")) e = fourbar(w, err);
     else e = fc_error_set(err, FC_ERR_INVALID, "unknown scene '%s' (see 'fricon simulate --help')", name);
     if (e) { fc_mbd_world_free(w); return e; }
     *out = w;

@@ -11,7 +11,7 @@
 int fc_mbd_detect(fc_mbd_world *w)
 {
     w->ncontacts = 0;
-    if (fc_mbd_broadphase(w) < 0) return -1;
+    if (fc_mbd_broadphase(w) < 0 || fc_mbd_joint_filter_pairs(w) < 0) return -1;
     for (int k = 0; k < w->npairs; k++)
         if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
     if (w->planar) /* frames (n, e_z x n, e_z): t1 in the plane of motion */
@@ -121,16 +121,33 @@ static void applied_impulse(const fc_mbd_world *w, const fc_mbd_body *b, const d
     }
 }
 
+/* The joints' rows (G, b) into p; p handed out, the work arrays freed. */
+static fc_err finish(const fc_mbd_world *w, int *dof, int *rowcount, fc_problem *p,
+                     fc_problem **out, fc_error *err)
+{
+    fc_err e = w->njoints ? fc_mbd_joint_assemble(w, dof, p, err) : FC_OK;
+    free(dof);
+    free(rowcount);
+    if (e) fc_problem_free(p);
+    else *out = p;
+    return e;
+}
+
 fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *err)
 {
     *out = NULL;
     int nc = w->ncontacts;
-    if (nc == 0) return FC_OK;
+    if (nc == 0 && w->njoints == 0) return FC_OK;
     int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
     int *rowcount = NULL;
-    fc_problem *p = fc_problem_new(FC_GLOBAL, w->planar ? 2 : 3, nc);
-    if (!dof || !p) goto nomem;
+    fc_problem *p = NULL;
+    if (!dof) goto nomem;
     int n = dof_map(w, dof);
+    if (nc == 0 && fc_mbd_joint_row_count(w, dof) == 0) {
+        free(dof);
+        return FC_OK;
+    }
+    if (!(p = fc_problem_new(FC_GLOBAL, w->planar ? 2 : 3, nc))) goto nomem;
     if (n == 0) {
         free(dof);
         fc_problem_free(p);
@@ -145,10 +162,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
     if (!p->M || !p->f || !p->w || !rowcount) goto nomem;
     if (w->planar) {
         if (build_planar(w, dof, p, rowcount)) goto nomem;
-        free(dof);
-        free(rowcount);
-        *out = p;
-        return FC_OK;
+        return finish(w, dof, rowcount, p, out, err);
     }
 
     /* M: per body, mass on 3 rows, the 3 x 3 world inertia on 3 rows; f */
@@ -202,10 +216,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
         p->w[3 * c] = w->stab * ct->gap / w->h;
         p->mu[c] = ct->mu;
     }
-    free(dof);
-    free(rowcount);
-    *out = p;
-    return FC_OK;
+    return finish(w, dof, rowcount, p, out, err);
 nomem:
     free(dof);
     free(rowcount);
@@ -266,6 +277,32 @@ static void free_flight(const fc_mbd_world *w, fc_mbd_body *b)
     if (w->planar) b->v[2] = b->omega[0] = b->omega[1] = 0;
 }
 
+/* ||G^T v + b|| / max(1, ||b||), SPEC's equality residual. */
+static double joint_residual(const fc_problem *p, const double *v)
+{
+    double *e = fc_dup(p->b, (size_t)p->neq), s = 0, nb = 0;
+    if (!e) return NAN;
+    fc_matrix_gemv_t(p->G, 1.0, v, 1.0, e);
+    for (int k = 0; k < p->neq; k++) {
+        s += e[k] * e[k];
+        nb += p->b[k] * p->b[k];
+    }
+    free(e);
+    return sqrt(s) / fmax(1.0, sqrt(nb));
+}
+
+/* The multipliers kept, and handed to the joints (per row). */
+static void keep_lambda(fc_mbd_world *w, double *lambda)
+{
+    int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
+    if (dof) {
+        dof_map(w, dof);
+        fc_mbd_joint_scatter(w, dof, lambda);
+    }
+    free(dof);
+    w->last_lambda = lambda;
+}
+
 fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
                    fc_mbd_step_info *info, fc_error *err)
 {
@@ -287,7 +324,8 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     free(w->last_r);
     free(w->last_v);
     free(w->last_r0);
-    w->last_r = w->last_v = w->last_r0 = NULL;
+    free(w->last_lambda);
+    w->last_r = w->last_v = w->last_r0 = w->last_lambda = NULL;
     fc_problem *p = NULL;
     if (fc_mbd_build_problem(w, &p, err)) return err->code;
     double t2 = fc_now();
@@ -302,31 +340,46 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         int m = p->d * p->nc;
         double *r = fc_calloc((size_t)m, sizeof *r), *u = fc_calloc((size_t)m, sizeof *u);
         double *r0 = fc_calloc((size_t)m, sizeof *r0), *v = fc_calloc((size_t)p->n, sizeof *v);
-        if (!r || !u || !r0 || !v) {
-            free(r); free(u); free(r0); free(v);
+        double *lambda = fc_calloc((size_t)p->neq, sizeof *lambda);
+        if (!r || !u || !r0 || !v || !lambda) {
+            free(r); free(u); free(r0); free(v); free(lambda);
             fc_problem_free(p);
             return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
         }
+        info->neq = p->neq;
         info->warm = warm_start(w, r0);
         fc_options o;
         if (opt) o = *opt;
         else fc_default_options(&o);
         o.r0 = r0;
-        const fc_solver *sv = fc_solver_find(solver ? solver : fc_default_solver());
+        const fc_solver *sv = fc_solver_find(solver ? solver : fc_mbd_default_solver(w));
         fc_err e = FC_OK;
+        /* the step reduces for solvers without the global entry point */
+        int reduce_here = sv && !w->planar && !w->general_reduction &&
+                          (p->neq ? !sv->solve_global_eq && sv->solve_local_eq != NULL : !sv->solve_global);
         if (!sv) {
             e = fc_error_set(err, FC_ERR_UNKNOWN_SOLVER, "unknown solver '%s'", solver);
-        } else if (sv->solve_global || w->general_reduction || w->planar) {
-            /* the solver takes the global problem (or fc_solve reduces it) */
-            e = fc_solve(p, sv->name, &o, r, u, v, &info->solve, err);
+        } else if (p->nc == 0) {
+            /* joints only: a linear problem, solved here */
+            e = fc_mbd_joint_solve(w, p, v, lambda, err);
+            info->solve.status = FC_CONVERGED;
+            info->solve.eq_residual = joint_residual(p, v);
+        } else if (!reduce_here) {
+            /* the solver takes the global problem (or fc_solve reduces
+             * it); one without equalities refuses: FC_ERR_UNSUPPORTED */
+            e = fc_solve_eq(p, sv->name, &o, r, u, v, lambda, &info->solve, err);
             info->global_residual = info->solve.residual;
         } else {
-            /* reduced here with the block-diagonal M^-1, then solved */
+            /* reduced here with the block-diagonal M^-1 (and the joints'
+             * V, R, s), then solved */
             fc_mbd_reduced red;
+            double *Y = NULL;
             e = fc_mbd_reduce(w, p, &red, err);
-            if (!e) e = fc_solve(red.local, sv->name, &o, r, u, NULL, &info->solve, err);
+            if (!e && p->neq) e = fc_mbd_joint_reduce(w, p, red.local, &Y, err);
+            if (!e) e = fc_solve_eq(red.local, sv->name, &o, r, u, NULL, lambda, &info->solve, err);
             if (!e) {
                 fc_mbd_recover_v(w, p, &red, r, v);
+                if (Y) fc_mbd_joint_recover(p->n, p->neq, Y, lambda, v);
                 memcpy(u, p->w, (size_t)m * sizeof *u);
                 fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
                 info->global_residual = fc_error_local(p, r, u);
@@ -334,6 +387,7 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
                 w->last_local = red.local;
                 red.local = NULL;
             }
+            free(Y);
             fc_mbd_reduced_free(&red);
         }
         info->t_solve = fc_now() - t2;
@@ -341,10 +395,11 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
             e = fc_error_set(err, FC_ERR_NUMERIC, "step %d: the solver returned non-finite velocities",
                              w->step + 1);
         if (e) {
-            free(r); free(u); free(r0); free(v);
+            free(r); free(u); free(r0); free(v); free(lambda);
             fc_problem_free(p);
             return e;
         }
+        keep_lambda(w, lambda);
         int d = p->d;
         for (int c = 0; c < w->ncontacts; c++)
             for (int k = 0; k < 3; k++) w->contacts[c].r[k] = k < d ? r[d * c + k] : 0.0;
