@@ -8,6 +8,7 @@
 #include "linsys/linsys.h"
 #include "measure/measure.h"
 #include "problem/reduce.h"
+#include "solvers/nncg.h"
 
 #include <lapacke.h>
 #include <stdio.h>
@@ -42,6 +43,10 @@
 /* Measurements kept of a watched NSGS stage: when full, every other one is
  * dropped and the stride doubles, so that they span the whole stage. */
 #define FC_AUTO_HISTORY 256
+/* A global problem with a block-diagonal M (d = 2, 3) starts with nncg on
+ * (M, H), no reduction to W, judged from this many sweeps with NSGS's
+ * d = 2 patience rule (docs/auto-measurements.md#nncg-first). */
+#define FC_AUTO_NNCG_JUDGE 50
 /* At most this many iterations of an interior-point stage. */
 #define FC_AUTO_MDP_MAX_ITER 2000
 /* A plateau NSGS stage stops after no 10% gain in as many sweeps as its
@@ -349,9 +354,17 @@ static const plan_step plan[] = {
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_all,  plateau,             NULL},
 };
 
-static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const fc_options *opt,
+/* What auto's plan on a reduction is given: the global problem and the
+ * iterations its nncg stage used. */
+typedef struct auto_global {
+    const fc_problem *p;
+    int iterations;
+} auto_global;
+
+static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_options *opt,
                             double *r, double *u, fc_info *info)
 {
+    const fc_problem *global = g ? g->p : NULL;
     int m = fc_problem_m(p);
     auto_run a;
     memset(&a, 0, sizeof a);
@@ -367,6 +380,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     if (!fc_all_finite((size_t)m, best)) memset(best, 0, (size_t)m * sizeof *best);
     fc_stages_init(&a.st, p, opt, &a.clk, info, best);
     a.st.global = global;
+    a.st.iterations = g ? g->iterations : 0;
     /* the initial guess counts as an iterate: nothing worse is returned,
      * and a guess that solves the problem at once */
     a.st.best_err = fc_problem_error(p, best, u);
@@ -416,16 +430,60 @@ static fc_status auto_reduced(const fc_problem *loc, const fc_options *opt, doub
     return auto_solve(loc, global, opt, r, u, info);
 }
 
-/* A global problem: auto's plan on its reduction; the steps whose solver
- * has a direct entry (solve_direct) run it on (M, H) from its size on. */
+/* The nncg stage of a global problem (p's M block diagonal), watched like
+ * NSGS's d = 2 stage; r from the caller's guess to nncg's best iterate
+ * (the guess included).  Its status; a->stopped when the caller's
+ * callback said stop. */
+static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *opt, double *r,
+                            double *u, double *v, fc_info *info)
+{
+    fc_stages_init(&a->st, p, opt, &a->clk, info, NULL);
+    a->p = p;
+    a->opt = opt;
+    fc_options o = fc_stage_options(&a->st, budget_nsgs(a));
+    watched(a, &o);
+    a->grace = FC_AUTO_NNCG_JUDGE;
+    o.progress = progress;
+    o.progress_user = a;
+    fc_info sub;
+    memset(&sub, 0, sizeof sub);
+    double t0 = fc_now();
+    fc_status st = fc_nncg_solve_global(p, &o, r, u, v, &sub);
+    double seconds = fc_now() - t0;
+    fc_info_add_stage(info, "nncg", st, sub.iterations, sub.residual, seconds);
+    fc_log(opt, 1, "stage nncg: %s after %d iterations, error %.3e, %.3f s", fc_status_name(st),
+           sub.iterations, sub.residual, seconds);
+    info->iterations = sub.iterations;
+    info->residual = sub.residual;
+    if (st != FC_CONVERGED)
+        snprintf(info->message, sizeof info->message, "nncg: %.200s", sub.message);
+    return st;
+}
+
+/* A global problem: with a block-diagonal M (d = 2, 3), nncg on (M, H)
+ * first; then auto's plan on its reduction, from nncg's best iterate; the
+ * steps whose solver has a direct entry (solve_direct) run it on (M, H)
+ * from its size on. */
 fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
                                double *v, fc_info *info)
 {
-    fc_clock clk;
-    fc_clock_start(&clk, opt);
+    auto_run a;
+    memset(&a, 0, sizeof a);
+    fc_clock_start(&a.clk, opt);
+    auto_global g = {p, 0};
+    if ((p->d == 2 || p->d == 3) && fc_nncg_velocity_form(p)) {
+        fc_status st = nncg_stage(&a, p, opt, r, u, v, info);
+        g.iterations = info->iterations;
+        if (st == FC_CONVERGED || st == FC_STATUS_ERROR || a.stopped || fc_clock_expired(&a.clk) ||
+            g.iterations >= opt->max_iter) {
+            if (st != FC_CONVERGED && st != FC_STATUS_ERROR)
+                st = fc_clock_expired(&a.clk) ? FC_TIME_LIMIT : FC_MAX_ITER;
+            return info->status = st;
+        }
+    }
     fc_error err;
     fc_status st;
-    if (fc_solve_reduced(p, opt, &clk, FC_V_M_FACTOR, auto_reduced, (void *)p, r, u, v, info, &st,
+    if (fc_solve_reduced(p, opt, &a.clk, FC_V_M_FACTOR, auto_reduced, &g, r, u, v, info, &st,
                          &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
         return FC_STATUS_ERROR;
