@@ -44,9 +44,11 @@
  * dropped and the stride doubles, so that they span the whole stage. */
 #define FC_AUTO_HISTORY 256
 /* A global problem with a block-diagonal M (d = 2, 3) starts with nncg on
- * (M, H), no reduction to W, judged from this many sweeps with NSGS's
- * d = 2 patience rule (docs/auto-measurements.md#nncg-first). */
-#define FC_AUTO_NNCG_JUDGE 50
+ * (M, H), no reduction to W, judged from this many sweeps on its best
+ * error's rate, going on while within FC_AUTO_NNCG_PATIENCE times the
+ * sweeps done (docs/auto-measurements.md#nncg-first). */
+#define FC_AUTO_NNCG_JUDGE 100
+#define FC_AUTO_NNCG_PATIENCE 10
 /* At most this many iterations of an interior-point stage. */
 #define FC_AUTO_MDP_MAX_ITER 2000
 /* A plateau NSGS stage stops after no 10% gain in as many sweeps as its
@@ -77,6 +79,8 @@ typedef struct auto_run {
     int grace;              /* sweeps before NSGS's rate is judged, if more */
     int mdp_iterations;     /* the first interior-point stage's iterations */
     int mdp_refused;        /* ... and it ended in an error               */
+    int nncg;               /* the watched stage is nncg: its best error, patience */
+    double nncg_best;
     int nhist, stride, calls;   /* a watched NSGS stage's measurements     */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -90,6 +94,7 @@ typedef struct auto_run {
  * d = 2, 5, while within FC_AUTO_NSGS_PATIENCE times the sweeps done. */
 static int nsgs_worth_going_on(auto_run *a, int it, double err)
 {
+    if (a->nncg) err = a->nncg_best = fmin(a->nncg_best, err);   /* nncg's error is noisy */
     if (a->nhist == FC_AUTO_HISTORY) {
         for (int k = 0; k < FC_AUTO_HISTORY / 2; k++) {
             a->hist_it[k] = a->hist_it[2 * k + 1];
@@ -117,13 +122,14 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     if (!(rate < 0)) return 0;
     double needed = log(a->opt->tolerance / err) / rate;
     a->needed = needed;
-    fc_log(a->opt, 1, "auto: nsgs sweep %d, error %.3e, %.0f sweeps to go", it, err, needed);
+    fc_log(a->opt, 1, "auto: %s sweep %d, error %.3e, %.0f sweeps to go", a->nncg ? "nncg" : "nsgs", it, err,
+           needed);
     if (a->newton_sweeps > 0) {
         double next = a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
     }
-    return needed < FC_AUTO_NSGS_PATIENCE * it;
+    return needed < (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
 }
 
 /* The caller's progress callback seen through the stages, and the
@@ -443,6 +449,8 @@ static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *
     fc_options o = fc_stage_options(&a->st, budget_nsgs(a));
     watched(a, &o);
     a->grace = FC_AUTO_NNCG_JUDGE;
+    a->nncg = 1;
+    a->nncg_best = INFINITY;
     o.progress = progress;
     o.progress_user = a;
     fc_info sub;
@@ -474,6 +482,7 @@ fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, doubl
     if ((p->d == 2 || p->d == 3) && fc_nncg_velocity_form(p)) {
         fc_status st = nncg_stage(&a, p, opt, r, u, v, info);
         g.iterations = info->iterations;
+        a.nncg = 0;
         if (st == FC_CONVERGED || st == FC_STATUS_ERROR || a.stopped || fc_clock_expired(&a.clk) ||
             g.iterations >= opt->max_iter) {
             if (st != FC_CONVERGED && st != FC_STATUS_ERROR)
