@@ -49,6 +49,9 @@
  * sweeps done (docs/auto-measurements.md#nncg-first). */
 #define FC_AUTO_NNCG_JUDGE 100
 #define FC_AUTO_NNCG_PATIENCE 10
+/* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
+ * (at least one; docs/auto-measurements.md#2d-large). */
+#define FC_AUTO_LEMKE_PIVOT 0.0045
 /* At most this many iterations of an interior-point stage. */
 #define FC_AUTO_MDP_MAX_ITER 2000
 /* A plateau NSGS stage stops after no 10% gain in as many sweeps as its
@@ -75,6 +78,7 @@ typedef struct auto_run {
     double stick_sweeps;    /* d = 3: stick's threshold in sweeps while it
                                is on offer, else 0                        */
     double needed;          /* NSGS's last extrapolated sweeps to go      */
+    double lemke_sweeps;    /* d = 2: Lemke's predicted cost in sweeps    */
     int stick_tried;        /* the stick step's condition held            */
     int grace;              /* sweeps before NSGS's rate is judged, if more */
     int mdp_iterations;     /* the first interior-point stage's iterations */
@@ -129,7 +133,9 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
     }
-    return needed < (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
+    double patience = (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
+    if (a->p->d == 2 && !a->nncg) patience = fmax(patience, a->lemke_sweeps / FC_AUTO_NEWTON_MARGIN);
+    return needed < patience;
 }
 
 /* The caller's progress callback seen through the stages, and the
@@ -216,7 +222,10 @@ static int any_d(const auto_run *a) { (void)a; return 1; }
 static int d3(const auto_run *a) { return a->p->d == 3; }
 static int d2(const auto_run *a) { return a->p->d == 2; }
 static int d5(const auto_run *a) { return a->p->d != 2 && a->p->d != 3; }
-static int d_le_3(const auto_run *a) { return a->p->d <= 3; }
+/* d = 2: NSGS is predicted to need more than Lemke would cost, or its
+ * error stopped falling (needed infinite). */
+static int lemke_d2(const auto_run *a) { return d2(a) && a->needed > a->lemke_sweeps; }
+static int newton_d3_d2(const auto_run *a) { return d3(a) || lemke_d2(a); }
 /* NSGS has far to go: one factorisation tells whether all contacts stick. */
 static int stick_on_offer(const auto_run *a) { return d3(a) && a->needed > a->stick_sweeps; }
 static int after_stick(const auto_run *a) { return a->stick_tried; }
@@ -354,9 +363,9 @@ static const plan_step plan[] = {
     {"ipm-mdp",    "ipm-mdp margin 0.3", FC_START_COLD, other_margin_03,   budget_mdp,  margin_03,           NULL},
     {"ipm-mdp",    "ipm-mdp margin 3",   FC_START_COLD, other_margin_3,    budget_mdp,  margin_3,            NULL},
     {"ipm",        NULL,                 FC_START_COLD, far,               budget_ipm,  NULL,                NULL},
-    {"lemke",      NULL,                 FC_START_BEST, d2,                budget_all,  NULL,                NULL},
+    {"lemke",      NULL,                 FC_START_BEST, lemke_d2,          budget_all,  NULL,                NULL},
     {"admm",       NULL,                 FC_START_BEST, d5,                budget_all,  NULL,                NULL},
-    {"nsn-hybrid", NULL,                 FC_START_BEST, d_le_3,            budget_all,  NULL,                NULL},
+    {"nsn-hybrid", NULL,                 FC_START_BEST, newton_d3_d2,      budget_all,  NULL,                NULL},
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_all,  plateau,             NULL},
 };
 
@@ -394,6 +403,10 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     double b = coupling(p);
     if (opt->verbose >= 1 && opt->log) log_analysis(p, opt, b);
     if (p->d == 3) cost_from_coupling(&a, b);
+    if (p->d == 2) {
+        a.lemke_sweeps = p->nc * fmax(1.0, FC_AUTO_LEMKE_PIVOT * p->nc);
+        fc_log(opt, 1, "auto: Lemke's predicted cost %.0f sweeps", a.lemke_sweeps);
+    }
     for (size_t k = 0; k < sizeof plan / sizeof *plan && a.st.best_err > opt->tolerance; k++) {
         const plan_step *s = &plan[k];
         if (!s->when(&a)) continue;
