@@ -222,10 +222,16 @@ static int any_d(const auto_run *a) { (void)a; return 1; }
 static int d3(const auto_run *a) { return a->p->d == 3; }
 static int d2(const auto_run *a) { return a->p->d == 2; }
 static int d5(const auto_run *a) { return a->p->d != 2 && a->p->d != 3; }
-/* d = 2: NSGS is predicted to need more than Lemke would cost, or its
- * error stopped falling (needed infinite). */
-static int lemke_d2(const auto_run *a) { return d2(a) && a->needed > a->lemke_sweeps; }
+/* d = 2: Lemke is predicted cheaper than NSGS's extrapolation (infinite
+ * when its error stopped falling) and than an NSGS stage's cap: else the
+ * last NSGS stage goes on to its plateau (docs/auto-measurements.md#2d-large). */
+static int lemke_d2(const auto_run *a)
+{
+    return d2(a) && fmin(a->needed, FC_AUTO_NSGS_MAX_SWEEPS) > a->lemke_sweeps;
+}
 static int newton_d3_d2(const auto_run *a) { return d3(a) || lemke_d2(a); }
+/* d = 2: Lemke not taken above, with the time left after NSGS's plateau. */
+static int lemke_last(const auto_run *a) { return d2(a) && !lemke_d2(a); }
 /* NSGS has far to go: one factorisation tells whether all contacts stick. */
 static int stick_on_offer(const auto_run *a) { return d3(a) && a->needed > a->stick_sweeps; }
 static int after_stick(const auto_run *a) { return a->stick_tried; }
@@ -348,8 +354,10 @@ typedef struct plan_step {
  * the hard problems (#ipm-mdp, #direct); ipm where its LU was refused
  * (#refused); nsgs to a plateau from its iterate (#plateau); prox where W
  * is singular (#prox); ipm-mdp from other margins (#margins); ipm from 0
- * while far (#ipm); lemke (d = 2), admm (d = 5), nsn-hybrid, and nsgs with
- * what is left. */
+ * while far (#ipm); lemke (d = 2, where cheaper than NSGS, #2d-large),
+ * admm (d = 5), nsn-hybrid, nsgs with what is left, and lemke last (d = 2).
+ * A global problem with a block-diagonal M has had an nncg stage before
+ * (#nncg-first). */
 static const plan_step plan[] = {
     /* solver       label                 start           when               budget       before               after */
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_nsgs, watched,             NULL},
@@ -367,6 +375,7 @@ static const plan_step plan[] = {
     {"admm",       NULL,                 FC_START_BEST, d5,                budget_all,  NULL,                NULL},
     {"nsn-hybrid", NULL,                 FC_START_BEST, newton_d3_d2,      budget_all,  NULL,                NULL},
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_all,  plateau,             NULL},
+    {"lemke",      "lemke, last",        FC_START_BEST, lemke_last,        budget_all,  NULL,                NULL},
 };
 
 /* What auto's plan on a reduction is given: the global problem and the
