@@ -490,8 +490,9 @@ static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *
     return st;
 }
 
-/* A global problem: with a block-diagonal M (d = 2, 3), nncg on (M, H)
- * first; then auto's plan on its reduction, from nncg's best iterate; the
+/* A global problem: with friction and a block-diagonal M (d = 2, 3),
+ * nncg on (M, H) first (without friction the plan's gipm is direct:
+ * docs/auto-measurements.md#second-nsgs); then auto's plan on its reduction, from nncg's best iterate; the
  * steps whose solver has a direct entry (solve_direct) run it on (M, H)
  * from its size on. */
 fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
@@ -501,7 +502,7 @@ fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, doubl
     memset(&a, 0, sizeof a);
     fc_clock_start(&a.clk, opt);
     auto_global g = {p, 0};
-    if ((p->d == 2 || p->d == 3) && fc_nncg_velocity_form(p)) {
+    if ((p->d == 2 || p->d == 3) && fc_problem_has_friction(p) && fc_nncg_velocity_form(p)) {
         fc_status st = nncg_stage(&a, p, opt, r, u, v, info);
         g.iterations = info->iterations;
         a.nncg = 0;
