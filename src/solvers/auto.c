@@ -8,6 +8,7 @@
 #include "linsys/linsys.h"
 #include "measure/measure.h"
 #include "problem/reduce.h"
+#include "solvers/nncg.h"
 
 #include <lapacke.h>
 #include <stdio.h>
@@ -42,6 +43,15 @@
 /* Measurements kept of a watched NSGS stage: when full, every other one is
  * dropped and the stride doubles, so that they span the whole stage. */
 #define FC_AUTO_HISTORY 256
+/* A global problem with a block-diagonal M (d = 2, 3) starts with nncg on
+ * (M, H), no reduction to W, judged from this many sweeps on its best
+ * error's rate, going on while within FC_AUTO_NNCG_PATIENCE times the
+ * sweeps done (docs/auto-measurements.md#nncg-first). */
+#define FC_AUTO_NNCG_JUDGE 100
+#define FC_AUTO_NNCG_PATIENCE 10
+/* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
+ * (at least one; docs/auto-measurements.md#2d-large). */
+#define FC_AUTO_LEMKE_PIVOT 0.0045
 /* At most this many iterations of an interior-point stage. */
 #define FC_AUTO_MDP_MAX_ITER 2000
 /* A plateau NSGS stage stops after no 10% gain in as many sweeps as its
@@ -68,10 +78,13 @@ typedef struct auto_run {
     double stick_sweeps;    /* d = 3: stick's threshold in sweeps while it
                                is on offer, else 0                        */
     double needed;          /* NSGS's last extrapolated sweeps to go      */
+    double lemke_sweeps;    /* d = 2: Lemke's predicted cost in sweeps    */
     int stick_tried;        /* the stick step's condition held            */
     int grace;              /* sweeps before NSGS's rate is judged, if more */
     int mdp_iterations;     /* the first interior-point stage's iterations */
     int mdp_refused;        /* ... and it ended in an error               */
+    int nncg;               /* the watched stage is nncg: its best error, patience */
+    double nncg_best;
     int nhist, stride, calls;   /* a watched NSGS stage's measurements     */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -85,6 +98,7 @@ typedef struct auto_run {
  * d = 2, 5, while within FC_AUTO_NSGS_PATIENCE times the sweeps done. */
 static int nsgs_worth_going_on(auto_run *a, int it, double err)
 {
+    if (a->nncg) err = a->nncg_best = fmin(a->nncg_best, err);   /* nncg's error is noisy */
     if (a->nhist == FC_AUTO_HISTORY) {
         for (int k = 0; k < FC_AUTO_HISTORY / 2; k++) {
             a->hist_it[k] = a->hist_it[2 * k + 1];
@@ -112,13 +126,16 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     if (!(rate < 0)) return 0;
     double needed = log(a->opt->tolerance / err) / rate;
     a->needed = needed;
-    fc_log(a->opt, 1, "auto: nsgs sweep %d, error %.3e, %.0f sweeps to go", it, err, needed);
+    fc_log(a->opt, 1, "auto: %s sweep %d, error %.3e, %.0f sweeps to go", a->nncg ? "nncg" : "nsgs", it, err,
+           needed);
     if (a->newton_sweeps > 0) {
         double next = a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
     }
-    return needed < FC_AUTO_NSGS_PATIENCE * it;
+    double patience = (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
+    if (a->p->d == 2 && !a->nncg) patience = fmax(patience, a->lemke_sweeps / FC_AUTO_NEWTON_MARGIN);
+    return needed < patience;
 }
 
 /* The caller's progress callback seen through the stages, and the
@@ -205,7 +222,16 @@ static int any_d(const auto_run *a) { (void)a; return 1; }
 static int d3(const auto_run *a) { return a->p->d == 3; }
 static int d2(const auto_run *a) { return a->p->d == 2; }
 static int d5(const auto_run *a) { return a->p->d != 2 && a->p->d != 3; }
-static int d_le_3(const auto_run *a) { return a->p->d <= 3; }
+/* d = 2: Lemke is predicted cheaper than NSGS's extrapolation (infinite
+ * when its error stopped falling) and than an NSGS stage's cap: else the
+ * last NSGS stage goes on to its plateau (docs/auto-measurements.md#2d-large). */
+static int lemke_d2(const auto_run *a)
+{
+    return d2(a) && fmin(a->needed, FC_AUTO_NSGS_MAX_SWEEPS) > a->lemke_sweeps;
+}
+static int newton_d3_d2(const auto_run *a) { return d3(a) || lemke_d2(a); }
+/* d = 2: Lemke not taken above, with the time left after NSGS's plateau. */
+static int lemke_last(const auto_run *a) { return d2(a) && !lemke_d2(a); }
 /* NSGS has far to go: one factorisation tells whether all contacts stick. */
 static int stick_on_offer(const auto_run *a) { return d3(a) && a->needed > a->stick_sweeps; }
 static int after_stick(const auto_run *a) { return a->stick_tried; }
@@ -328,8 +354,10 @@ typedef struct plan_step {
  * the hard problems (#ipm-mdp, #direct); ipm where its LU was refused
  * (#refused); nsgs to a plateau from its iterate (#plateau); prox where W
  * is singular (#prox); ipm-mdp from other margins (#margins); ipm from 0
- * while far (#ipm); lemke (d = 2), admm (d = 5), nsn-hybrid, and nsgs with
- * what is left. */
+ * while far (#ipm); lemke (d = 2, where cheaper than NSGS, #2d-large),
+ * admm (d = 5), nsn-hybrid, nsgs with what is left, and lemke last (d = 2).
+ * A global problem with a block-diagonal M has had an nncg stage before
+ * (#nncg-first). */
 static const plan_step plan[] = {
     /* solver       label                 start           when               budget       before               after */
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_nsgs, watched,             NULL},
@@ -343,15 +371,24 @@ static const plan_step plan[] = {
     {"ipm-mdp",    "ipm-mdp margin 0.3", FC_START_COLD, other_margin_03,   budget_mdp,  margin_03,           NULL},
     {"ipm-mdp",    "ipm-mdp margin 3",   FC_START_COLD, other_margin_3,    budget_mdp,  margin_3,            NULL},
     {"ipm",        NULL,                 FC_START_COLD, far,               budget_ipm,  NULL,                NULL},
-    {"lemke",      NULL,                 FC_START_BEST, d2,                budget_all,  NULL,                NULL},
+    {"lemke",      NULL,                 FC_START_BEST, lemke_d2,          budget_all,  NULL,                NULL},
     {"admm",       NULL,                 FC_START_BEST, d5,                budget_all,  NULL,                NULL},
-    {"nsn-hybrid", NULL,                 FC_START_BEST, d_le_3,            budget_all,  NULL,                NULL},
+    {"nsn-hybrid", NULL,                 FC_START_BEST, newton_d3_d2,      budget_all,  NULL,                NULL},
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_all,  plateau,             NULL},
+    {"lemke",      "lemke, last",        FC_START_BEST, lemke_last,        budget_all,  NULL,                NULL},
 };
 
-static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const fc_options *opt,
+/* What auto's plan on a reduction is given: the global problem and the
+ * iterations its nncg stage used. */
+typedef struct auto_global {
+    const fc_problem *p;
+    int iterations;
+} auto_global;
+
+static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_options *opt,
                             double *r, double *u, fc_info *info)
 {
+    const fc_problem *global = g ? g->p : NULL;
     int m = fc_problem_m(p);
     auto_run a;
     memset(&a, 0, sizeof a);
@@ -367,6 +404,7 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     if (!fc_all_finite((size_t)m, best)) memset(best, 0, (size_t)m * sizeof *best);
     fc_stages_init(&a.st, p, opt, &a.clk, info, best);
     a.st.global = global;
+    a.st.iterations = g ? g->iterations : 0;
     /* the initial guess counts as an iterate: nothing worse is returned,
      * and a guess that solves the problem at once */
     a.st.best_err = fc_problem_error(p, best, u);
@@ -374,6 +412,10 @@ static fc_status auto_solve(const fc_problem *p, const fc_problem *global, const
     double b = coupling(p);
     if (opt->verbose >= 1 && opt->log) log_analysis(p, opt, b);
     if (p->d == 3) cost_from_coupling(&a, b);
+    if (p->d == 2) {
+        a.lemke_sweeps = p->nc * fmax(1.0, FC_AUTO_LEMKE_PIVOT * p->nc);
+        fc_log(opt, 1, "auto: Lemke's predicted cost %.0f sweeps", a.lemke_sweeps);
+    }
     for (size_t k = 0; k < sizeof plan / sizeof *plan && a.st.best_err > opt->tolerance; k++) {
         const plan_step *s = &plan[k];
         if (!s->when(&a)) continue;
@@ -416,16 +458,64 @@ static fc_status auto_reduced(const fc_problem *loc, const fc_options *opt, doub
     return auto_solve(loc, global, opt, r, u, info);
 }
 
-/* A global problem: auto's plan on its reduction; the steps whose solver
- * has a direct entry (solve_direct) run it on (M, H) from its size on. */
+/* The nncg stage of a global problem (p's M block diagonal), watched like
+ * NSGS's d = 2 stage; r from the caller's guess to nncg's best iterate
+ * (the guess included).  Its status; a->stopped when the caller's
+ * callback said stop. */
+static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *opt, double *r,
+                            double *u, double *v, fc_info *info)
+{
+    fc_stages_init(&a->st, p, opt, &a->clk, info, NULL);
+    a->p = p;
+    a->opt = opt;
+    fc_options o = fc_stage_options(&a->st, budget_nsgs(a));
+    watched(a, &o);
+    a->grace = FC_AUTO_NNCG_JUDGE;
+    a->nncg = 1;
+    a->nncg_best = INFINITY;
+    o.progress = progress;
+    o.progress_user = a;
+    fc_info sub;
+    memset(&sub, 0, sizeof sub);
+    double t0 = fc_now();
+    fc_status st = fc_nncg_solve_global(p, &o, r, u, v, &sub);
+    double seconds = fc_now() - t0;
+    fc_info_add_stage(info, "nncg", st, sub.iterations, sub.residual, seconds);
+    fc_log(opt, 1, "stage nncg: %s after %d iterations, error %.3e, %.3f s", fc_status_name(st),
+           sub.iterations, sub.residual, seconds);
+    info->iterations = sub.iterations;
+    info->residual = sub.residual;
+    if (st != FC_CONVERGED)
+        snprintf(info->message, sizeof info->message, "nncg: %.200s", sub.message);
+    return st;
+}
+
+/* A global problem: with friction and a block-diagonal M (d = 2, 3),
+ * nncg on (M, H) first (without friction the plan's gipm is direct:
+ * docs/auto-measurements.md#second-nsgs); then auto's plan on its reduction, from nncg's best iterate; the
+ * steps whose solver has a direct entry (solve_direct) run it on (M, H)
+ * from its size on. */
 fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
                                double *v, fc_info *info)
 {
-    fc_clock clk;
-    fc_clock_start(&clk, opt);
+    auto_run a;
+    memset(&a, 0, sizeof a);
+    fc_clock_start(&a.clk, opt);
+    auto_global g = {p, 0};
+    if ((p->d == 2 || p->d == 3) && fc_problem_has_friction(p) && fc_nncg_velocity_form(p)) {
+        fc_status st = nncg_stage(&a, p, opt, r, u, v, info);
+        g.iterations = info->iterations;
+        a.nncg = 0;
+        if (st == FC_CONVERGED || st == FC_STATUS_ERROR || a.stopped || fc_clock_expired(&a.clk) ||
+            g.iterations >= opt->max_iter) {
+            if (st != FC_CONVERGED && st != FC_STATUS_ERROR)
+                st = fc_clock_expired(&a.clk) ? FC_TIME_LIMIT : FC_MAX_ITER;
+            return info->status = st;
+        }
+    }
     fc_error err;
     fc_status st;
-    if (fc_solve_reduced(p, opt, &clk, FC_V_M_FACTOR, auto_reduced, (void *)p, r, u, v, info, &st,
+    if (fc_solve_reduced(p, opt, &a.clk, FC_V_M_FACTOR, auto_reduced, &g, r, u, v, info, &st,
                          &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
         return FC_STATUS_ERROR;

@@ -18,6 +18,7 @@
 #include "matrix/bsr.h"
 #include "problem/reduce.h"
 #include "core/firstorder.h"
+#include "solvers/nncg.h"
 
 #include <stdio.h>
 
@@ -149,7 +150,13 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     }
     if (w->Gt) memset(w->vp, 0, (size_t)n * sizeof *w->vp);
     memcpy(w->best, r, (size_t)m * sizeof *r);
-    while (1) {
+    for (int i = 0; i < m; i++)   /* a warm start is an iterate: it may solve the problem */
+        if (r[i] != 0.0) {
+            err = best_err = measure(p, w, r, u);
+            if (err <= opt->tolerance) st = FC_CONVERGED;
+            break;
+        }
+    while (st != FC_CONVERGED) {
         if (it >= opt->max_iter) {
             snprintf(info->message, sizeof info->message,
                      "%d sweeps done, error %.3e > %.1e", it, best_err, opt->tolerance);
@@ -321,6 +328,43 @@ static int find_root(int *par, int i)
     return i;
 }
 
+/* M's diagonal blocks (connected components of its graph): blk[i] the
+ * block of dof i (numbered by first dof), start[b] the blocks' offsets
+ * (n + 2 entries, zero on entry); par: n scratch.  The number of blocks,
+ * or -1 when M is not symmetric or a block exceeds NNCG_MAX_BLOCK. */
+static int m_blocks(const fc_problem *p, const fc_matrix *Mc, int *par, int *blk, int *start)
+{
+    int n = p->n, nb = 0;
+    if (fc_matrix_asymmetry(p->M) > 1e-14) return -1;
+    for (int i = 0; i < n; i++) par[i] = i;
+    for (int i = 0; i < n; i++)
+        for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) {
+            int a = find_root(par, i), b = find_root(par, Mc->j[k]);
+            if (a != b) par[a < b ? b : a] = a < b ? a : b;
+        }
+    for (int i = 0; i < n; i++) blk[i] = find_root(par, i) == i ? nb++ : -1;
+    for (int i = 0; i < n; i++) blk[i] = blk[find_root(par, i)];
+    for (int i = 0; i < n; i++) start[blk[i] + 1]++;
+    for (int b = 0; b < nb; b++) {
+        if (start[b + 1] > NNCG_MAX_BLOCK) return -1;
+        start[b + 1] += start[b];
+    }
+    return nb;
+}
+
+int fc_nncg_velocity_form(const fc_problem *p)
+{
+    if (p->kind != FC_GLOBAL || !p->M) return 0;
+    size_t n = (size_t)p->n;
+    fc_matrix *Mc = fc_matrix_to_csr(p->M);
+    int *par = fc_calloc(n + 1, sizeof *par), *blk = fc_calloc(n + 1, sizeof *blk);
+    int *start = fc_calloc(n + 2, sizeof *start);
+    int ok = Mc && par && blk && start && m_blocks(p, Mc, par, blk, start) >= 0;
+    fc_matrix_free(Mc);
+    free(par); free(blk); free(start);
+    return ok;
+}
+
 typedef struct dof_sig { unsigned long long h; int i; } dof_sig;
 
 static int sig_cmp(const void *x, const void *y)
@@ -392,22 +436,8 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     double *inv = NULL;
     int *body = NULL;
     if (!Mc || !par || !blk || !start || !dofs || !loc_of) goto out;
-    if (fc_matrix_asymmetry(p->M) > 1e-14) { ret = 1; goto out; }
-    for (int i = 0; i < n; i++) par[i] = i;
-    for (int i = 0; i < n; i++)
-        for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) {
-            int a = find_root(par, i), b = find_root(par, Mc->j[k]);
-            if (a != b) par[a < b ? b : a] = a < b ? a : b;
-        }
-    /* blocks numbered by their first dof; dofs listed block by block */
-    int nb = 0;
-    for (int i = 0; i < n; i++) blk[i] = find_root(par, i) == i ? nb++ : -1;
-    for (int i = 0; i < n; i++) blk[i] = blk[find_root(par, i)];
-    for (int i = 0; i < n; i++) start[blk[i] + 1]++;
-    for (int b = 0; b < nb; b++) {
-        if (start[b + 1] > NNCG_MAX_BLOCK) { ret = 1; goto out; }
-        start[b + 1] += start[b];
-    }
+    int nb = m_blocks(p, Mc, par, blk, start);
+    if (nb < 0) { ret = 1; goto out; }
     memset(par, 0, (size_t)n * sizeof *par);   /* fill counts */
     for (int i = 0; i < n; i++) { loc_of[i] = par[blk[i]]; dofs[start[blk[i]] + par[blk[i]]++] = i; }
     /* the inverse blocks: block b (s <= NNCG_MAX_BLOCK dofs) at start[b] NNCG_MAX_BLOCK */
