@@ -129,8 +129,7 @@ static sol solve_checked(const fc_problem *p, const char *name, const char *what
 {
     const fc_solver *s = fc_solver_find(name);
     int global = p->kind == FC_GLOBAL;
-    CHECK(s && (global ? s->solve_global_eq != NULL : s->solve_local_eq != NULL),
-          "%s: no eq entry", name);
+    CHECK(s && (s->solve_local_eq || (global && s->solve_global_eq)), "%s: no eq entry", name);
     int m = fc_problem_m(p), neq = p->neq;
     sol x = {calloc((size_t)m, sizeof(double)), calloc((size_t)m, sizeof(double)),
              global ? calloc((size_t)p->n, sizeof(double)) : NULL,
@@ -182,8 +181,8 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
     sol_free(&x);
 }
 
-static const char *local_solvers[] = {"nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm"};
-static const char *global_solvers[] = {"gadmm", "gipm", "nsgs-v", NULL};
+static const char *local_solvers[] = {"auto", "nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm"};
+static const char *global_solvers[] = {"auto", "gadmm", "gipm", "nsgs-v", NULL};
 
 /* skip: a solver left out of this case (a known limitation, reported). */
 static void case_problem_skip(const char *rel, int neq, const eqrow *e, const char *skip)
