@@ -120,6 +120,8 @@ fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, doubl
 /* Equality-capable entry points (fc_solver.solve_local_eq / solve_global_eq). */
 fc_status fc_auto_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
                            double *lambda, fc_info *info);
+fc_status fc_auto_solve_global_eq(const fc_problem *p, const fc_options *opt, double *r,
+                                  double *u, double *v, double *lambda, fc_info *info);
 fc_status fc_nsgs_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
                            double *lambda, fc_info *info);
 fc_status fc_psor_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,

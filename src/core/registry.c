@@ -25,7 +25,7 @@ static const fc_solver solvers[] = {
              "ipm-mdp from other starts; without friction gipm / ipm), ipm / lemke (2D) / admm "
              "(rolling), then nsn-hybrid, "
              "NSGS; costed switches, shared time limit (docs/solvers.md)",
-     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, fc_auto_solve_global, 0, NULL, 1, fc_auto_solve_eq, NULL},
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_auto_solve, fc_auto_solve_global, 0, NULL, 1, fc_auto_solve_eq, fc_auto_solve_global_eq},
     {"nsgs", "nonsmooth Gauss-Seidel over contacts, hybrid one-contact solver "
              "(Alart-Curnier Newton, projection, exact)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_solve, NULL, 0, NULL, 0, fc_nsgs_solve_eq, NULL},

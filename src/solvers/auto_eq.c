@@ -1,19 +1,24 @@
-/* auto for problems with equality constraints (joints), on the local form
- * (a global problem reaches it through its reduction, which keeps V, R,
- * s): NSGS with its exact equality blocks first (cheap sweeps, Anderson),
- * then nsn-hybrid (Alart-Curnier Newton on the bordered system) from the
- * best iterate when NSGS has not converged within its share, then NSGS
- * again with what is left.  Each stage sees the caller's time limit; the
- * best (r, lambda) by the SPEC measure is returned. */
+/* auto for problems with equality constraints (joints).  Local form: NSGS
+ * with its exact equality blocks first (cheap sweeps, Anderson), then
+ * nsn-hybrid (Alart-Curnier Newton on the bordered system) from the best
+ * iterate when NSGS has not converged within its share, then NSGS again
+ * with what is left.  Global form: gipm on (M, H, G) first (a chain step
+ * of 70 contacts and 60 rows: 72 iterations, 0.03 s, against 0.3 s for
+ * NSGS on the reduction), then the local plan on the reduction from its
+ * iterate.  Each stage sees the caller's time limit; the best (r, lambda)
+ * by the SPEC measure is returned. */
 #include "internal.h"
 #include "measure/measure.h"
 #include "core/stage.h"
+#include "problem/reduce.h"
 
 #include <stdio.h>
 
 /* NSGS's first share of sweeps: a chain or a stack converges in a few
- * hundred when it converges at all (test_eq, test_joints). */
+ * hundred when it converges at all (test_eq, test_joints); gipm's share of
+ * interior-point iterations. */
 #define AUTO_EQ_NSGS_SWEEPS 200
+#define AUTO_EQ_GIPM_ITERATIONS 200
 
 typedef struct eq_best {
     double *r, *lambda;
@@ -93,4 +98,46 @@ fc_status fc_auto_solve_eq(const fc_problem *p, const fc_options *opt, double *r
     snprintf(info->message, sizeof info->message, "equality plan: best error %.3e after %d iterations",
              err, info->iterations);
     return fc_clock_expired(&clk) ? FC_TIME_LIMIT : FC_MAX_ITER;
+}
+
+static fc_status reduced_plan(const fc_problem *loc, const fc_options *opt, double *r, double *u,
+                              double *lambda, fc_info *info, void *user)
+{
+    (void)user;
+    return fc_auto_solve_eq(loc, opt, r, u, lambda, info);
+}
+
+fc_status fc_auto_solve_global_eq(const fc_problem *p, const fc_options *opt, double *r,
+                                  double *u, double *v, double *lambda, fc_info *info)
+{
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
+    fc_options o = *opt;
+    o.max_iter = opt->max_iter < AUTO_EQ_GIPM_ITERATIONS ? opt->max_iter : AUTO_EQ_GIPM_ITERATIONS;
+    o.progress = NULL;
+    o.r0 = NULL;
+    fc_info sub;
+    memset(&sub, 0, sizeof sub);
+    fc_status st = fc_gipm_solve_eq(p, &o, r, u, v, lambda, &sub);
+    double dyn = 0, eq = 0, err = fc_residual_eq(p, r, v, lambda, &dyn, &eq);
+    err = fmax(err, fmax(dyn, eq));
+    info->iterations = sub.iterations;
+    fc_info_add_stage(info, "gipm", st, sub.iterations, err, fc_clock_elapsed(&clk));
+    if (err <= opt->tolerance) return FC_CONVERGED;
+    if (!isfinite(err) || st == FC_DIVERGED) {   /* the reduction's plan from zero */
+        memset(r, 0, (size_t)fc_problem_m(p) * sizeof *r);
+        memset(lambda, 0, (size_t)p->neq * sizeof *lambda);
+    }
+    o = *opt;
+    o.max_iter = opt->max_iter - info->iterations;
+    if (o.max_iter <= 0 || fc_clock_expired(&clk)) return FC_MAX_ITER;
+    o.progress = NULL;
+    fc_status status;
+    fc_error e;
+    if (fc_solve_reduced_eq(p, &o, &clk, FC_V_REDUCED_FACTOR, reduced_plan, NULL, r, u, v, lambda,
+                            info, &status, &e) != FC_OK) {
+        snprintf(info->message, sizeof info->message, "%.200s", e.msg);
+        return FC_STATUS_ERROR;
+    }
+    return status;
 }
