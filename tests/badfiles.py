@@ -342,6 +342,14 @@ def hdf5_cases(tmp, dat, tag):
             edit(f, f[group])
         check(f"{tag} {name}", path, must_refuse=must_refuse, out_ext=".hdf5")
 
+    def full_r(g):   # R as a full matrix of values 0, 1, ... (row-compressed)
+        n = int(g["R/n"][()].ravel()[0])
+        replace(g, "R/p", np.arange(0, n * n + 1, n, dtype="i4"))
+        replace(g, "R/i", np.tile(np.arange(n, dtype="i4"), n))
+        replace(g, "R/x", np.arange(n * n, dtype=float))
+        replace(g, "R/nz", np.array([-2], "i4"))
+        replace(g, "R/nzmax", np.array([n * n], "i4"))
+
     def replace(g, n, data):
         del g[n]
         g[n] = data
@@ -386,7 +394,7 @@ def hdf5_cases(tmp, dat, tag):
         variant(f"{E} x NaN", lambda f, g: replace(g, f"{E}/x", np.full(g[f"{E}/x"].size, np.nan)))
         if E == "V":
             variant("R not square", lambda f, g: replace(g, "R/n", g["R/n"][()] + 1))
-            variant("R far from symmetric", lambda f, g: replace(g, "R/x", np.arange(g["R/x"].size, dtype=float)))
+            variant("R far from symmetric", lambda f, g: full_r(g))
             variant("R absent (zero)", lambda f, g: g.__delitem__("R"), must_refuse=False)
     # byte-level damage of the whole file
     raw = open(base, "rb").read()
