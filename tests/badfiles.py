@@ -43,7 +43,7 @@ MEMORY = 100 << 20    # peak resident bytes per command
 ADDRESS = 1 << 30     # address space (a runaway allocation fails): OpenBLAS
                       # maps a 128 MB buffer and retries forever below that
 rng = random.Random(30)
-MANY = int(os.environ.get("BADFILES_MANY", "5"))   # truncations, bit flips per source
+MANY = int(os.environ.get("BADFILES_MANY", "3"))   # truncations, bit flips per source
 failures, runs, accepted = [], 0, 0
 
 

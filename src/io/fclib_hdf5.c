@@ -548,8 +548,20 @@ static fc_err read_own(h5ctx *c, const char *g, int global, const shape *s, fc_p
 }
 
 /* The one problem group the open file holds (two are refused), checked; read it. */
+/* Every link of the file readable: libfclib exits the process on an HDF5
+ * error (a corrupt symbol-table node, say), so the whole tree is walked
+ * before it is given the file. */
+static herr_t link_ok(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)g, (void)name, (void)info, (void)data;
+    return 0;
+}
+
 static fc_err read_checked(h5ctx *c, fc_problem **out)
 {
+    if (H5Lvisit(c->file, H5_INDEX_NAME, H5_ITER_NATIVE, link_ok, NULL) < 0)
+        return fc_error_set(c->err, FC_ERR_PARSE, "%s: corrupt HDF5 file (a group cannot be read)",
+                            c->path);
     static const char *groups[] = {"/fclib_local", "/fclib_global", "/fclib_local_rolling",
                                    "/fclib_global_rolling"};
     shape s;
