@@ -70,24 +70,44 @@ static int h5_is_group(hid_t file, const char *path)
     return info.type == H5O_TYPE_GROUP;
 }
 
-/* Dataset of the given class: its number of elements in *count.  Fixed
- * strings only; numeric data must plausibly fit in the file. */
-static fc_err h5_dataset(h5ctx *c, const char *path, H5T_class_t cls, hsize_t *count)
+/* A dataset's type class, element count, rank, element size, whether a
+ * variable-length string, and its stored bytes. */
+typedef struct h5_shape {
+    H5T_class_t tc;
+    hssize_t np;
+    int rank, vlen;
+    size_t esize;
+    hsize_t stored;
+} h5_shape;
+
+static fc_err h5_probe(h5ctx *c, const char *path, h5_shape *sh)
 {
     if (!h5_exists(c->file, path)) return h5_fail(c, FC_ERR_PARSE, path, "missing");
     hid_t d = H5Dopen2(c->file, path, H5P_DEFAULT);
     if (d < 0) return h5_fail(c, FC_ERR_PARSE, path, "not a dataset");
     hid_t t = H5Dget_type(d), s = H5Dget_space(d);
-    H5T_class_t tc = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
-    hssize_t np = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
-    int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
-    size_t esize = t >= 0 ? H5Tget_size(t) : 0;
-    int vlen = tc == H5T_STRING && t >= 0 && H5Tis_variable_str(t) != 0;
-    hsize_t stored = H5Dget_storage_size(d);
+    sh->tc = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    sh->np = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    sh->rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
+    sh->esize = t >= 0 ? H5Tget_size(t) : 0;
+    sh->vlen = sh->tc == H5T_STRING && t >= 0 && H5Tis_variable_str(t) != 0;
+    sh->stored = H5Dget_storage_size(d);
     if (t >= 0) H5Tclose(t);
     if (s >= 0) H5Sclose(s);
     H5Dclose(d);
-    if (tc != cls || vlen || np < 0)
+    return FC_OK;
+}
+
+/* Dataset of the given class: its number of elements in *count.  Fixed
+ * strings only; numeric data must plausibly fit in the file. */
+static fc_err h5_dataset(h5ctx *c, const char *path, H5T_class_t cls, hsize_t *count)
+{
+    h5_shape sh;
+    if (h5_probe(c, path, &sh)) return c->err->code;
+    H5T_class_t tc = sh.tc;
+    hssize_t np = sh.np;
+    int rank = sh.rank;
+    if (tc != cls || sh.vlen || np < 0)
         return h5_fail(c, FC_ERR_PARSE, path, cls == H5T_STRING ? "not a fixed-length string" :
                        cls == H5T_INTEGER ? "not an integer dataset" : "not a floating-point dataset");
     /* numbers are 1-D (an integer may also be a scalar); strings any shape */
@@ -96,7 +116,7 @@ static fc_err h5_dataset(h5ctx *c, const char *path, H5T_class_t cls, hsize_t *c
         snprintf(msg, sizeof msg, "is a %d-dimensional array, expected a 1-D dataset", rank);
         return h5_fail(c, FC_ERR_PARSE, path, msg);
     }
-    if (cls != H5T_STRING && (double)np * (double)esize > 64.0 * (double)stored + 4096.0)
+    if (cls != H5T_STRING && (double)np * (double)sh.esize > 64.0 * (double)sh.stored + 4096.0)
         return h5_fail(c, FC_ERR_PARSE, path, "declared size exceeds its stored data");
     if ((double)np > (double)FC_MAX_ENTRIES) return h5_fail(c, FC_ERR_PARSE, path, "too large");
     *count = (hsize_t)np;
@@ -939,17 +959,10 @@ fc_err fc_write_guess(const char *path, const fc_problem *p, const double *r, co
  * plausibility bound of h5_dataset). */
 static fc_err read_guess_vector(h5ctx *c, const char *path, long n, double *dst)
 {
-    if (!h5_exists(c->file, path)) return h5_fail(c, FC_ERR_PARSE, path, "missing");
-    hid_t d = H5Dopen2(c->file, path, H5P_DEFAULT);
-    if (d < 0) return h5_fail(c, FC_ERR_PARSE, path, "not a dataset");
-    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
-    H5T_class_t tc = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
-    hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
-    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
-    if (t >= 0) H5Tclose(t);
-    if (sp >= 0) H5Sclose(sp);
-    H5Dclose(d);
-    if (tc != H5T_FLOAT || rank != 1) return h5_fail(c, FC_ERR_PARSE, path, "not a 1-D floating-point dataset");
+    h5_shape sh;
+    if (h5_probe(c, path, &sh)) return c->err->code;
+    hssize_t np = sh.np;
+    if (sh.tc != H5T_FLOAT || sh.rank != 1) return h5_fail(c, FC_ERR_PARSE, path, "not a 1-D floating-point dataset");
     if (np != (hssize_t)n) {
         char msg[96];
         snprintf(msg, sizeof msg, "has %lld elements, expected %ld", (long long)np, n);
