@@ -31,8 +31,7 @@ static long threads_wanted(int argc, char **argv)
  * starts itself again once, with the environment set: OpenMP limited to
  * the threads the command asks for (fricon's own kernels), waiting
  * passively between parallel regions unless the user chose otherwise
- * (docs/measurements.md#threads: spinning threads on a loaded machine made
- * two threads 4x slower than one), BLAS to one thread.
+ * (docs/measurements.md#threads), BLAS to one thread.
  * A user's own OMP_THREAD_LIMIT is respected (no restart then), and so is
  * a failed exec (the run goes on, fricon_main still sets what it can). */
 static void restart_single_threaded(int argc, char **argv)

@@ -2,10 +2,9 @@
  * with its exact equality blocks first (cheap sweeps, Anderson), then
  * nsn-hybrid (Alart-Curnier Newton on the bordered system) from the best
  * iterate when NSGS has not converged within its share, then NSGS again
- * with what is left.  Global form: gipm on (M, H, G) first (a chain step
- * of 70 contacts and 60 rows: 72 iterations, 0.03 s, against 0.3 s for
- * NSGS on the reduction), then the local plan on the reduction from its
- * iterate.  Each stage sees the caller's time limit; the best (r, lambda)
+ * with what is left.  Global form: gipm on (M, H, G) first (docs/solvers.md,
+ * "Equality constraints": a chain step), then the local plan on the
+ * reduction from its iterate.  Each stage sees the caller's time limit; the best (r, lambda)
  * by the SPEC measure is returned. */
 #include "internal.h"
 #include "measure/measure.h"
