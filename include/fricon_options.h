@@ -344,8 +344,6 @@ typedef struct fc_vsn_options {
     double inner_ratio;    /* the Newton steps stop when the dynamics
                               residual is below this times the SPEC error;
                               default 0.1                                 */
-    double krylov_tol;     /* GMRES's relative residual on the Newton
-                              system; default 1e-3                        */
 } fc_vsn_options;
 
 typedef struct fc_options {

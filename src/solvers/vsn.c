@@ -29,16 +29,15 @@
 
 #include <stdio.h>
 
-/* Armijo's constant and the shortest step of the line search. */
-#define VSN_ARMIJO 1e-4
-#define VSN_MIN_STEP 1e-8
+/* The line search: |phi'(t)| <= VSN_LS_TOL |phi'(0)|, at most VSN_LS_MAX
+ * evaluations per phase. */
+#define VSN_LS_TOL 0.1
+#define VSN_LS_MAX 30
 /* Static regularisation of J relative to its largest diagonal entry
  * (the solves refine it away); guards a singular M + H D H'. */
 #define VSN_REG 1e-13
 /* The most dofs one contact may touch (4 rigid bodies' worth). */
 #define VSN_MAX_DOFS 48
-/* GMRES's restart length. */
-#define VSN_KRYLOV 30
 
 typedef struct vsn {
     const fc_problem *p;
@@ -58,8 +57,6 @@ typedef struct vsn {
     double *v, *dv, *vt, *F, *rhs; /* n                                    */
     double *u, *z, *r, *lam, *s, *Dj; /* m, m, m, m, nc, nc d d            */
     double *best, *vr, *ur;   /* m, n, m                                    */
-    double *Bj;               /* nc d d: the whole derivative of r_a       */
-    double *kv, *kh, *kc, *ks, *kg, *kt, *kq; /* GMRES: basis, Hessenberg, rotations, ... */
     fc_error err;
 } vsn;
 
@@ -73,40 +70,7 @@ static void vsn_free(vsn *w)
     free(w->reg); free(w->rho);
     free(w->v); free(w->dv); free(w->vt); free(w->F); free(w->rhs);
     free(w->u); free(w->z); free(w->r); free(w->lam); free(w->s); free(w->Dj);
-    free(w->best); free(w->vr); free(w->ur); free(w->Bj);
-    free(w->kv); free(w->kh); free(w->kc); free(w->ks); free(w->kg); free(w->kt); free(w->kq);
-}
-
-/* x projected onto {||x_T|| <= mu x_N} into P, and the projection's
- * Jacobian at x into D (d x d, column-major, symmetric; NULL: not needed).
- * On the boundary part: P = a (1, mu t), a = (x_N + mu |x_T|) / (1 + mu^2),
- * t = x_T / |x_T|. */
-static void proj_jac(int d, double mu, const double *x, double *P, double *D)
-{
-    double nt = 0.0;
-    for (int k = 1; k < d; k++) nt += x[k] * x[k];
-    nt = sqrt(nt);
-    if (D) memset(D, 0, (size_t)d * d * sizeof *D);
-    if (nt <= mu * x[0]) {                       /* inside */
-        for (int k = 0; k < d; k++) P[k] = x[k];
-        if (D) for (int k = 0; k < d; k++) D[k + k * d] = 1.0;
-        return;
-    }
-    if (mu * nt <= -x[0]) {                      /* in the polar cone */
-        for (int k = 0; k < d; k++) P[k] = 0.0;
-        return;
-    }
-    double c = 1.0 / (1.0 + mu * mu), a = (x[0] + mu * nt) * c, t[4];
-    for (int k = 1; k < d; k++) t[k] = x[k] / nt;
-    P[0] = a;
-    for (int k = 1; k < d; k++) P[k] = a * mu * t[k];
-    if (!D) return;
-    double g = a * mu / nt;
-    D[0] = c;
-    for (int k = 1; k < d; k++) D[k] = D[k * d] = mu * t[k] * c;
-    for (int k = 1; k < d; k++)
-        for (int l = 1; l < d; l++)
-            D[k + l * d] = mu * mu * t[k] * t[l] * c + g * ((k == l) - t[k] * t[l]);
+    free(w->best); free(w->vr); free(w->ur);
 }
 
 static double row_dot(const fc_matrix *A, int i, const double *x)
@@ -126,38 +90,52 @@ static void h_times(const vsn *w, const double *x, double beta, double *y)
     }
 }
 
-/* At v: u = H'v + w, s_a = mu_a ||u_T,a||, z = lambda - rho (u + s e_N),
- * r = P_K(z); with jac, D_a = P_K'(z_a) and the whole derivative
- * B_a = D_a (I + e_N g_a'), g_a = (0, mu t_a) the derivative of s_a
- * (t_a = u_T / ||u_T||; 0 at u_T = 0). */
-static void eval(vsn *w, const double *v, int jac)
+/* Alart and Curnier's map with the friction disk's radius frozen at
+ * R_a (a Tresca problem, convex): at v, u = H'v + w, z = lambda - rho u,
+ * r_N = max(0, z_N), r_T = z_T projected on the disk of radius R_a, and
+ * with jac its Jacobian D_a = dr/dz (symmetric, 0 <= D_a <= I).  Returns
+ * psi(v) = 1/2 v'Mv - f'v + sum_a (||z_a||^2 - ||z_a - r_a||^2) / (2 rho_a),
+ * whose gradient is M v - f - H r (the squared distance's gradient is
+ * z - r). */
+static double eval(vsn *w, const double *v, int jac)
 {
     const fc_problem *p = w->p;
     int d = w->d;
+    double val = 0.0;
+    for (int i = 0; i < w->n; i++) val += v[i] * (0.5 * row_dot(w->Mc, i, v) - p->f[i]);
     for (int a = 0; a < w->nc; a++) {
-        double nt = 0.0, mu = p->mu[a];
+        double *z = w->z + d * a, *r = w->r + d * a, nt = 0.0, R = w->s[a];
         for (int k = 0; k < d; k++) {
             int i = d * a + k;
             w->u[i] = row_dot(w->Ht, i, v) + p->w[i];
-            if (k > 0) nt += w->u[i] * w->u[i];
+            z[k] = w->lam[i] - w->rho[a] * w->u[i];
+            if (k > 0) nt += z[k] * z[k];
         }
         nt = sqrt(nt);
-        w->s[a] = mu * nt;
-        for (int k = 0; k < d; k++) {
-            int i = d * a + k;
-            w->z[i] = w->lam[i] - w->rho[a] * (w->u[i] + (k == 0 ? w->s[a] : 0.0));
-        }
-        double *D = w->Dj + (size_t)a * d * d, *B = w->Bj + (size_t)a * d * d;
-        proj_jac(d, mu, w->z + d * a, w->r + d * a, jac ? D : NULL);
+        r[0] = fmax(0.0, z[0]);
+        double sc = nt > R ? R / nt : 1.0;
+        for (int k = 1; k < d; k++) r[k] = sc * z[k];
+        double zz = 0.0, dd = 0.0;
+        for (int k = 0; k < d; k++) { zz += z[k] * z[k]; dd += (z[k] - r[k]) * (z[k] - r[k]); }
+        val += 0.5 * (zz - dd) / w->rho[a];
         if (!jac) continue;
-        memcpy(B, D, (size_t)d * d * sizeof *B);
-        if (nt > 0.0 && mu > 0.0)   /* B += D e_N g' : column l of B += D[:, 0] mu t_l */
+        double *D = w->Dj + (size_t)a * d * d;
+        memset(D, 0, (size_t)d * d * sizeof *D);
+        D[0] = z[0] > 0.0 ? 1.0 : 0.0;
+        for (int k = 1; k < d; k++)
             for (int l = 1; l < d; l++)
-                for (int k = 0; k < d; k++) B[k + l * d] += D[k] * mu * w->u[d * a + l] / nt;
+                D[k + l * d] = sc * ((k == l) - (nt > R ? z[k] * z[l] / (nt * nt) : 0.0));
     }
+    return val;
 }
 
-/* F = M v - f - H r at the v last evaluated; returns ||F||. */
+/* The frozen radii R_a = mu_a max(0, lambda_N,a). */
+static void radii(vsn *w)
+{
+    for (int a = 0; a < w->nc; a++) w->s[a] = w->p->mu[a] * fmax(0.0, w->lam[w->d * a]);
+}
+
+/* F = M v - f - H r (psi's gradient) at the v last evaluated; returns ||F||. */
 static double residual(vsn *w, const double *v)
 {
     for (int i = 0; i < w->n; i++) w->F[i] = row_dot(w->Mc, i, v) - w->p->f[i];
@@ -168,92 +146,40 @@ static double residual(vsn *w, const double *v)
     return fc_norm2(w->n, w->F);
 }
 
-/* y = J x = M x + sum_a rho_a H_a B_a H_a' x. */
-static void jmul(const vsn *w, const double *x, double *y)
+/* The step along dv minimising psi (convex): the root of its derivative
+ * phi'(t) = F(v + t dv)'dv, increasing, phi'(0) = slope < 0, by the
+ * Illinois variant of regula falsi from [0, 1] (extended while phi' < 0
+ * at the end), to |phi'| <= VSN_LS_TOL |slope|; the kinks of psi (each
+ * contact changing state along dv) make backtracking's steps tiny.
+ * *evals counts the evaluations; NAN when psi is not finite. */
+static double line_search(vsn *w, double slope, int *evals)
 {
-    int d = w->d;
-    for (int i = 0; i < w->n; i++) y[i] = row_dot(w->Mc, i, x);
-    for (int a = 0; a < w->nc; a++) {
-        int k0 = w->cs[a], kk = w->cs[a + 1] - k0;
-        const double *Ha = w->hv + (size_t)k0 * d, *B = w->Bj + (size_t)a * d * d;
-        const int *dof = w->sdof + k0;
-        double y1[3] = {0}, y2[3] = {0};
-        for (int l = 0; l < d; l++)
-            for (int i = 0; i < kk; i++) y1[l] += Ha[i + l * kk] * x[dof[i]];
-        for (int k = 0; k < d; k++) {
-            for (int l = 0; l < d; l++) y2[k] += B[k + l * d] * y1[l];
-            y2[k] *= w->rho[a];
-        }
-        for (int i = 0; i < kk; i++) {
-            double sum = 0.0;
-            for (int k = 0; k < d; k++) sum += Ha[i + k * kk] * y2[k];
-            y[dof[i]] += sum;
-        }
+    int n = w->n;
+    double lo = 0.0, glo = slope, hi = 1.0, ghi = 0.0;
+    for (int k = 0; k < VSN_LS_MAX; k++) {     /* the bracket */
+        for (int i = 0; i < n; i++) w->vt[i] = w->v[i] + hi * w->dv[i];
+        if (!isfinite(eval(w, w->vt, 0))) return NAN;
+        residual(w, w->vt);
+        ghi = fc_dot(n, w->F, w->dv);
+        (*evals)++;
+        if (ghi >= 0.0 || fabs(ghi) <= VSN_LS_TOL * fabs(slope)) break;
+        lo = hi; glo = ghi; hi *= 2.0;
     }
-}
-
-/* J x = b by GMRES(VSN_KRYLOV), right-preconditioned by the factor of
- * the symmetric M + sum rho_a H_a D_a H_a' (exact without friction's
- * derivative), to ||b - J x|| <= tol ||b||; x from 0.  The Krylov
- * iterations done; -1 when a solve failed. */
-static int gmres(vsn *w, const double *b, double tol, int max_it, double *x)
-{
-    int n = w->n, kd = VSN_KRYLOV, its = 0;
-    double *V = w->kv, *H = w->kh, *cs = w->kc, *sn = w->ks, *g = w->kg, *t = w->kt, *q = w->kq;
-    double bn = fc_norm2(n, b);
-    memset(x, 0, (size_t)n * sizeof *x);
-    if (!(bn > 0.0)) return 0;
-    memcpy(t, b, (size_t)n * sizeof *t);   /* t: the residual */
-    while (its < max_it) {
-        double beta = fc_norm2(n, t);
-        if (beta <= tol * bn) break;
-        for (int i = 0; i < n; i++) V[i] = t[i] / beta;
-        memset(g, 0, (size_t)(kd + 1) * sizeof *g);
-        g[0] = beta;
-        int j;
-        for (j = 0; j < kd && its < max_it; j++, its++) {
-            double *vj = V + (size_t)j * n, *vn = V + (size_t)(j + 1) * n;
-            if (fc_kkt_solve(w->K, vj, q, 0, &w->err) != FC_OK) return -1;
-            jmul(w, q, vn);
-            for (int i = 0; i <= j; i++) {   /* modified Gram-Schmidt */
-                double h = fc_dot(n, vn, V + (size_t)i * n);
-                H[i + j * (kd + 1)] = h;
-                for (int k = 0; k < n; k++) vn[k] -= h * V[(size_t)i * n + k];
-            }
-            double hn = fc_norm2(n, vn);
-            H[j + 1 + j * (kd + 1)] = hn;
-            if (hn > 0.0) for (int k = 0; k < n; k++) vn[k] /= hn;
-            for (int i = 0; i < j; i++) {    /* the earlier rotations */
-                double h0 = H[i + j * (kd + 1)], h1 = H[i + 1 + j * (kd + 1)];
-                H[i + j * (kd + 1)] = cs[i] * h0 + sn[i] * h1;
-                H[i + 1 + j * (kd + 1)] = -sn[i] * h0 + cs[i] * h1;
-            }
-            double h0 = H[j + j * (kd + 1)], h1 = H[j + 1 + j * (kd + 1)], rr = hypot(h0, h1);
-            cs[j] = rr > 0.0 ? h0 / rr : 1.0;
-            sn[j] = rr > 0.0 ? h1 / rr : 0.0;
-            H[j + j * (kd + 1)] = rr;
-            H[j + 1 + j * (kd + 1)] = 0.0;
-            g[j + 1] = -sn[j] * g[j];
-            g[j] = cs[j] * g[j];
-            if (fabs(g[j + 1]) <= tol * bn || hn == 0.0) { j++; its++; break; }
-        }
-        /* y = R^-1 g; x += P^-1 (V y) */
-        double y[VSN_KRYLOV];
-        for (int i = j - 1; i >= 0; i--) {
-            double sum = g[i];
-            for (int k = i + 1; k < j; k++) sum -= H[i + k * (kd + 1)] * y[k];
-            y[i] = H[i + i * (kd + 1)] != 0.0 ? sum / H[i + i * (kd + 1)] : 0.0;
-        }
-        memset(t, 0, (size_t)n * sizeof *t);
-        for (int i = 0; i < j; i++)
-            for (int k = 0; k < n; k++) t[k] += y[i] * V[(size_t)i * n + k];
-        if (fc_kkt_solve(w->K, t, q, 0, &w->err) != FC_OK) return -1;
-        for (int k = 0; k < n; k++) x[k] += q[k];
-        jmul(w, x, q);   /* the true residual, for the restart */
-        for (int k = 0; k < n; k++) t[k] = b[k] - q[k];
-        if (fc_norm2(n, t) <= tol * bn) break;
+    if (ghi <= 0.0) return hi;
+    int side = 0;
+    double t = hi;
+    for (int k = 0; k < VSN_LS_MAX; k++) {
+        t = lo - glo * (hi - lo) / (ghi - glo);
+        for (int i = 0; i < n; i++) w->vt[i] = w->v[i] + t * w->dv[i];
+        if (!isfinite(eval(w, w->vt, 0))) return NAN;
+        residual(w, w->vt);
+        double g = fc_dot(n, w->F, w->dv);
+        (*evals)++;
+        if (fabs(g) <= VSN_LS_TOL * fabs(slope)) break;
+        if (g < 0.0) { lo = t; glo = g; if (side == -1) ghi *= 0.5; side = -1; }
+        else { hi = t; ghi = g; if (side == 1) glo *= 0.5; side = 1; }
     }
-    return its;
+    return t;
 }
 
 /* J = M + sum_a rho_a H_a D_a H_a' into the factorisation's values. */
@@ -306,17 +232,10 @@ static int vsn_setup(vsn *w)
     w->best = fc_calloc(Mm + 1, sizeof *w->best); w->ur = fc_calloc(Mm + 1, sizeof *w->ur);
     w->s = fc_calloc((size_t)nc + 1, sizeof *w->s);
     w->Dj = fc_calloc((size_t)nc * d * d + 1, sizeof *w->Dj);
-    w->Bj = fc_calloc((size_t)nc * d * d + 1, sizeof *w->Bj);
-    w->kv = fc_calloc(N * (VSN_KRYLOV + 1) + 1, sizeof *w->kv);
-    w->kh = fc_calloc((size_t)(VSN_KRYLOV + 1) * VSN_KRYLOV, sizeof *w->kh);
-    w->kc = fc_calloc(VSN_KRYLOV + 1, sizeof *w->kc);
-    w->ks = fc_calloc(VSN_KRYLOV + 1, sizeof *w->ks);
-    w->kg = fc_calloc(VSN_KRYLOV + 1, sizeof *w->kg);
-    w->kt = fc_calloc(N + 1, sizeof *w->kt);
-    w->kq = fc_calloc(N + 1, sizeof *w->kq);
+
     if (!w->Mc || !w->Ht || !w->cs || !w->pp || !w->reg || !w->rho || !w->v || !w->dv || !w->vt ||
         !w->F || !w->rhs || !w->vr || !w->u || !w->z || !w->r || !w->lam || !w->best || !w->ur ||
-        !w->s || !w->Dj || !w->Bj || !w->kv || !w->kh || !w->kc || !w->ks || !w->kg || !w->kt || !w->kq)
+        !w->s || !w->Dj)
         goto nomem;
     /* each contact's dofs: the union of its d rows of H' (sorted by merging) */
     int *mark = fc_calloc(N + 1, sizeof *mark), tot = 0;
@@ -455,62 +374,52 @@ fc_status fc_vsn_solve_global(const fc_problem *p, const fc_options *opt, double
     double setup_s = fc_clock_elapsed(&clk), factor_s = 0.0;
     /* the start: lambda = P_K(r0), v = v(lambda), s from it */
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
-    for (int a = 0; a < w.nc; a++) {
-        double x[5];
-        proj_jac(d, p->mu[a], r + d * a, x, NULL);
-        memcpy(w.lam + d * a, x, (size_t)d * sizeof *x);
-    }
+    memcpy(w.lam, r, (size_t)m * sizeof *w.lam);
+    for (int a = 0; a < w.nc; a++) fc_project_cone(d, p->mu[a], 0.0, w.lam + d * a);
     double err = measure(&w, w.lam), best = err;
     memcpy(w.best, w.lam, (size_t)m * sizeof *w.best);
     memcpy(w.v, w.vr, (size_t)n * sizeof *w.v);
+    radii(&w);
     double fscale = fmax(1.0, fc_norm2(n, p->f));
     fc_status st = err <= opt->tolerance ? FC_CONVERGED : FC_MAX_ITER;
-    int it = 0, outer = 0, stop = 0, krylov = 0;
-    fc_log(opt, 1, "vsn: setup %.3f s, start error %.3e", setup_s, err);
+    int it = 0, outer = 0, stop = 0, ls = 0;
+    fc_log(opt, 1, "vsn: setup %.3f s, J: n %d, %ld stored entries, factor %.3g flops; start error %.3e",
+           setup_s, n, w.nv, fc_kkt_predicted_flops(w.K), err);
     while (st != FC_CONVERGED && !stop) {
-        /* inner: Newton on F(v) = M v - f - H r(v), to vsn.inner_ratio
-         * times the outer error; merit 1/2 ||F||^2 */
+        /* inner: Newton on psi, to vsn.inner_ratio times the outer error */
         double eta = o->inner_ratio * fmin(err, 1.0);
-        int k;
-        for (k = 0; k < o->max_inner; k++) {
-            eval(&w, w.v, 1);
-            double fn = residual(&w, w.v), fs = fn / fscale;
+        for (int k = 0; k < o->max_inner; k++) {
+            double ph = eval(&w, w.v, 1);
+            double fs = residual(&w, w.v) / fscale;
             if (k > 0 && fs <= eta) break;
             if (it >= opt->max_iter) { stop = 1; break; }
             if (fc_clock_expired(&clk)) { st = FC_TIME_LIMIT; stop = 1; break; }
             double t0 = fc_now();
             assemble(&w);
             if (fc_kkt_factor(w.K, w.reg, &w.err) != FC_OK) { st = FC_STATUS_ERROR; stop = 1; break; }
-            factor_s += fc_now() - t0;
             for (int i = 0; i < n; i++) w.rhs[i] = -w.F[i];
-            int kits = o->krylov_tol >= 1.0 ? (fc_kkt_solve(w.K, w.rhs, w.dv, 1, &w.err) == FC_OK ? 0 : -1)
-                                             : gmres(&w, w.rhs, o->krylov_tol, VSN_KRYLOV * 4, w.dv);
-            if (kits < 0) { st = FC_STATUS_ERROR; stop = 1; break; }
-            krylov += kits;
+            if (fc_kkt_solve(w.K, w.rhs, w.dv, 2, &w.err) != FC_OK) { st = FC_STATUS_ERROR; stop = 1; break; }
+            factor_s += fc_now() - t0;
             it++;
-            double step = 1.0, ft = fn;
-            for (; step >= VSN_MIN_STEP; step *= 0.5) {
-                for (int i = 0; i < n; i++) w.vt[i] = w.v[i] + step * w.dv[i];
-                eval(&w, w.vt, 0);
-                ft = residual(&w, w.vt);
-                if (ft <= (1.0 - VSN_ARMIJO * step) * fn) break;
-            }
-            if (!isfinite(ft)) { st = FC_DIVERGED; stop = 1; break; }
-            fc_log(opt, 2, "vsn outer %d newton %d: |F| %.3e -> %.3e, step %.3g, %d Krylov", outer, k,
-                   fs, ft / fscale, step, kits);
-            if (step < VSN_MIN_STEP) break;
+            double slope = fc_dot(n, w.F, w.dv);
+            if (!(slope < 0.0)) break;   /* no descent: J solved badly */
+            double step = line_search(&w, slope, &ls);
+            if (!isfinite(step)) { st = FC_DIVERGED; stop = 1; break; }
+            fc_log(opt, 2, "vsn outer %d newton %d: |F| %.3e, psi %.6e, step %.3g", outer, k, fs, ph, step);
+            for (int i = 0; i < n; i++) w.vt[i] = w.v[i] + step * w.dv[i];
             memcpy(w.v, w.vt, (size_t)n * sizeof *w.v);
         }
         if (st == FC_STATUS_ERROR || st == FC_DIVERGED) break;
-        /* outer: lambda = r(v) */
+        /* outer: lambda = r(v), the radii from it */
         eval(&w, w.v, 0);
         memcpy(w.lam, w.r, (size_t)m * sizeof *w.lam);
+        radii(&w);
         outer++;
         err = measure(&w, w.lam);
         if (!isfinite(err)) { st = FC_DIVERGED; break; }
         if (err < best) { best = err; memcpy(w.best, w.lam, (size_t)m * sizeof *w.best); }
-        fc_log(opt, 1, "vsn outer %d: %d Newton steps, %d Krylov, error %.3e (%.3f s, factorising %.3f s)",
-               outer, it, krylov, err, fc_clock_elapsed(&clk), factor_s);
+        fc_log(opt, 1, "vsn outer %d: %d Newton steps, error %.3e (%.3f s, factorising %.3f s)",
+               outer, it, err, fc_clock_elapsed(&clk), factor_s);
         if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
         if (opt->progress && opt->progress(opt->progress_user, it, err)) {
             snprintf(info->message, sizeof info->message, "stopped by the progress callback");
