@@ -344,6 +344,7 @@ typedef struct fc_vsn_options {
     double inner_ratio;    /* the Newton steps stop when the dynamics
                               residual is below this times the SPEC error;
                               default 0.1                                 */
+    int presweeps;         /* nncg sweeps before the Newton steps; default 0 */
 } fc_vsn_options;
 
 typedef struct fc_options {

@@ -139,6 +139,7 @@ static const fc_option_info table[] = {
     D(vsn.rho, 10.0, 0, 1e12, OPEN_LO, "vsn: proximal step, relative to each contact's compliance"),
     I(vsn.max_inner, 5, 1, 1000, "vsn: Newton steps per proximal step"),
     D(vsn.inner_ratio, 0.1, 0, 1, OPEN_LO, "vsn: Newton steps stop at this times the SPEC error"),
+    I(vsn.presweeps, 0, 0, INT_MAX, "vsn: nncg sweeps before the Newton steps"),
     D(apgd.L0, 0.0, -INF, 1e12, CLOSED, "apgd: first Lipschitz estimate; <= 0: from one product with W"),
     D(apgd.L_grow, 2.0, 1, 1e3, CLOSED, "apgd: L growth when the descent test fails"),
     D(apgd.L_shrink, 0.9, 0, 1, OPEN_LO, "apgd: L shrink after each iteration"),

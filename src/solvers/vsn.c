@@ -374,6 +374,16 @@ fc_status fc_vsn_solve_global(const fc_problem *p, const fc_options *opt, double
     double setup_s = fc_clock_elapsed(&clk), factor_s = 0.0;
     /* the start: lambda = P_K(r0), v = v(lambda), s from it */
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
+    if (o->presweeps > 0) {   /* nncg's sweeps first: the active set nearly right */
+        fc_options po = *opt;
+        po.max_iter = o->presweeps;
+        po.progress = NULL;
+        fc_info pi;
+        memset(&pi, 0, sizeof pi);
+        fc_nncg_solve_global(p, &po, r, w.u, w.vr, &pi);
+        fc_log(opt, 1, "vsn: %d nncg sweeps first, error %.3e, %.3f s", pi.iterations, pi.residual,
+               fc_clock_elapsed(&clk));
+    }
     memcpy(w.lam, r, (size_t)m * sizeof *w.lam);
     for (int a = 0; a < w.nc; a++) fc_project_cone(d, p->mu[a], 0.0, w.lam + d * a);
     double err = measure(&w, w.lam), best = err;
