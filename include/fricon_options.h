@@ -335,18 +335,6 @@ typedef struct fc_nncg_options {
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
 } fc_nncg_options;
 
-/* vsn, semismooth Newton in the velocity space inside a proximal point
- * on the reactions (global problems); see docs/solvers.md#vsn. */
-typedef struct fc_vsn_options {
-    double rho;            /* proximal step relative to each contact's
-                              compliance estimate; default 10             */
-    int max_inner;         /* Newton steps per proximal step; default 5    */
-    double inner_ratio;    /* the Newton steps stop when the dynamics
-                              residual is below this times the SPEC error;
-                              default 0.1                                 */
-    int presweeps;         /* nncg sweeps before the Newton steps; default 0 */
-} fc_vsn_options;
-
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; 0: FC_MAX_ITER_DEFAULT, or
@@ -385,7 +373,6 @@ typedef struct fc_options {
     fc_apgd_options apgd;   /* apgd, apgd-ccp (and aclm's inner apgd)          */
     fc_stick_options stick;
     fc_nncg_options nncg;
-    fc_vsn_options vsn;
 } fc_options;
 
 /* Every field's default: the table of options by name (fc_option_at)

@@ -220,9 +220,6 @@ FC_FO_DECL(fc_nsgs_v_solve);
 fc_status fc_nsgs_v_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                  double *u, double *v, fc_info *info);
 FC_FO_DECL(fc_nncg_solve);
-FC_FO_DECL(fc_vsn_solve);
-fc_status fc_vsn_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
-                              double *v, fc_info *info);
 fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                double *u, double *v, fc_info *info);
 

@@ -92,8 +92,6 @@ static const fc_solver solvers[] = {
      fc_nsgs_solve_eq, fc_nsgs_v_solve_global_eq},
     {"nncg", "nonsmooth nonlinear conjugate gradient over Gauss-Seidel sweeps; velocity form, load-path order (global)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nncg_solve, fc_nncg_solve_global, 0, NULL, 0, NULL, NULL},
-    {"vsn", "semismooth Newton on the velocities (M + H D H' by CHOLMOD) in a proximal point on r (global)",
-     FC_DIM(2) | FC_DIM(3), fc_vsn_solve, fc_vsn_solve_global, 0, NULL, 0, NULL, NULL},
     {"stick", "the all-sticking solution: least-norm W r = -q (one Cholesky), if inside the cones",
      FC_DIM(2) | FC_DIM(3), fc_stick_solve, NULL, 0, NULL, 0, NULL, NULL},
 };
