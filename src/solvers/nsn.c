@@ -982,6 +982,8 @@ static fc_status hybrid_run(const fc_problem *p, const fc_options *opt, double *
         run_result res = newton_run(&w, r, newton_iter, &err);
         fc_info_add_stage(info, names[form], run_status(res), w.iter - it0, err, fc_now() - t0);
         if (res == RUN_CONVERGED || res == RUN_TIME || res == RUN_STOPPED) {
+            /* Newton ends on its best iterate: it counts (the message's best error) */
+            if (err < best) { best = err; memcpy(top, r, (size_t)w.mx * sizeof *r); }
             st = run_status(res);
             break;
         }
