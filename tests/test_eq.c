@@ -127,7 +127,11 @@ typedef struct sol { double *r, *u, *v, *lam; } sol;
 
 static sol solve_checked(const fc_problem *p, const char *name, const char *what)
 {
-    const fc_solver *s = fc_solver_find(name);
+    /* "NAME/direct": NAME with ipm.formulation primal (on (M, H, G)) */
+    const char *slash = strchr(name, '/');
+    char base[32];
+    snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - name) : 31, name);
+    const fc_solver *s = fc_solver_find(base);
     int global = p->kind == FC_GLOBAL;
     CHECK(s && (s->solve_local_eq || (global && s->solve_global_eq)), "%s: no eq entry", name);
     int m = fc_problem_m(p), neq = p->neq;
@@ -136,14 +140,18 @@ static sol solve_checked(const fc_problem *p, const char *name, const char *what
              calloc((size_t)neq, sizeof(double))};
     fc_options o;
     opts(&o);
+    if (slash) o.ipm.formulation = FC_IPM_PRIMAL;
     fc_info info;
     memset(&info, 0, sizeof info);
     fc_error err = {0};
-    CHECK(fc_solve_eq(p, name, &o, x.r, x.u, x.v, x.lam, &info, &err) == FC_OK, "%s: %s", name,
+    double t0 = fc_now();
+    CHECK(fc_solve_eq(p, base, &o, x.r, x.u, x.v, x.lam, &info, &err) == FC_OK, "%s: %s", name,
           err.msg);
+    double secs = fc_now() - t0;
     double dyn, eq, e = check_error_eq(p, x.r, x.v, x.lam, &dyn, &eq);
-    printf("%-10s %-34s %-6s %-9s it %6d  error %.2e  dyn %.2e  eq %.2e\n", name, what,
-           global ? "global" : "local", fc_status_name(info.status), info.iterations, e, dyn, eq);
+    printf("%-14s %-34s %-6s %-9s it %6d  error %.2e  dyn %.2e  eq %.2e  %.3f s\n", name, what,
+           global ? "global" : "local", fc_status_name(info.status), info.iterations, e, dyn, eq,
+           secs);
     CHECK(info.status == FC_CONVERGED, "%s on %s: %s (%s)", name, what,
           fc_status_name(info.status), info.message);
     CHECK(e <= TOL && dyn <= TOL && eq <= TOL, "%s on %s: error %g dyn %g eq %g", name, what, e,
@@ -181,8 +189,10 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
     sol_free(&x);
 }
 
-static const char *local_solvers[] = {"auto", "nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm"};
-static const char *global_solvers[] = {"auto", "gadmm", "gipm", "nsgs-v", NULL};
+static const char *local_solvers[] = {"auto", "nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm", "ipm-mdp"};
+/* ipm-mdp twice: through the reduction (these problems are below its
+ * direct size) and on (M, H, G) directly (ipm.formulation primal) */
+static const char *global_solvers[] = {"auto", "gadmm", "gipm", "nsgs-v", "ipm-mdp", "ipm-mdp/direct", NULL};
 
 /* skip: a solver left out of this case (a known limitation, reported). */
 static void case_problem_skip(const char *rel, int neq, const eqrow *e, const char *skip)

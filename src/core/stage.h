@@ -29,6 +29,10 @@ typedef struct fc_stages {
     void *measure_user;
     int no_measure;          /* 1: no error computed, no best (prox's inner solves) */
     const fc_problem *global;   /* the global problem p was reduced from, if any */
+    /* p's equality rows' multipliers (p->neq values, in and out): each
+     * stage runs the solver's solve_local_eq (a solver without one is not
+     * run) and the default measure adds the rows' residual; NULL: none */
+    double *lambda;
     double *best;            /* best iterate so far (NULL: not kept)       */
     double best_err;
     int iterations;          /* all stages' iterations                     */
