@@ -471,7 +471,7 @@ static int mdp_factor(mdp *w)
         fc_error e;
         int ok = w->neq ? fc_mdp_eq_factor(w, delta, &rcond)
                         : fc_lu_factor(w->J.lu, w->J.Ax, &rcond, &e) == FC_OK;
-        if (ok && rcond > 1e-15) return 1;
+        if (ok && rcond > (w->neq ? MDP_EQ_RCOND : 1e-15)) return 1;
         delta = delta == 0 ? 1e-12 * w->wscale : delta * 100;
     }
     fc_error_set(&w->err, FC_ERR_NUMERIC, "W + D numerically singular");

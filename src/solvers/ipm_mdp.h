@@ -80,6 +80,15 @@ int fc_mdp_global_factor(mdp *w);
 int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du, double *dy);
 
 /* The equality rows (ipm_mdp_eq.c). */
+/* The least 1/condition (the LU's pivot ratio) of a bordered Newton
+ * matrix: the multipliers' pivots are Schur complements V'(W + D)^-1 V
+ * or G'K^-1 G, of the order of the contacts' pivots' inverse, so the
+ * square of the plain matrix's 1e-15; the solve is refined against the
+ * exact matrix and judged by its residual (MDP_EQ_SOLVED). */
+#define MDP_EQ_RCOND 1e-30
+#define MDP_EQ_SOLVED 1e-8
+/* Refinement steps of a bordered solve against the exact matrix. */
+#define MDP_EQ_REFINE 4
 /* Multipliers, residual and (local) the bordered pattern and its LU. */
 int fc_mdp_eq_init(mdp *w, const double *y0);
 void fc_mdp_eq_free(mdp *w);

@@ -17,8 +17,6 @@
 
 /* The static regularisation relative to the multipliers' scale. */
 #define MDP_EQ_REG 1e-12
-/* Refinement steps of a bordered solve against the exact matrix. */
-#define MDP_EQ_REFINE 4
 
 void fc_mdp_eq_free(mdp *w)
 {
@@ -169,14 +167,16 @@ int fc_mdp_eq_solve(mdp *w, void (*exact)(mdp *, const double *, double *), doub
     for (int j = 0; j < w->neq; j++) b[m + j] = -w->R3[j];
     fc_error e;
     if (fc_lu_solve(w->Blu, b, x, &e) != FC_OK) return 0;
-    double nb = fc_norm2(N, b);
-    for (int it = 0; it < MDP_EQ_REFINE; it++) {
+    double nb = fc_norm2(N, b), rn;
+    for (int it = 0;; it++) {
         eq_apply(w, exact, x, w->bres);
         for (int i = 0; i < N; i++) res[i] = b[i] - w->bres[i];
-        if (fc_norm2(N, res) <= 1e-14 * nb) break;
+        rn = fc_norm2(N, res);
+        if (rn <= 1e-14 * nb || it == MDP_EQ_REFINE) break;
         if (fc_lu_solve(w->Blu, res, res, &e) != FC_OK) return 0;
         for (int i = 0; i < N; i++) x[i] += res[i];
     }
+    if (!(rn <= MDP_EQ_SOLVED * nb)) return 0;
     memcpy(dr, x, (size_t)m * sizeof *dr);
     memcpy(dy, x + m, (size_t)w->neq * sizeof *dy);
     return 1;

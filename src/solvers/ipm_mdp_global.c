@@ -267,7 +267,8 @@ int fc_mdp_global_factor(mdp *w)
         for (int j = 0; j < w->n && delta > 0; j++) w->Kx[w->kdiag[j]] += delta;
         double rcond = 0;
         fc_error e;
-        if (fc_lu_factor(w->Klu, w->Kx, &rcond, &e) == FC_OK && rcond > 1e-15) return 1;
+        if (fc_lu_factor(w->Klu, w->Kx, &rcond, &e) == FC_OK && rcond > (w->neq ? MDP_EQ_RCOND : 1e-15))
+            return 1;
         delta = delta == 0 ? 1e-12 * dmax : delta * 100;
     }
     fc_error_set(&w->err, FC_ERR_NUMERIC, "M + H D^-1 H' numerically singular");
@@ -309,15 +310,18 @@ int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du, double *dy)
     if (fc_lu_solve(w->Klu, w->tn, x, &e) != FC_OK) return 0;
     /* refinement against K's values: once, or until exact with the
      * regularised bordering */
-    double *kx = w->tk;
-    for (int it = 0; it < (w->neq ? 4 : 1); it++) {
+    double *kx = w->tk, nb = fc_norm2(w->N, w->tn);
+    for (int it = 0; it < (w->neq ? MDP_EQ_REFINE : 1); it++) {
         k_apply(w, x, kx);
         for (int i = 0; i < w->N; i++) kx[i] = w->tn[i] - kx[i];
-        if (w->neq && fc_norm2(w->N, kx) <= 1e-14 * fc_norm2(w->N, w->tn)) break;
+        if (w->neq && fc_norm2(w->N, kx) <= 1e-14 * nb) break;
         if (fc_lu_solve(w->Klu, kx, kx, &e) == FC_OK)
             for (int i = 0; i < w->N; i++) x[i] += kx[i];
     }
     if (w->neq) {
+        k_apply(w, x, kx);
+        for (int i = 0; i < w->N; i++) kx[i] = w->tn[i] - kx[i];
+        if (!(fc_norm2(w->N, kx) <= MDP_EQ_SOLVED * nb)) return 0;
         memcpy(dv, x, (size_t)n * sizeof *dv);
         memcpy(dy, x + n, (size_t)w->neq * sizeof *dy);
     }
