@@ -58,6 +58,9 @@
 #define MDP_JAM_STEP 1e-2
 #define MDP_UNJAM_FACTOR 2.0
 #define MDP_UNJAM_SHARE 0.05
+/* A guess r below this times u's size over W's scale is taken as 0 by
+ * the start (mdp_start). */
+#define MDP_START_ZERO 1e-12
 static void mdp_free(mdp *w)
 {
     fc_matrix_free(w->Wown);
@@ -439,9 +442,11 @@ static void mdp_start(mdp *w, const double *r0)
     if (w->global) memcpy(w->v, w->vr, (size_t)w->n * sizeof *w->v);
     double sr = 0, su = 0, ar = 0, au = 0;
     for (int i = 0; i < m; i++) { sr = fmax(sr, fabs(w->r[i])); su = fmax(su, fabs(w->u[i])); }
-    /* r and u in their own units: u's size over W's scale when r is 0 */
+    /* r and u in their own units: u's size over W's scale when r is 0,
+     * or as good as 0 (a joint scene's previous step left r ~ 1e-31, a
+     * margin of that size started at mu 1e-29: MDP_START_ZERO) */
     if (!(su > 0)) su = 1.0;
-    if (!(sr > 0)) sr = su / w->wscale;
+    if (!(sr > MDP_START_ZERO * su / w->wscale)) sr = su / w->wscale;
     for (int a = 0; a < w->nc; a++) {
         const double *ra = w->r + d * a;
         double need = -ra[0];

@@ -83,10 +83,12 @@ int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du, double *dy);
 /* The least 1/condition (the LU's pivot ratio) of a bordered Newton
  * matrix: the multipliers' pivots are Schur complements V'(W + D)^-1 V
  * or G'K^-1 G, of the order of the contacts' pivots' inverse, so the
- * square of the plain matrix's 1e-15; the solve is refined against the
- * exact matrix and judged by its residual (MDP_EQ_SOLVED). */
+ * square of the plain matrix's 1e-15.  The solve is refined against the
+ * exact matrix and refused (a NaN too) when its residual stays above
+ * MDP_EQ_SOLVED of the right-hand side (rounding leaves 1e-8 near the end
+ * of the path on a 60-row chain step). */
 #define MDP_EQ_RCOND 1e-30
-#define MDP_EQ_SOLVED 1e-8
+#define MDP_EQ_SOLVED 1e-6
 /* Refinement steps of a bordered solve against the exact matrix. */
 #define MDP_EQ_REFINE 4
 /* Multipliers, residual and (local) the bordered pattern and its LU. */
