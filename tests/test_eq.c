@@ -151,7 +151,7 @@ static sol solve_checked(const fc_problem *p, const char *name, const char *what
           err.msg);
     double secs = fc_now() - t0;
     double dyn, eq, e = check_error_eq(p, x.r, x.v, x.lam, &dyn, &eq);
-    printf("%-14s %-34s %-6s %-9s it %6d  error %.2e  dyn %.2e  eq %.2e  %.3f s\n", name, what,
+    printf("%-14s %-34s %-6s %-9s it %6d  error %.2e  dyn %.2e  eq %.2e  %.4f s\n", name, what,
            global ? "global" : "local", fc_status_name(info.status), info.iterations, e, dyn, eq,
            secs);
     CHECK(info.status == FC_CONVERGED, "%s on %s: %s (%s)", name, what,

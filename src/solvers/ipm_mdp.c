@@ -26,7 +26,8 @@
  * solved by sparse LU on W's block pattern (fc_bjac: KLU, UMFPACK on heavy
  * fill), one factorisation per step, refined against the exact matrix.
  * dpsi follows per contact.  Contacts with mu = 0 have no friction pair:
- * r_T is held at 0.
+ * r_T is held at 0.  Equality rows (V, R, s or G, b): their multipliers
+ * are a free unknown, the rows border the Newton matrix (ipm_mdp_eq.c).
  *
  * Jams (the iterate stuck against the cones' boundaries on a wrong branch
  * of this non-monotone problem) are broken by solving the blocking

@@ -4,7 +4,8 @@
  *     K = M + H D^-1 H'     (the pattern of the bodies' contact graph),
  * assembled from each contact's block on its bodies' unknowns R_a and
  * factorised by UMFPACK (not symmetric; its symmetric strategy on the
- * symmetric pattern).  The interior point itself is ipm_mdp.c's. */
+ * symmetric pattern), bordered by G's rows when there are equalities
+ * (ipm_mdp_eq.c).  The interior point itself is ipm_mdp.c's. */
 #include "solvers/ipm_mdp.h"
 #include "cone/cone.h"
 
