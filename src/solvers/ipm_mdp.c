@@ -717,8 +717,8 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
 }
 
 /* The local problem (y: the multipliers, NULL without equality rows). */
-static fc_status mdp_solve_local(const fc_problem *p, const fc_options *opt, double *r, double *u,
-                                 double *y, fc_info *info)
+fc_status fc_ipm_mdp_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                              double *y, fc_info *info)
 {
     if (p->d != 2 && p->d != 3) {
         snprintf(info->message, sizeof info->message, "ipm-mdp handles d = 2 and 3 only");
@@ -744,13 +744,7 @@ static fc_status mdp_solve_local(const fc_problem *p, const fc_options *opt, dou
 fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
                            fc_info *info)
 {
-    return mdp_solve_local(p, opt, r, u, NULL, info);
-}
-
-fc_status fc_ipm_mdp_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
-                              double *lambda, fc_info *info)
-{
-    return mdp_solve_local(p, opt, r, u, lambda, info);
+    return fc_ipm_mdp_solve_eq(p, opt, r, u, NULL, info);
 }
 
 /* On the reduced problem: the whole solve, or the direct run's polish
@@ -766,7 +760,7 @@ static fc_status mdp_local(const fc_problem *loc, const fc_options *opt, double 
                            double *lambda, fc_info *info, void *user)
 {
     mdp_reduced *c = user;
-    if (!c->direct) return mdp_solve_local(loc, opt, r, u, lambda, info);
+    if (!c->direct) return fc_ipm_mdp_solve_eq(loc, opt, r, u, lambda, info);
     fc_problem_u_eq(loc, r, lambda, u);
     *c->best = fc_error_local(loc, r, u);
     double eq = loc->neq ? fc_equality_residual(loc, r, NULL, lambda) : 0.0;
@@ -780,9 +774,10 @@ static fc_status mdp_local(const fc_problem *loc, const fc_options *opt, double 
  * ipm.formulation is 2 (primal), or 0 (auto) with at least
  * FC_IPM_MDP_DIRECT_CONTACTS contacts; otherwise, or when M is not
  * symmetric, through the reduction to W (and V, R).  The polish (NSGS and
- * Newton) runs on the reduced problem. */
-static fc_status mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r, double *u,
-                                  double *v, double *y, fc_info *info)
+ * Newton) runs on the reduced problem.  y: the multipliers (NULL without
+ * equality rows). */
+fc_status fc_ipm_mdp_solve_global_eq(const fc_problem *p, const fc_options *opt, double *r,
+                                     double *u, double *v, double *y, fc_info *info)
 {
     if (p->d != 2 && p->d != 3) {
         snprintf(info->message, sizeof info->message, "ipm-mdp handles d = 2 and 3 only");
@@ -824,11 +819,5 @@ static fc_status mdp_solve_global(const fc_problem *p, const fc_options *opt, do
 fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                   double *u, double *v, fc_info *info)
 {
-    return mdp_solve_global(p, opt, r, u, v, NULL, info);
-}
-
-fc_status fc_ipm_mdp_solve_global_eq(const fc_problem *p, const fc_options *opt, double *r,
-                                     double *u, double *v, double *lambda, fc_info *info)
-{
-    return mdp_solve_global(p, opt, r, u, v, lambda, info);
+    return fc_ipm_mdp_solve_global_eq(p, opt, r, u, v, NULL, info);
 }
