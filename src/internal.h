@@ -144,6 +144,10 @@ fc_status fc_nsn_hybrid_solve_eq(const fc_problem *p, const fc_options *opt, dou
                                  double *lambda, fc_info *info);
 fc_status fc_admm_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
                            double *lambda, fc_info *info);
+fc_status fc_ipm_mdp_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                              double *lambda, fc_info *info);
+fc_status fc_ipm_mdp_solve_global_eq(const fc_problem *p, const fc_options *opt, double *r,
+                                     double *u, double *v, double *lambda, fc_info *info);
 fc_status fc_nsgs_solve(const fc_problem *p, const fc_options *opt,
                         double *r, double *u, fc_info *info);
 fc_status fc_psor_solve(const fc_problem *p, const fc_options *opt,

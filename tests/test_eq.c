@@ -127,7 +127,12 @@ typedef struct sol { double *r, *u, *v, *lam; } sol;
 
 static sol solve_checked(const fc_problem *p, const char *name, const char *what)
 {
-    const fc_solver *s = fc_solver_find(name);
+    /* "NAME/direct": NAME with ipm.formulation primal (on (M, H, G));
+     * "NAME/alone": without its polish (ipm-mdp's own iterations) */
+    const char *slash = strchr(name, '/');
+    char base[32];
+    snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - name) : 31, name);
+    const fc_solver *s = fc_solver_find(base);
     int global = p->kind == FC_GLOBAL;
     CHECK(s && (s->solve_local_eq || (global && s->solve_global_eq)), "%s: no eq entry", name);
     int m = fc_problem_m(p), neq = p->neq;
@@ -136,14 +141,19 @@ static sol solve_checked(const fc_problem *p, const char *name, const char *what
              calloc((size_t)neq, sizeof(double))};
     fc_options o;
     opts(&o);
+    if (slash && !strcmp(slash, "/direct")) o.ipm.formulation = FC_IPM_PRIMAL;
+    if (slash && !strcmp(slash, "/alone")) o.ipm.polish = 0;
     fc_info info;
     memset(&info, 0, sizeof info);
     fc_error err = {0};
-    CHECK(fc_solve_eq(p, name, &o, x.r, x.u, x.v, x.lam, &info, &err) == FC_OK, "%s: %s", name,
+    double t0 = fc_now();
+    CHECK(fc_solve_eq(p, base, &o, x.r, x.u, x.v, x.lam, &info, &err) == FC_OK, "%s: %s", name,
           err.msg);
+    double secs = fc_now() - t0;
     double dyn, eq, e = check_error_eq(p, x.r, x.v, x.lam, &dyn, &eq);
-    printf("%-10s %-34s %-6s %-9s it %6d  error %.2e  dyn %.2e  eq %.2e\n", name, what,
-           global ? "global" : "local", fc_status_name(info.status), info.iterations, e, dyn, eq);
+    printf("%-14s %-34s %-6s %-9s it %6d  error %.2e  dyn %.2e  eq %.2e  %.4f s\n", name, what,
+           global ? "global" : "local", fc_status_name(info.status), info.iterations, e, dyn, eq,
+           secs);
     CHECK(info.status == FC_CONVERGED, "%s on %s: %s (%s)", name, what,
           fc_status_name(info.status), info.message);
     CHECK(e <= TOL && dyn <= TOL && eq <= TOL, "%s on %s: error %g dyn %g eq %g", name, what, e,
@@ -181,8 +191,13 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
     sol_free(&x);
 }
 
-static const char *local_solvers[] = {"auto", "nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm"};
-static const char *global_solvers[] = {"auto", "gadmm", "gipm", "nsgs-v", NULL};
+/* ipm-mdp also without its polish: the interior point on the bordered
+ * system converges by itself; globally through the reduction (these
+ * problems are below its direct size) and on (M, H, G) directly
+ * (ipm.formulation primal; with the polish: the direct form's D blocks
+ * can turn singular at the end of the path, with or without equalities) */
+static const char *local_solvers[] = {"auto", "nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm", "ipm-mdp", "ipm-mdp/alone"};
+static const char *global_solvers[] = {"auto", "gadmm", "gipm", "nsgs-v", "ipm-mdp", "ipm-mdp/alone", "ipm-mdp/direct", NULL};
 
 /* skip: a solver left out of this case (a known limitation, reported). */
 static void case_problem_skip(const char *rel, int neq, const eqrow *e, const char *skip)
@@ -260,6 +275,11 @@ static void test_saddle_refused(void)
     fc_solve_eq(l, "nsgs", &o, r, u, NULL, lam, &info, &err);
     CHECK(info.status == FC_STATUS_ERROR && strstr(info.message, "saddle"),
           "nsgs on R = 0: %s (%s)", fc_status_name(info.status), info.message);
+    /* ipm-mdp takes it: its bordered matrix [W + D, V; V', 0] is regular
+     * (the interior point reaches 2e-8 before the end of its path; the
+     * polish's nsgs refuses the saddle point, nsn-ac finishes) */
+    sol x = solve_checked(l, "ipm-mdp", "TwoRods1, R = 0");
+    sol_free(&x);
     /* a solver without equality support refuses, local and global */
     CHECK(fc_solve_eq(l, "fpp", &o, r, u, NULL, lam, &info, &err) == FC_ERR_UNSUPPORTED,
           "fpp on a local problem with equalities: %d", err.code);

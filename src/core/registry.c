@@ -47,7 +47,7 @@ static const fc_solver solvers[] = {
     {"ipm-mdp", "interior point on the maximum-dissipation form (Dojo): normal and friction "
                 "cone pairs, no De Saxce fixed point, sparse LU",
      FC_DIM(2) | FC_DIM(3), fc_ipm_mdp_solve, fc_ipm_mdp_solve_global,
-     FC_IPM_MDP_DIRECT_CONTACTS, ipm_mdp_direct, 0, NULL, NULL},
+     FC_IPM_MDP_DIRECT_CONTACTS, ipm_mdp_direct, 0, fc_ipm_mdp_solve_eq, fc_ipm_mdp_solve_global_eq},
     {"gipm", "interior point on the global problem's (M, H) directly (no W), "
              "quasi-definite sparse KKT",
      FC_DIM(2) | FC_DIM(3), fc_ipm_solve, fc_gipm_solve, FC_IPM_MDP_DIRECT_CONTACTS, gipm_direct, 0, NULL,

@@ -39,6 +39,7 @@ static fc_status run(const fc_stages *s, const fc_solver *solver, const fc_optio
                      double *u, fc_info *sub)
 {
     const fc_problem *g = s->global;
+    if (s->lambda) return solver->solve_local_eq(s->p, o, r, u, s->lambda, sub);
     if (!g || !solver->solve_direct || solver->direct_contacts <= 0 || g->nc < solver->direct_contacts)
         return solver->solve_local(s->p, o, r, u, sub);
     double *v = fc_calloc((size_t)g->n, sizeof *v);
@@ -55,7 +56,8 @@ int fc_stage_run(fc_stages *s, const fc_solver *solver, const char *label, fc_st
     memset(&s->sub, 0, sizeof s->sub);
     s->stage_iterations = 0;
     s->err = INFINITY;
-    if (!solver || !(solver->dims & FC_DIM(p->d)) || o->max_iter <= 0 || fc_clock_expired(s->clock))
+    if (!solver || !(solver->dims & FC_DIM(p->d)) || o->max_iter <= 0 || fc_clock_expired(s->clock) ||
+        (s->lambda && !solver->solve_local_eq))
         return 0;
     if (!label) label = solver->name;
     if (start == FC_START_COLD) memset(r, 0, (size_t)m * sizeof *r);
@@ -67,7 +69,12 @@ int fc_stage_run(fc_stages *s, const fc_solver *solver, const char *label, fc_st
     if (s->no_measure) return 1;
     if (!fc_all_finite((size_t)m, r)) s->err = INFINITY;
     else if (s->measure) s->err = s->measure(s->measure_user, r, u);
-    else {
+    else if (s->lambda) {   /* a NaN kept */
+        fc_problem_u_eq(p, r, s->lambda, u);
+        s->err = fc_error_local(p, r, u);
+        double eq = fc_equality_residual(p, r, NULL, s->lambda);
+        if (eq > s->err || eq != eq) s->err = eq;
+    } else {
         s->err = fc_problem_error(p, r, u);
     }
     double seconds = fc_now() - t0;

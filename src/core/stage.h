@@ -29,6 +29,7 @@ typedef struct fc_stages {
     void *measure_user;
     int no_measure;          /* 1: no error computed, no best (prox's inner solves) */
     const fc_problem *global;   /* the global problem p was reduced from, if any */
+    double *lambda;          /* p->neq multipliers (in, out): _eq entries, eq residual */
     double *best;            /* best iterate so far (NULL: not kept)       */
     double best_err;
     int iterations;          /* all stages' iterations                     */
@@ -51,9 +52,9 @@ fc_options fc_stage_options(const fc_stages *s, int max_iter);
  * direct_contacts contacts, its solve_direct on the global problem) with
  * options o from start, into r and u; record the stage as label (NULL:
  * the solver's name), measure it, keep the best iterate.  Returns 0,
- * running nothing, when the solver does not handle d, o->max_iter <= 0
- * or the time is up; else 1, the outcome in s->status, s->err,
- * s->stage_iterations. */
+ * running nothing, when the solver does not handle d (or, with
+ * s->lambda, equalities), o->max_iter <= 0 or the time is up; else 1, the
+ * outcome in s->status, s->err, s->stage_iterations. */
 int fc_stage_run(fc_stages *s, const fc_solver *solver, const char *label, fc_start start,
                  const fc_options *o, double *r, double *u);
 

@@ -26,7 +26,8 @@
  * solved by sparse LU on W's block pattern (fc_bjac: KLU, UMFPACK on heavy
  * fill), one factorisation per step, refined against the exact matrix.
  * dpsi follows per contact.  Contacts with mu = 0 have no friction pair:
- * r_T is held at 0.
+ * r_T is held at 0.  Equality rows (V, R, s or G, b): their multipliers
+ * are a free unknown, the rows border the Newton matrix (ipm_mdp_eq.c).
  *
  * Jams (the iterate stuck against the cones' boundaries on a wrong branch
  * of this non-monotone problem) are broken by solving the blocking
@@ -58,6 +59,9 @@
 #define MDP_JAM_STEP 1e-2
 #define MDP_UNJAM_FACTOR 2.0
 #define MDP_UNJAM_SHARE 0.05
+/* A guess r below this times u's size over W's scale is taken as 0 by
+ * the start (mdp_start). */
+#define MDP_START_ZERO 1e-12
 static void mdp_free(mdp *w)
 {
     fc_matrix_free(w->Wown);
@@ -73,11 +77,15 @@ static void mdp_free(mdp *w)
     free(w->HR); free(w->Kp); free(w->Ki); free(w->rofs); free(w->ridx); free(w->kofs);
     free(w->kpos); free(w->mpos); free(w->Kx); free(w->kdiag); free(w->tk);
     fc_matrix_free(w->Mr);
+    fc_mdp_eq_free(w);
 }
 
-static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt, int global)
+/* y0: the multipliers' start (p->neq values), NULL without equality rows. */
+static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt, int global,
+                    const double *y0)
 {
     memset(w, 0, sizeof *w);
+    w->neq = y0 ? p->neq : 0;
     w->p = p;
     w->opt = opt;
     w->d = p->d;
@@ -112,7 +120,7 @@ static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt, int glob
         fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
         return 0;
     }
-    if (global) return fc_mdp_global_init(w);
+    if (global) return (!w->neq || fc_mdp_eq_init(w, y0)) && fc_mdp_global_init(w);
     if (fc_bjac_init(&w->J, w->W, w->d, FC_LU_KLU, "ipm-mdp", &w->err) != FC_OK) return 0;
     fc_lu_solver_refines(w->J.lu);   /* mdp_direction refines against W + D */
     double blk[9];
@@ -121,7 +129,7 @@ static int mdp_init(mdp *w, const fc_problem *p, const fc_options *opt, int glob
         for (int i = 0; i < w->d; i++) w->wscale = fmax(w->wscale, fabs(blk[i + i * w->d]));
     }
     if (!(w->wscale > 0)) w->wscale = 1.0;
-    return 1;
+    return !w->neq || fc_mdp_eq_init(w, y0);
 }
 
 /* beta = (mu r_N, r_T) and eta = (psi, u_T) of contact a (from r, u, psi
@@ -135,28 +143,33 @@ static void pair_vectors(const mdp *w, int a, const double *r, const double *u,
     for (int k = 1; k < d; k++) { beta[k] = r[d * a + k]; eta[k] = u[d * a + k]; }
 }
 
-/* R1 = u - W r - q; returns the scaled norm. */
+/* R1 = u - W r - V y - q (and R3 = V'r + R y + s); returns the scaled
+ * norm. */
 static double mdp_linear_residual(mdp *w)
 {
     int m = w->m;
+    double e3 = w->neq ? fc_mdp_eq_rows(w, w->r, w->y, w->v, w->R3) : 0.0;
     if (w->global) {
-        /* R0 = M v - H r - f, R1 = u - H' v - w */
+        /* R0 = M v - H r - G y - f, R1 = u - H' v - w, R3 = G'v + b */
         const fc_problem *p = w->p;
         int n = w->n;
         fc_matrix_gemv(p->M, 1.0, w->v, 0.0, w->R0);
         double s0 = fmax(fc_norm2(n, w->R0), fc_norm2(n, p->f));
         fc_matrix_gemv(p->H, -1.0, w->r, 1.0, w->R0);
+        if (w->neq) fc_matrix_gemv(p->G, -1.0, w->y, 1.0, w->R0);
         for (int i = 0; i < n; i++) w->R0[i] -= p->f[i];
         memcpy(w->R1, w->u, (size_t)m * sizeof *w->R1);
         fc_matrix_gemv_t(p->H, -1.0, w->v, 1.0, w->R1);
         for (int i = 0; i < m; i++) w->R1[i] -= p->w[i];
         double s1 = fmax(fc_norm2(m, p->w), fc_norm2(m, w->u));
-        return fmax(fc_norm2(n, w->R0) / fmax(s0, 1e-300), fc_norm2(m, w->R1) / fmax(s1, 1e-300));
+        return fmax(fmax(fc_norm2(n, w->R0) / fmax(s0, 1e-300), fc_norm2(m, w->R1) / fmax(s1, 1e-300)),
+                    e3);
     }
     const double *q = w->p->q;
     fc_matrix_gemv(w->W, 1.0, w->r, 0.0, w->ue);
+    if (w->neq) fc_matrix_gemv(w->p->V, 1.0, w->y, 1.0, w->ue);
     for (int i = 0; i < m; i++) { w->ue[i] += q[i]; w->R1[i] = w->u[i] - w->ue[i]; }
-    return fc_norm2(m, w->R1) / fmax(fmax(fc_norm2(m, q), fc_norm2(m, w->u)), 1e-300);
+    return fmax(fc_norm2(m, w->R1) / fmax(fmax(fc_norm2(m, q), fc_norm2(m, w->u)), 1e-300), e3);
 }
 
 /* The complementarity gap and the number of pairs. */
@@ -256,8 +269,9 @@ static void mdp_apply(mdp *w, const double *x, double *out)
     }
 }
 
-/* The step (dr, du, dpsi) for the complementarity right-hand sides rc. */
-static int mdp_direction(mdp *w, double *dv, double *dr, double *du, double *dpsi)
+/* The step (dv, dr, du, dpsi, dy) for the complementarity right-hand
+ * sides rc. */
+static int mdp_direction(mdp *w, double *dv, double *dr, double *du, double *dpsi, double *dy)
 {
     int d = w->d, dd = d * d, m = w->m;
     double tt[3];
@@ -275,10 +289,17 @@ static int mdp_direction(mdp *w, double *dv, double *dr, double *du, double *dps
         for (int k = 1; k < d; k++) h[k] = w->g[d * a + k];
     }
     if (w->global) {
-        if (!fc_mdp_global_solve(w, dv, dr, du)) return 0;
+        if (!fc_mdp_global_solve(w, dv, dr, du, dy)) return 0;
         goto psi;
     }
     for (int i = 0; i < m; i++) w->rhs[i] += w->R1[i];
+    if (w->neq) {   /* the bordered system (ipm_mdp_eq.c) */
+        if (!fc_mdp_eq_solve(w, mdp_apply, dr, dy)) return 0;
+        fc_matrix_gemv(w->W, 1.0, dr, 0.0, du);
+        fc_matrix_gemv(w->p->V, 1.0, dy, 1.0, du);
+        for (int i = 0; i < m; i++) du[i] -= w->R1[i];
+        goto psi;
+    }
     fc_error e;
     if (fc_lu_solve(w->J.lu, w->rhs, dr, &e) != FC_OK) return 0;
     /* refinement against the exact W + D */
@@ -388,16 +409,25 @@ static int mdp_unjam(mdp *w, double limit, double mu_c)
     return n;
 }
 
-/* u of r (W r + q, or H' M^-1 (H r + f) + w) into u; the SPEC error. */
-static double mdp_eval(mdp *w, const double *r, double *u)
+/* u of r and the multipliers y (W r + V y + q, or H' M^-1 (H r + G y + f)
+ * + w) into u; the SPEC error, with the equality rows' (a NaN kept). */
+static double mdp_eval(mdp *w, const double *r, const double *y, double *u)
 {
     const fc_problem *p = w->p;
+    double e;
     if (w->global) {
-        fc_mdp_global_u(w, r, u);
-        return fc_error_measure(w->d, w->nc, p->mu, p->mu_r, p->w, r, u, NULL);
+        fc_mdp_global_u(w, r, y, u);
+        e = fc_error_measure(w->d, w->nc, p->mu, p->mu_r, p->w, r, u, NULL);
+    } else {
+        fc_affine(w->W, r, p->q, u);
+        if (w->neq) fc_matrix_gemv(p->V, 1.0, y, 1.0, u);
+        e = fc_error_local(p, r, u);
     }
-    fc_affine(w->W, r, p->q, u);
-    return fc_error_local(p, r, u);
+    if (w->neq) {
+        double e3 = fc_mdp_eq_rows(w, r, y, w->vr, w->ey);
+        if (e3 > e || e3 != e3) e = e3;
+    }
+    return e;
 }
 
 /* The starting point: r from the guess, u = W r + q, both moved inside
@@ -409,13 +439,15 @@ static void mdp_start(mdp *w, const double *r0)
 {
     int d = w->d, m = w->m;
     memcpy(w->r, r0, (size_t)m * sizeof *w->r);
-    mdp_eval(w, w->r, w->u);
+    mdp_eval(w, w->r, w->y, w->u);
     if (w->global) memcpy(w->v, w->vr, (size_t)w->n * sizeof *w->v);
     double sr = 0, su = 0, ar = 0, au = 0;
     for (int i = 0; i < m; i++) { sr = fmax(sr, fabs(w->r[i])); su = fmax(su, fabs(w->u[i])); }
-    /* r and u in their own units: u's size over W's scale when r is 0 */
+    /* r and u in their own units: u's size over W's scale when r is 0,
+     * or as good as 0 (a joint scene's previous step left r ~ 1e-31, a
+     * margin of that size started at mu 1e-29: MDP_START_ZERO) */
     if (!(su > 0)) su = 1.0;
-    if (!(sr > 0)) sr = su / w->wscale;
+    if (!(sr > MDP_START_ZERO * su / w->wscale)) sr = su / w->wscale;
     for (int a = 0; a < w->nc; a++) {
         const double *ra = w->r + d * a;
         double need = -ra[0];
@@ -443,17 +475,21 @@ static int mdp_factor(mdp *w)
         mdp_assemble(w, delta);
         double rcond = 0;
         fc_error e;
-        if (fc_lu_factor(w->J.lu, w->J.Ax, &rcond, &e) == FC_OK && rcond > 1e-15) return 1;
+        int ok = w->neq ? fc_mdp_eq_factor(w, delta, &rcond)
+                        : fc_lu_factor(w->J.lu, w->J.Ax, &rcond, &e) == FC_OK;
+        if (ok && rcond > (w->neq ? MDP_EQ_RCOND : 1e-15)) return 1;
         delta = delta == 0 ? 1e-12 * w->wscale : delta * 100;
     }
     fc_error_set(&w->err, FC_ERR_NUMERIC, "W + D numerically singular");
     return 0;
 }
 
-/* The interior point from r; returns the best iterate's r, u and error.
- * *ended: 1 when a limit (iterations, time, the progress callback)
- * stopped it, 0 when it converged, stalled or broke down. */
-static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *ended, fc_info *info)
+/* The interior point from r (and w->y); returns the best iterate's r, u,
+ * y (into y when there are equality rows) and error.  *ended: 1 when a
+ * limit (iterations, time, the progress callback) stopped it, 0 when it
+ * converged, stalled or broke down. */
+static fc_status mdp_run(mdp *w, double *r, double *u, double *y, double *err_out, int *ended,
+                         fc_info *info)
 {
     const fc_options *opt = w->opt;
     int d = w->d, m = w->m, nc = w->nc;
@@ -461,7 +497,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
                                                                           : 0.99;
     int stall_max = opt->ipm.stall > 0 ? opt->ipm.stall : 60;
     /* the guess may already be a solution */
-    double best = mdp_eval(w, r, w->ue), mark = best;
+    double best = mdp_eval(w, r, w->y, w->ue), mark = best;
     memcpy(w->best_r, r, (size_t)m * sizeof *r);
     fc_status st = FC_MAX_ITER;
     const char *why = "iteration limit";
@@ -469,7 +505,8 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
     double unjam_best = INFINITY;
     double mu_first = 0;
     *ended = 1;
-    double t_step = fc_lu_predicted_flops(w->global ? w->Klu : w->J.lu) / MDP_FLOPS_PER_SECOND;
+    double t_step = fc_lu_predicted_flops(w->global ? w->Klu : w->neq ? w->Blu : w->J.lu) /
+                    MDP_FLOPS_PER_SECOND;
     if (!(best <= opt->tolerance)) mdp_start(w, r);
     while (!(best <= opt->tolerance)) {
         if (iter >= opt->max_iter) break;
@@ -499,7 +536,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
             fc_soc_prod(d, w->lam + d * a, w->lam + d * a, rc + 1);
             for (int k = 1; k <= d; k++) rc[k] = -rc[k];
         }
-        if (!mdp_direction(w, w->dva, w->dra, w->dua, w->dpsia)) { *ended = 0; why = "LU solve failed"; break; }
+        if (!mdp_direction(w, w->dva, w->dra, w->dua, w->dpsia, w->dya)) { *ended = 0; why = "LU solve failed"; break; }
         double aa = mdp_max_step(w, w->dra, w->dua, w->dpsia);
         for (int i = 0; i < m; i++) { w->dr[i] = w->r[i] + aa * w->dra[i]; w->du[i] = w->u[i] + aa * w->dua[i]; }
         for (int a = 0; a < nc; a++) w->dpsi[a] = w->psi[a] + aa * w->dpsia[a];
@@ -519,7 +556,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
             for (int k = 0; k < d; k++) rc[1 + k] -= t3[k];
             rc[1] += sigma * mu_c;
         }
-        if (!mdp_direction(w, w->dv, w->dr, w->du, w->dpsi)) { *ended = 0; why = "LU solve failed"; break; }
+        if (!mdp_direction(w, w->dv, w->dr, w->du, w->dpsi, w->dy)) { *ended = 0; why = "LU solve failed"; break; }
         /* at the end of the path a pair on its boundary can make the
          * direction infinite (mu 5e-14 on a column step): stop before
          * stepping into it */
@@ -544,7 +581,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
             fc_log(opt, 1, "ipm-mdp: jammed (step %.2e), %d contacts solved alone and reset", al, nr);
             jammed = 0;
             if (nr > 0) {
-                mdp_eval(w, w->r, w->ue);   /* u of the new r, for the next break */
+                mdp_eval(w, w->r, w->y, w->ue);   /* u of the new r, for the next break */
                 continue;
             }
         }
@@ -552,8 +589,9 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
         for (int a = 0; a < nc; a++) w->psi[a] += al * w->dpsi[a];
         if (w->global)
             for (int i = 0; i < w->n; i++) w->v[i] += al * w->dv[i];
+        for (int j = 0; j < w->neq; j++) w->y[j] += al * w->dy[j];
         /* judged at (r, u of r) */
-        double e = mdp_eval(w, w->r, w->ue);
+        double e = mdp_eval(w, w->r, w->y, w->ue);
         fc_log(opt, 1, "ipm-mdp %d: linear res %.3e, mu %.3e, sigma %.2e, step %.3e, spec %.3e",
                iter, pres, mu_c, sigma, al, e);
         if (!isfinite(e) || !fc_all_finite((size_t)m, w->r) || !fc_all_finite((size_t)nc, w->psi)) {
@@ -564,6 +602,7 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
         if (e < best) {
             best = e;
             memcpy(w->best_r, w->r, (size_t)m * sizeof *r);
+            if (w->neq) memcpy(w->best_y, w->y, (size_t)w->neq * sizeof *y);
         }
         if (opt->progress && opt->progress(opt->progress_user, iter, e)) { why = "stopped"; break; }
         /* stalled: the error not halved in stall_max steps, or steps
@@ -592,7 +631,8 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *err_out, int *end
     }
     if (best <= opt->tolerance) { st = FC_CONVERGED; *ended = 0; }
     memcpy(r, w->best_r, (size_t)m * sizeof *r);
-    mdp_eval(w, r, u);
+    if (w->neq) memcpy(y, w->best_y, (size_t)w->neq * sizeof *y);
+    mdp_eval(w, r, y, u);
     info->iterations = iter;
     *err_out = best;
     if (st != FC_CONVERGED)
@@ -617,23 +657,34 @@ static double polish_measure(void *p, const double *r, double *u)
  * Alart-Curnier Newton (quadratic from there), and near the tolerance
  * (MDP_POLISH_FB_NEAR) Fischer-Burmeister Newton from the interior
  * point's own iterate; the best result is kept, the run's message
- * completed (docs/auto-measurements.md#polish). */
+ * completed (docs/auto-measurements.md#polish).  With equality rows (y:
+ * their multipliers, else NULL) the stages are the solvers' _eq entries
+ * on (r, y), judged with the rows' residual. */
 static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc_clock *clock,
-                            fc_status run, double *r, double *u, double *best, fc_info *info)
+                            fc_status run, double *r, double *u, double *y, double *best,
+                            fc_info *info)
 {
-    int m = p->d * p->nc;
+    int m = p->d * p->nc, neq = y ? p->neq : 0;
     fc_info_add_stage(info, "ipm-mdp", run, info->iterations, *best, fc_clock_elapsed(clock));
     char msg[sizeof info->message];
     memcpy(msg, info->message, sizeof msg);
     double *rs = fc_dup(r, (size_t)m), *us = fc_calloc((size_t)m, sizeof *us);
     double *r_ipm = fc_dup(r, (size_t)m);
+    double *ys = neq ? fc_dup(y, (size_t)neq) : NULL, *y_ipm = neq ? fc_dup(y, (size_t)neq) : NULL;
     fc_status st = FC_MAX_ITER;
-    if (!rs || !us || !r_ipm) { free(rs); free(us); free(r_ipm); return st; }
+    if (!rs || !us || !r_ipm || (neq && (!ys || !y_ipm))) {
+        free(rs); free(us); free(r_ipm); free(ys); free(y_ipm);
+        return st;
+    }
     static const char *names[] = {"nsgs", "nsn-ac", "nsn-fb"};
     fc_stages polish;
     fc_stages_init(&polish, p, opt, clock, info, NULL);
-    polish.measure = polish_measure;
-    polish.measure_user = (void *)p;
+    if (neq) {
+        polish.lambda = ys;
+    } else {
+        polish.measure = polish_measure;
+        polish.measure_user = (void *)p;
+    }
     for (int stage = 0; stage < 3 && st != FC_CONVERGED; stage++) {
         int max_iter = opt->max_iter - info->iterations;
         if (stage == 0 && max_iter > opt->ipm.polish_sweeps) max_iter = opt->ipm.polish_sweeps;
@@ -642,6 +693,7 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
          * the tolerance (docs/auto-measurements.md#polish) */
         if (stage == 2 && !(*best <= MDP_POLISH_FB_NEAR * opt->tolerance)) break;
         memcpy(rs, stage == 2 ? r_ipm : r, (size_t)m * sizeof *rs);
+        if (neq) memcpy(ys, stage == 2 ? y_ipm : y, (size_t)neq * sizeof *ys);
         if (!fc_stage_run(&polish, fc_solver_find(names[stage]), NULL, FC_START_GIVEN, &o, rs, us))
             break;
         info->iterations += polish.stage_iterations;
@@ -649,27 +701,31 @@ static fc_status mdp_polish(const fc_problem *p, const fc_options *opt, const fc
             *best = polish.err;
             memcpy(r, rs, (size_t)m * sizeof *r);
             memcpy(u, us, (size_t)m * sizeof *u);
+            if (neq) memcpy(y, ys, (size_t)neq * sizeof *y);
         }
         if (*best <= opt->tolerance) st = FC_CONVERGED;
     }
     free(rs);
     free(us);
     free(r_ipm);
+    free(ys);
+    free(y_ipm);
     if (st != FC_CONVERGED && fc_clock_expired(clock)) st = FC_TIME_LIMIT;
     if (st == FC_CONVERGED) info->message[0] = 0;
     else snprintf(info->message, sizeof info->message, "%.160s; polished to %.3e", msg, *best);
     return st;
 }
 
-fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
-                           fc_info *info)
+/* The local problem (y: the multipliers, NULL without equality rows). */
+fc_status fc_ipm_mdp_solve_eq(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                              double *y, fc_info *info)
 {
     if (p->d != 2 && p->d != 3) {
         snprintf(info->message, sizeof info->message, "ipm-mdp handles d = 2 and 3 only");
         return FC_STATUS_ERROR;
     }
     mdp w;
-    if (!mdp_init(&w, p, opt, 0)) {
+    if (!mdp_init(&w, p, opt, 0, y)) {
         snprintf(info->message, sizeof info->message, "ipm-mdp: %.200s", w.err.msg);
         mdp_free(&w);
         return FC_STATUS_ERROR;
@@ -677,16 +733,22 @@ fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r
     fc_clock_start(&w.clock, opt);
     double best;
     int ended;
-    fc_status st = mdp_run(&w, r, u, &best, &ended, info);
+    fc_status st = mdp_run(&w, r, u, y, &best, &ended, info);
     fc_clock clock = w.clock;
     mdp_free(&w);
     if (st != FC_CONVERGED && !ended && opt->ipm.polish)
-        st = mdp_polish(p, opt, &clock, st, r, u, &best, info);
+        st = mdp_polish(p, opt, &clock, st, r, u, y, &best, info);
     return st;
 }
 
+fc_status fc_ipm_mdp_solve(const fc_problem *p, const fc_options *opt, double *r, double *u,
+                           fc_info *info)
+{
+    return fc_ipm_mdp_solve_eq(p, opt, r, u, NULL, info);
+}
+
 /* On the reduced problem: the whole solve, or the direct run's polish
- * (from its r). */
+ * (from its r and multipliers). */
 typedef struct mdp_reduced {
     int direct;
     const fc_clock *clock;
@@ -695,23 +757,27 @@ typedef struct mdp_reduced {
 } mdp_reduced;
 
 static fc_status mdp_local(const fc_problem *loc, const fc_options *opt, double *r, double *u,
-                           fc_info *info, void *user)
+                           double *lambda, fc_info *info, void *user)
 {
     mdp_reduced *c = user;
-    if (!c->direct) return fc_ipm_mdp_solve(loc, opt, r, u, info);
-    *c->best = fc_problem_error(loc, r, u);
-    return mdp_polish(loc, opt, c->clock, c->run, r, u, c->best, info);
+    if (!c->direct) return fc_ipm_mdp_solve_eq(loc, opt, r, u, lambda, info);
+    fc_problem_u_eq(loc, r, lambda, u);
+    *c->best = fc_error_local(loc, r, u);
+    double eq = loc->neq ? fc_equality_residual(loc, r, NULL, lambda) : 0.0;
+    if (eq > *c->best) *c->best = eq;
+    return mdp_polish(loc, opt, c->clock, c->run, r, u, lambda, c->best, info);
 }
 
-/* The global problem: directly on (M, H), the Newton matrix at the
- * bodies' level (K = M + H D^-1 H', sparse LU: the unknowns dr = D^-1 (h +
- * R1 - H' dv) eliminated contact by contact), when ipm.formulation is 2
- * (primal), or 0 (auto) with at least FC_IPM_MDP_DIRECT_CONTACTS contacts;
- * otherwise, or when M is not symmetric, through
- * the reduction to W.  The polish (NSGS and Newton) runs on the reduced
- * problem. */
-fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
-                                  double *u, double *v, fc_info *info)
+/* The global problem: directly on (M, H) (and G), the Newton matrix at
+ * the bodies' level (K = M + H D^-1 H', sparse LU: the unknowns dr = D^-1
+ * (h + R1 - H' dv) eliminated contact by contact; bordered by G), when
+ * ipm.formulation is 2 (primal), or 0 (auto) with at least
+ * FC_IPM_MDP_DIRECT_CONTACTS contacts; otherwise, or when M is not
+ * symmetric, through the reduction to W (and V, R).  The polish (NSGS and
+ * Newton) runs on the reduced problem.  y: the multipliers (NULL without
+ * equality rows). */
+fc_status fc_ipm_mdp_solve_global_eq(const fc_problem *p, const fc_options *opt, double *r,
+                                     double *u, double *v, double *y, fc_info *info)
 {
     if (p->d != 2 && p->d != 3) {
         snprintf(info->message, sizeof info->message, "ipm-mdp handles d = 2 and 3 only");
@@ -727,14 +793,14 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
     int ended = 1;
     if (direct) {
         mdp w;
-        if (!mdp_init(&w, p, opt, 1)) {
+        if (!mdp_init(&w, p, opt, 1, y)) {
             snprintf(info->message, sizeof info->message, "ipm-mdp: %.200s", w.err.msg);
             mdp_free(&w);
             return FC_STATUS_ERROR;
         }
         w.clock = clock;
-        st = mdp_run(&w, r, u, &best, &ended, info);
-        memcpy(v, w.vr, (size_t)p->n * sizeof *v);   /* v of the returned r */
+        st = mdp_run(&w, r, u, y, &best, &ended, info);
+        memcpy(v, w.vr, (size_t)p->n * sizeof *v);   /* v of the returned r (and y) */
         mdp_free(&w);
         if (st == FC_CONVERGED || ended || !opt->ipm.polish) return st;
     }
@@ -742,10 +808,16 @@ fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, do
     mdp_reduced ctx = {direct, &clock, &best, st};
     fc_error err;
     fc_status rst;
-    if (fc_solve_reduced(p, opt, &clock, FC_V_M_FACTOR, mdp_local, &ctx, r, u, v, info, &rst,
-                         &err) != FC_OK) {
+    if (fc_solve_reduced_eq(p, opt, &clock, FC_V_M_FACTOR, mdp_local, &ctx, r, u, v, y, info, &rst,
+                            &err) != FC_OK) {
         snprintf(info->message, sizeof info->message, "%.200s", err.msg);
         return direct ? st : FC_STATUS_ERROR;
     }
     return rst;
+}
+
+fc_status fc_ipm_mdp_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                  double *u, double *v, fc_info *info)
+{
+    return fc_ipm_mdp_solve_global_eq(p, opt, r, u, v, NULL, info);
 }

@@ -4,7 +4,8 @@
  *     K = M + H D^-1 H'     (the pattern of the bodies' contact graph),
  * assembled from each contact's block on its bodies' unknowns R_a and
  * factorised by UMFPACK (not symmetric; its symmetric strategy on the
- * symmetric pattern).  The interior point itself is ipm_mdp.c's. */
+ * symmetric pattern), bordered by G's rows when there are equalities
+ * (ipm_mdp_eq.c).  The interior point itself is ipm_mdp.c's. */
 #include "solvers/ipm_mdp.h"
 #include "cone/cone.h"
 
@@ -44,24 +45,29 @@ int fc_mdp_global_wblock(mdp *w, int a, double *blk)
 int fc_mdp_global_init(mdp *w)
 {
     const fc_problem *p = w->p;
-    int d = w->d, nc = w->nc, n = p->n;
+    int d = w->d, nc = w->nc, n = p->n, neq = w->neq;
     w->n = n;
+    w->N = n + neq;   /* K bordered by the equality rows */
     w->Mf = fc_chol_factor(p->M, "M", &w->err);
     if (!w->Mf) return 0;
     fc_matrix *Hr = fc_matrix_to_csr(p->H);
     w->Hc = Hr ? fc_csr_transpose(Hr) : NULL;
     fc_matrix_free(Hr);
     w->Mr = fc_matrix_to_csr(p->M);
-    size_t nn = (size_t)n;
+    if (neq && !(w->Gr = fc_matrix_to_csr(p->G)))
+        return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+    long ng = neq ? w->Gr->nnz : 0;
+    size_t nn = (size_t)n, nN = (size_t)w->N;
     w->v = fc_calloc(nn, sizeof(double)); w->dv = fc_calloc(nn, sizeof(double));
     w->dva = fc_calloc(nn, sizeof(double)); w->R0 = fc_calloc(nn, sizeof(double));
-    w->vr = fc_calloc(nn, sizeof(double)); w->tn = fc_calloc(nn + 1, sizeof(double));
-    w->tk = fc_calloc(nn + 1, sizeof(double));
+    w->vr = fc_calloc(nn, sizeof(double)); w->tn = fc_calloc(nN + 1, sizeof(double));
+    w->tk = fc_calloc(nN + 1, sizeof(double));
+    w->bx = fc_calloc(nN + 1, sizeof(double));
     w->Dinv = fc_calloc((size_t)nc * d * d, sizeof(double));
     w->rofs = fc_calloc((size_t)nc + 1, sizeof(int));
     w->kofs = fc_calloc((size_t)nc + 1, sizeof(long));
     if (!w->Hc || !w->Mr || !w->v || !w->dv || !w->dva || !w->R0 || !w->vr || !w->tn || !w->tk ||
-        !w->Dinv || !w->rofs || !w->kofs)
+        !w->bx || !w->Dinv || !w->rofs || !w->kofs)
         return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
     const fc_matrix *Hc = w->Hc;
     /* R_a: the body unknowns of contact a (H's rows in its d columns) */
@@ -90,11 +96,12 @@ int fc_mdp_global_init(mdp *w)
     w->HR = fc_calloc((size_t)k * d + 1, sizeof(double));
     w->kpos = fc_calloc((size_t)nk + 1, sizeof(long));
     w->mpos = fc_calloc((size_t)w->Mr->nnz + 1, sizeof(long));
-    long ntr = w->Mr->nnz + nk;
+    long ntr = w->Mr->nnz + nk + 2 * ng + neq;
     int *tj = fc_calloc((size_t)ntr + 1, sizeof(int)), *ti = fc_calloc((size_t)ntr + 1, sizeof(int));
-    int *cnt = fc_calloc(nn + 1, sizeof(int));
-    w->Kp = fc_calloc(nn + 1, sizeof(int));
-    if (!w->HR || !w->kpos || !w->mpos || !tj || !ti || !cnt || !w->Kp) {
+    int *cnt = fc_calloc(nN + 1, sizeof(int));
+    w->Kp = fc_calloc(nN + 1, sizeof(int));
+    w->gpos = fc_calloc(2 * (size_t)ng + 1, sizeof(long));
+    if (!w->HR || !w->kpos || !w->mpos || !tj || !ti || !cnt || !w->Kp || !w->gpos) {
         free(tj); free(ti); free(cnt);
         return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
     }
@@ -117,28 +124,41 @@ int fc_mdp_global_init(mdp *w)
     for (int a = 0; a < nc; a++)
         for (int s1 = w->rofs[a]; s1 < w->rofs[a + 1]; s1++)
             for (int s2 = w->rofs[a]; s2 < w->rofs[a + 1]; s2++) { ti[t] = w->ridx[s1]; tj[t] = w->ridx[s2]; t++; }
+    /* the bordering: G, G' and the multipliers' diagonal */
+    for (int i = 0; i < n && neq; i++)
+        for (int q = w->Gr->p[i]; q < w->Gr->p[i + 1]; q++) {
+            ti[t] = i; tj[t] = n + w->Gr->j[q]; t++;
+            ti[t] = n + w->Gr->j[q]; tj[t] = i; t++;
+        }
+    for (int j = n; j < w->N; j++) { ti[t] = tj[t] = j; t++; }
     for (long q = 0; q < ntr; q++) cnt[tj[q] + 1]++;
-    for (int j = 0; j < n; j++) cnt[j + 1] += cnt[j];
+    for (int j = 0; j < w->N; j++) cnt[j + 1] += cnt[j];
     int *rows = fc_calloc((size_t)ntr + 1, sizeof(int));
     if (!rows) { free(tj); free(ti); free(cnt); return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory"); }
     for (long q = 0; q < ntr; q++) rows[cnt[tj[q]]++] = ti[q];
-    for (int j = n; j > 0; j--) cnt[j] = cnt[j - 1];
+    for (int j = w->N; j > 0; j--) cnt[j] = cnt[j - 1];
     cnt[0] = 0;
     long nz = 0;
-    for (int j = 0; j < n; j++) {
+    for (int j = 0; j < w->N; j++) {
         int b = cnt[j], e = cnt[j + 1];
         qsort(rows + b, (size_t)(e - b), sizeof(int), cmp_int);
         w->Kp[j] = (int)nz;
         for (int q = b; q < e; q++)
             if (q == b || rows[q] != rows[q - 1]) rows[nz++] = rows[q];
     }
-    w->Kp[n] = (int)nz;
+    w->Kp[w->N] = (int)nz;
     w->Ki = rows;
     free(tj); free(ti); free(cnt);
     w->Kx = fc_calloc((size_t)nz + 1, sizeof(double));
-    w->kdiag = fc_calloc(nn + 1, sizeof(long));
+    w->kdiag = fc_calloc(nN + 1, sizeof(long));
     if (!w->Kx || !w->kdiag) return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
-    for (int j = 0; j < n; j++) w->kdiag[j] = k_find(w, j, j);
+    for (int j = 0; j < w->N; j++) w->kdiag[j] = k_find(w, j, j);
+    t = 0;
+    for (int i = 0; i < n && neq; i++)
+        for (int q = w->Gr->p[i]; q < w->Gr->p[i + 1]; q++) {
+            w->gpos[t++] = k_find(w, i, n + w->Gr->j[q]);
+            w->gpos[t++] = k_find(w, n + w->Gr->j[q], i);
+        }
     t = 0;
     for (int i = 0; i < n; i++)
         for (int q = w->Mr->p[i]; q < w->Mr->p[i + 1]; q++) w->mpos[t++] = k_find(w, i, w->Mr->j[q]);
@@ -147,9 +167,19 @@ int fc_mdp_global_init(mdp *w)
         for (int s1 = w->rofs[a]; s1 < w->rofs[a + 1]; s1++)
             for (int s2 = w->rofs[a]; s2 < w->rofs[a + 1]; s2++) w->kpos[o++] = k_find(w, w->ridx[s1], w->ridx[s2]);
     }
-    w->Klu = fc_lu_new(n, w->Kp, w->Ki, FC_LU_UMFPACK_SYMMETRIC, &w->err);
+    w->Klu = fc_lu_new(w->N, w->Kp, w->Ki, FC_LU_UMFPACK_SYMMETRIC, &w->err);
     if (!w->Klu) return 0;
     fc_lu_solver_refines(w->Klu);   /* fc_mdp_global_solve refines against K */
+    if (neq) {   /* the multipliers' regularisation, on M's scale */
+        double ms = 0;
+        for (int i = 0; i < n; i++)
+            for (int q = w->Mr->p[i]; q < w->Mr->p[i + 1]; q++)
+                if (w->Mr->j[q] == i) ms = fmax(ms, fabs(w->Mr->x[q]));
+        fc_matrix *Gt = fc_csr_transpose(w->Gr);
+        if (!Gt) return !fc_error_set(&w->err, FC_ERR_NOMEM, "out of memory");
+        w->ereg = fc_mdp_eq_global_reg(w, Gt, ms > 0 ? ms : 1.0);
+        fc_matrix_free(Gt);
+    }
     /* W's scale from a few contacts' diagonal blocks */
     double blk[9];
     for (int a = 0; a < nc && a < 16; a++) {
@@ -160,12 +190,14 @@ int fc_mdp_global_init(mdp *w)
     return 1;
 }
 
-/* v_r = M^-1 (H r + f) and u = H' v_r + w (the global problem's u of r). */
-void fc_mdp_global_u(mdp *w, const double *r, double *u)
+/* v_r = M^-1 (H r + G y + f) and u = H' v_r + w (the global problem's u
+ * of r and y). */
+void fc_mdp_global_u(mdp *w, const double *r, const double *y, double *u)
 {
     const fc_problem *p = w->p;
     int n = w->n;
     fc_matrix_gemv(p->H, 1.0, r, 0.0, w->vr);
+    if (w->neq) fc_matrix_gemv(p->G, 1.0, y, 1.0, w->vr);
     for (int i = 0; i < n; i++) w->vr[i] += p->f[i];
     memcpy(w->tn, w->vr, (size_t)n * sizeof *w->tn);
     if (fc_chol_solve(w->Mf, w->vr, w->vr, NULL) == FC_OK) {
@@ -212,7 +244,7 @@ int fc_mdp_global_factor(mdp *w)
     }
     double delta = 0, dmax = 0;
     for (int k = 0; k < 5; k++) {
-        memset(w->Kx, 0, (size_t)w->Kp[w->n] * sizeof *w->Kx);
+        memset(w->Kx, 0, (size_t)w->Kp[w->N] * sizeof *w->Kx);
         for (long q = 0; q < w->Mr->nnz; q++) w->Kx[w->mpos[q]] += w->Mr->x[q];
         for (int a = 0; a < nc; a++) {
             int r0 = w->rofs[a], nr = w->rofs[a + 1] - r0;
@@ -229,27 +261,34 @@ int fc_mdp_global_factor(mdp *w)
                 }
             }
         }
+        for (long q = 0; q < (w->neq ? w->Gr->nnz : 0); q++)
+            w->Kx[w->gpos[2 * q]] = w->Kx[w->gpos[2 * q + 1]] = -w->Gr->x[q];
+        for (int j = w->n; j < w->N; j++) w->Kx[w->kdiag[j]] = w->ereg - delta;
         if (k == 0) for (int j = 0; j < w->n; j++) dmax = fmax(dmax, fabs(w->Kx[w->kdiag[j]]));
         for (int j = 0; j < w->n && delta > 0; j++) w->Kx[w->kdiag[j]] += delta;
         double rcond = 0;
         fc_error e;
-        if (fc_lu_factor(w->Klu, w->Kx, &rcond, &e) == FC_OK && rcond > 1e-15) return 1;
+        if (fc_lu_factor(w->Klu, w->Kx, &rcond, &e) == FC_OK && rcond > (w->neq ? MDP_EQ_RCOND : 1e-15))
+            return 1;
         delta = delta == 0 ? 1e-12 * dmax : delta * 100;
     }
     fc_error_set(&w->err, FC_ERR_NUMERIC, "M + H D^-1 H' numerically singular");
     return 0;
 }
 
-/* out = K x with K's current values. */
+/* out = K x with K's current values (the multipliers' diagonal, a
+ * regularisation only, left out). */
 static void k_apply(const mdp *w, const double *x, double *out)
 {
-    memset(out, 0, (size_t)w->n * sizeof *out);
-    for (int j = 0; j < w->n; j++)
-        for (int q = w->Kp[j]; q < w->Kp[j + 1]; q++) out[w->Ki[q]] += w->Kx[q] * x[j];
+    memset(out, 0, (size_t)w->N * sizeof *out);
+    for (int j = 0; j < w->N; j++)
+        for (int q = w->Kp[j]; q < w->Kp[j + 1]; q++)
+            if (j < w->n || q != w->kdiag[j]) out[w->Ki[q]] += w->Kx[q] * x[j];
 }
 
-/* The global step from h (in w->rhs, per contact) and the residuals. */
-int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du)
+/* The global step from h (in w->rhs, per contact) and the residuals;
+ * with equality rows dy too (G'dv = -R3). */
+int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du, double *dy)
 {
     const fc_problem *p = w->p;
     int d = w->d, dd = d * d, m = w->m, n = w->n;
@@ -266,14 +305,27 @@ int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du)
     }
     fc_matrix_gemv(p->H, 1.0, w->tmp, 0.0, w->tn);
     for (int i = 0; i < n; i++) w->tn[i] -= w->R0[i];
+    for (int j = 0; j < w->neq; j++) w->tn[n + j] = w->R3[j];
     fc_error e;
-    if (fc_lu_solve(w->Klu, w->tn, dv, &e) != FC_OK) return 0;
-    /* one refinement against K's values */
-    double *kx = w->tk;
-    k_apply(w, dv, kx);
-    for (int i = 0; i < n; i++) kx[i] = w->tn[i] - kx[i];
-    if (fc_lu_solve(w->Klu, kx, kx, &e) == FC_OK)
-        for (int i = 0; i < n; i++) dv[i] += kx[i];
+    double *x = w->neq ? w->bx : dv;
+    if (fc_lu_solve(w->Klu, w->tn, x, &e) != FC_OK) return 0;
+    /* refinement against K's values: once, or until exact with the
+     * regularised bordering */
+    double *kx = w->tk, nb = fc_norm2(w->N, w->tn);
+    for (int it = 0; it < (w->neq ? MDP_EQ_REFINE : 1); it++) {
+        k_apply(w, x, kx);
+        for (int i = 0; i < w->N; i++) kx[i] = w->tn[i] - kx[i];
+        if (w->neq && fc_norm2(w->N, kx) <= 1e-14 * nb) break;
+        if (fc_lu_solve(w->Klu, kx, kx, &e) == FC_OK)
+            for (int i = 0; i < w->N; i++) x[i] += kx[i];
+    }
+    if (w->neq) {
+        k_apply(w, x, kx);
+        for (int i = 0; i < w->N; i++) kx[i] = w->tn[i] - kx[i];
+        if (!(fc_norm2(w->N, kx) <= MDP_EQ_SOLVED * nb)) return 0;
+        memcpy(dv, x, (size_t)n * sizeof *dv);
+        memcpy(dy, x + n, (size_t)w->neq * sizeof *dy);
+    }
     /* dr = y - D^-1 H' dv, du = H' dv - R1 */
     fc_matrix_gemv_t(p->H, 1.0, dv, 0.0, w->res);
     for (int a = 0; a < w->nc; a++) {
