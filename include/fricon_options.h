@@ -360,6 +360,8 @@ typedef struct fc_options {
                               returns nothing worse than it (and it, with 0
                               iterations, when it meets the tolerance); the
                               other solvers return their own iterate      */
+    const double *lambda0; /* warm start of the equality multipliers (neq
+                              values) or NULL for zero                    */
     fc_nsgs_options nsgs;
     fc_nsn_options nsn;
     fc_ipm_options ipm;

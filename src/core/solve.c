@@ -175,7 +175,8 @@ fc_err fc_solve_eq(const fc_problem *p, const char *name, const fc_options *opt,
         if (vv != v) free(vv);
         return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
     }
-    if (lam) memset(lam, 0, (size_t)p->neq * sizeof *lam);
+    if (lam && opt->lambda0) memmove(lam, opt->lambda0, (size_t)p->neq * sizeof *lam);
+    else if (lam) memset(lam, 0, (size_t)p->neq * sizeof *lam);
     int threads_before = fc_threads_set(fc_threads_resolve(o.threads));
     if (opt->r0) memcpy(r, opt->r0, (size_t)m * sizeof *r);
     else memset(r, 0, (size_t)m * sizeof *r);

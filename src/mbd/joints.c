@@ -203,10 +203,11 @@ static int planar_row(const fc_mbd_jrow *r)
 
 /* Calls emit(dof row, column, value) for every nonzero of G (and sets
  * b[column] when b != NULL, each row's lambda from lambda[column] when
- * lambda != NULL: 0 for skipped rows); returns neq.  Joints between bodies that do
- * not move are skipped. */
+ * lambda != NULL: 0 for skipped rows; last[column] from each row's lambda
+ * when last != NULL); returns neq.  Joints between bodies that do not move
+ * are skipped. */
 static int joint_entries(const fc_mbd_world *w, const int *dof, int *count, int *cursor,
-                         fc_matrix *G, double *b, const double *lambda)
+                         fc_matrix *G, double *b, const double *lambda, double *last)
 {
     static const int planar_dofs[3] = {0, 1, 5};
     int col = 0, nd = w->planar ? 3 : 6;
@@ -221,6 +222,7 @@ static int joint_entries(const fc_mbd_world *w, const int *dof, int *count, int 
             if (lambda) w->joints[jj].lambda[i] = 0;
             if (w->planar && !planar_row(&rows[i])) continue;
             if (lambda) w->joints[jj].lambda[i] = lambda[col];
+            if (last) last[col] = j->lambda[i];
             const double *coef[2] = {rows[i].ja, rows[i].jb};
             int base[2] = {da, db};
             for (int s = 0; s < 2; s++) {
@@ -245,12 +247,17 @@ static int joint_entries(const fc_mbd_world *w, const int *dof, int *count, int 
 
 int fc_mbd_joint_row_count(const fc_mbd_world *w, const int *dof)
 {
-    return joint_entries(w, dof, NULL, NULL, NULL, NULL, NULL);
+    return joint_entries(w, dof, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+void fc_mbd_joint_gather(const fc_mbd_world *w, const int *dof, double *lambda)
+{
+    joint_entries(w, dof, NULL, NULL, NULL, NULL, NULL, lambda);
 }
 
 void fc_mbd_joint_scatter(fc_mbd_world *w, const int *dof, const double *lambda)
 {
-    joint_entries(w, dof, NULL, NULL, NULL, NULL, lambda);
+    joint_entries(w, dof, NULL, NULL, NULL, NULL, lambda, NULL);
 }
 
 fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *p, fc_error *err)
@@ -258,7 +265,7 @@ fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *
     int n = p->n;
     int *count = fc_calloc((size_t)n + 1, sizeof *count);
     if (!count) return fc_error_set(err, FC_ERR_NOMEM, "out of memory for the joints");
-    int neq = joint_entries(w, dof, count, NULL, NULL, NULL, NULL);
+    int neq = joint_entries(w, dof, count, NULL, NULL, NULL, NULL, NULL);
     fc_err e = fc_problem_set_equalities(p, neq, err);
     long nnz = 0;
     for (int r = 0; r < n; r++) nnz += count[r];
@@ -268,7 +275,7 @@ fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *
         p->G->p[0] = 0;
         for (int r = 0; r < n; r++) p->G->p[r + 1] = p->G->p[r] + count[r];
         for (int r = 0; r < n; r++) count[r] = p->G->p[r];
-        joint_entries(w, dof, NULL, count, p->G, p->b, NULL);
+        joint_entries(w, dof, NULL, count, p->G, p->b, NULL, NULL);
     }
     free(count);
     return e;

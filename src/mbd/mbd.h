@@ -104,6 +104,8 @@ fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *
 int fc_mbd_joint_filter_pairs(fc_mbd_world *w);
 /* The step's multipliers (neq, the columns of G) to the joints' lambda. */
 void fc_mbd_joint_scatter(fc_mbd_world *w, const int *dof, const double *lambda);
+/* The joints' last lambda in the step's columns (a warm start). */
+void fc_mbd_joint_gather(const fc_mbd_world *w, const int *dof, double *lambda);
 /* A step without contact: M v = G lambda + f, G^T v + b = 0 solved
  * directly (dense Cholesky of G^T M^-1 G, dependent rows dropped). */
 fc_err fc_mbd_joint_solve(const fc_mbd_world *w, const fc_problem *p, double *v, double *lambda,

@@ -291,6 +291,18 @@ static double joint_residual(const fc_problem *p, const double *v)
     return sqrt(s) / fmax(1.0, sqrt(nb));
 }
 
+/* The joints' multipliers of the last step in this step's columns (0 for
+ * a new row); 0 when out of memory. */
+static int joint_warm_start(const fc_mbd_world *w, double *lambda)
+{
+    int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
+    if (!dof) return 0;
+    dof_map(w, dof);
+    fc_mbd_joint_gather(w, dof, lambda);
+    free(dof);
+    return 1;
+}
+
 /* The multipliers kept, and handed to the joints (per row). */
 static void keep_lambda(fc_mbd_world *w, double *lambda)
 {
@@ -352,6 +364,8 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         if (opt) o = *opt;
         else fc_default_options(&o);
         o.r0 = r0;
+        double *lambda0 = p->neq > 0 ? fc_calloc((size_t)p->neq, sizeof *lambda0) : NULL;
+        if (lambda0 && joint_warm_start(w, lambda0)) o.lambda0 = lambda0;
         const fc_solver *sv = fc_solver_find(solver ? solver : fc_mbd_default_solver(w));
         fc_err e = FC_OK;
         /* the step reduces for solvers without the global entry point */
@@ -391,6 +405,7 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
             fc_mbd_reduced_free(&red);
         }
         info->t_solve = fc_now() - t2;
+        free(lambda0);
         if (e == FC_OK && !fc_all_finite((size_t)p->n, v))
             e = fc_error_set(err, FC_ERR_NUMERIC, "step %d: the solver returned non-finite velocities",
                              w->step + 1);
