@@ -45,8 +45,43 @@ static inline double fc_norm_small(int n, const double *x)
 int fc_threads(void);
 int fc_threads_set(int n);
 int fc_threads_resolve(int requested);
-/* Rows (or contacts) below which a kernel runs on one thread. */
-#define FC_PAR_MIN 4096
+/* Rows (or contacts) below which a kernel runs on one thread: 4096, or
+ * what fc_par_min_set (per calling thread; tests lower it to run the
+ * threaded paths on small problems) says. */
+#define FC_PAR_MIN fc_par_min()
+int fc_par_min(void);
+int fc_par_min_set(int n);
+/* The clauses of a kernel's parallel loop over n rows or contacts: the
+ * solve's threads, one below FC_PAR_MIN. */
+#define FC_PAR_IF(n) num_threads(fc_threads()) if ((n) >= FC_PAR_MIN && fc_threads() > 1)
+
+/* A reduction over n items in chunks whose length depends on n alone (at
+ * least FC_CHUNK_MIN, at most FC_CHUNKS_MAX of them): the partial sums,
+ * combined in chunk order by fc_chunks_sum, give the same result for any
+ * thread count, and one chunk (n <= FC_CHUNK_MIN) the plain loop's. */
+#define FC_CHUNKS_MAX 64
+#define FC_CHUNK_MIN 4096
+typedef struct fc_chunks {
+    int len, count;
+} fc_chunks;
+static inline fc_chunks fc_chunks_of(int n)
+{
+    fc_chunks c;
+    c.len = n / FC_CHUNKS_MAX + 1 > FC_CHUNK_MIN ? n / FC_CHUNKS_MAX + 1 : FC_CHUNK_MIN;
+    c.count = n > 0 ? (n - 1) / c.len + 1 : 0;
+    return c;
+}
+/* End of chunk k (its start is k * c.len). */
+static inline int fc_chunk_end(fc_chunks c, int k, int n)
+{
+    return (k + 1) * c.len < n ? (k + 1) * c.len : n;
+}
+static inline double fc_chunks_sum(fc_chunks c, const double *part)
+{
+    double s = 0.0;
+    for (int k = 0; k < c.count; k++) s += part[k];
+    return s;
+}
 
 /* Largest vector or matrix the library allocates without question:
  * guards against absurd declared sizes in files. */
@@ -101,9 +136,14 @@ static inline double fc_problem_error(const fc_problem *p, const double *r, doub
     return fc_error_local(p, r, u);
 }
 
-/* Dense vector kernels. */
+/* Dense vector kernels (src/util/vec.c), threaded from FC_PAR_MIN
+ * entries; the sums by fc_chunks. */
 double fc_dot(int n, const double *x, const double *y);
 double fc_norm2(int n, const double *x);
+/* ||x - y||. */
+double fc_dist2(int n, const double *x, const double *y);
+/* y = x (a threaded memcpy). */
+void fc_copy(int n, const double *x, double *y);
 int fc_all_finite(size_t n, const double *x);
 
 /* Record a stage in info (composite solvers). */

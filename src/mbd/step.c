@@ -6,14 +6,66 @@
  * new velocities. */
 #include "mbd/mbd.h"
 
+#include <limits.h>
+#include <omp.h>
 #include <stdio.h>
+
+/* The narrow phase of the broad phase's pairs.  Threads take contiguous
+ * ranges of pairs into their own buffers, then copy them, in thread
+ * order, to their offsets in w->contacts: the sequential order whatever
+ * the count. */
+static int narrow_phase(fc_mbd_world *w)
+{
+    int np = w->npairs;
+    int nt = np >= FC_PAR_MIN && fc_threads() > 1 ? fc_threads() : 1;
+    if (nt == 1) {
+        for (int k = 0; k < np; k++)
+            if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
+        return 0;
+    }
+    if (fc_mbd_tbuf_reserve(w, nt)) return -1;
+    int bad = 0;
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), T = omp_get_num_threads();
+        fc_mbd_narrow *out = &w->tbuf[t].narrow;
+        out->ncontacts = 0;
+        int mine = 0;
+        for (long k = (long)np * t / T, e = (long)np * (t + 1) / T; k < e && !mine; k++)
+            mine = fc_mbd_collide_into(w, w->pairs[2 * k], w->pairs[2 * k + 1], out) < 0;
+#pragma omp atomic
+        bad |= mine;
+#pragma omp barrier
+#pragma omp single
+        {
+            long total = 0;
+            for (int i = 0; i < T; i++) total += w->tbuf[i].narrow.ncontacts;
+            if (!bad && total > w->cap_contacts) {
+                fc_mbd_contact *c = total <= INT_MAX ? realloc(w->contacts, (size_t)total * sizeof *c) : NULL;
+                if (c) {
+                    w->contacts = c;
+                    w->cap_contacts = (int)total;
+                } else {
+                    bad = 1;
+                }
+            }
+            if (!bad) w->ncontacts = (int)total;
+        }
+        if (!bad) {
+            long at = 0;
+            for (int i = 0; i < t; i++) at += w->tbuf[i].narrow.ncontacts;
+            if (out->ncontacts)
+                memcpy(w->contacts + at, out->contacts, (size_t)out->ncontacts * sizeof *out->contacts);
+        }
+    }
+    return bad ? -1 : 0;
+}
 
 int fc_mbd_detect(fc_mbd_world *w)
 {
     w->ncontacts = 0;
     if (fc_mbd_broadphase(w) < 0 || fc_mbd_joint_filter_pairs(w) < 0) return -1;
-    for (int k = 0; k < w->npairs; k++)
-        if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
+    if (narrow_phase(w)) return -1;
     if (w->planar) /* frames (n, e_z x n, e_z): t1 in the plane of motion */
         for (int c = 0; c < w->ncontacts; c++) {
             fc_mbd_contact *ct = &w->contacts[c];
@@ -312,7 +364,11 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     if (!err) err = &etmp;
     memset(info, 0, sizeof *info);
     double t0 = fc_now();
-    if (fc_mbd_detect(w) < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory in contact detection");
+    /* the detection and the assembly run on the solve's threads */
+    int threads_before = fc_threads_set(fc_threads_resolve(opt ? opt->threads : 1));
+    int found = fc_mbd_detect(w);
+    fc_threads_set(threads_before);
+    if (found < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory in contact detection");
     info->npairs = w->npairs;
     info->ncontacts = w->ncontacts;
     double t1 = fc_now();
