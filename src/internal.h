@@ -47,7 +47,8 @@ int fc_threads_set(int n);
 int fc_threads_resolve(int requested);
 /* Rows (or contacts) below which a kernel runs on one thread: 4096, or
  * what fc_par_min_set (per calling thread; tests lower it to run the
- * threaded paths on small problems) says. */
+ * threaded paths on small problems) says; FC_CHUNK_MIN below follows it
+ * (twice FC_PAR_MIN). */
 #define FC_PAR_MIN fc_par_min()
 int fc_par_min(void);
 int fc_par_min_set(int n);
@@ -55,20 +56,24 @@ int fc_par_min_set(int n);
  * solve's threads, one below FC_PAR_MIN. */
 #define FC_PAR_IF(n) num_threads(fc_threads()) if ((n) >= FC_PAR_MIN && fc_threads() > 1)
 
-/* A reduction over n items in chunks whose length depends on n alone (at
- * least FC_CHUNK_MIN, at most FC_CHUNKS_MAX of them): the partial sums,
- * combined in chunk order by fc_chunks_sum, give the same result for any
- * thread count, and one chunk (n <= FC_CHUNK_MIN) the plain loop's. */
+/* A reduction over n items in chunks whose layout depends on n alone:
+ * one chunk up to `one` items (the plain loop's sum: FC_CHUNK_MIN
+ * entries, FC_CHUNK_MIN / d contacts), else a multiple of 8 chunks of
+ * equal length (at most FC_CHUNKS_MAX; balanced on 2, 4, 8 threads).  The
+ * partial sums, combined in chunk order by fc_chunks_sum, give the same
+ * result for any thread count. */
 #define FC_CHUNKS_MAX 64
-#define FC_CHUNK_MIN 4096
+#define FC_CHUNK_MIN (2 * fc_par_min())
 typedef struct fc_chunks {
     int len, count;
 } fc_chunks;
-static inline fc_chunks fc_chunks_of(int n)
+static inline fc_chunks fc_chunks_of(int n, int one)
 {
     fc_chunks c;
-    c.len = n / FC_CHUNKS_MAX + 1 > FC_CHUNK_MIN ? n / FC_CHUNKS_MAX + 1 : FC_CHUNK_MIN;
-    c.count = n > 0 ? (n - 1) / c.len + 1 : 0;
+    long groups = one > 0 ? ((long)n + 8L * one - 1) / (8L * one) : 8;
+    c.count = n <= one ? 1 : groups * 8 < FC_CHUNKS_MAX ? (int)groups * 8 : FC_CHUNKS_MAX;
+    c.len = n > 0 ? (n - 1) / c.count + 1 : 1;
+    if (n <= 0) c.count = 0;
     return c;
 }
 /* End of chunk k (its start is k * c.len). */

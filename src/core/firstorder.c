@@ -68,7 +68,7 @@ double fo_run_set_error(const fo_run *R, const double *x, const double *u)
     const fc_problem *p = R->p;
     if (R->set == FO_SET_CONE) return fo_error(p, 1, x, u);
     int d = p->d, m = fc_problem_m(p), nc = p->nc;
-    fc_chunks c = fc_chunks_of(nc);
+    fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
     double part[FC_CHUNKS_MAX];
 #pragma omp parallel for schedule(static) FC_PAR_IF(nc)
     for (int ch = 0; ch < c.count; ch++) {
@@ -114,7 +114,7 @@ double fo_proj_step(const fc_problem *p, const double *x, double rho,
                     const double *F, double *y)
 {
     int d = p->d, nc = p->nc;
-    fc_chunks c = fc_chunks_of(nc);
+    fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
     double part[FC_CHUNKS_MAX];
 #pragma omp parallel for schedule(static) FC_PAR_IF(nc)
     for (int ch = 0; ch < c.count; ch++) {

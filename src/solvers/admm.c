@@ -148,7 +148,7 @@ static void admm_local_update(admm *w, double sq[5])
 {
     const fc_problem *p = w->p;
     int d = w->d, nc = w->nc;
-    fc_chunks c = fc_chunks_of(nc);
+    fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
     double part[5][FC_CHUNKS_MAX];
 #pragma omp parallel for schedule(static) FC_PAR_IF(nc)
     for (int k = 0; k < c.count; k++) {

@@ -44,7 +44,7 @@ fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u)
     int st = -1;
     /* the vector loops are threaded from FC_PAR_MIN entries, the sums by
      * fc_chunks (the same for any thread count) */
-    fc_chunks c = fc_chunks_of(m);
+    fc_chunks c = fc_chunks_of(m, FC_CHUNK_MIN);
     double part[2][FC_CHUNKS_MAX];
     for (int it = 0;; it++) {
 #pragma omp parallel for schedule(static) FC_PAR_IF(m)

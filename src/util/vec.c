@@ -6,7 +6,7 @@
 
 double fc_dot(int n, const double *x, const double *y)
 {
-    fc_chunks c = fc_chunks_of(n);
+    fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
     double part[FC_CHUNKS_MAX];
 #pragma omp parallel for schedule(static) FC_PAR_IF(n)
     for (int k = 0; k < c.count; k++) {
@@ -40,7 +40,7 @@ double fc_norm2(int n, const double *x)
 
 double fc_dist2(int n, const double *x, const double *y)
 {
-    fc_chunks c = fc_chunks_of(n);
+    fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
     double part[FC_CHUNKS_MAX];
 #pragma omp parallel for schedule(static) FC_PAR_IF(n)
     for (int k = 0; k < c.count; k++) {
@@ -54,7 +54,7 @@ double fc_dist2(int n, const double *x, const double *y)
 
 void fc_copy(int n, const double *x, double *y)
 {
-    fc_chunks c = fc_chunks_of(n);
+    fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
 #pragma omp parallel for schedule(static) FC_PAR_IF(n)
     for (int k = 0; k < c.count; k++) {
         int lo = k * c.len;
