@@ -191,7 +191,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
     int nc = w->ncontacts;
     if (nc == 0 && w->njoints == 0) return FC_OK;
     int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
-    int *rowcount = NULL;
+    int *rowcount = NULL, *rank = NULL;
     fc_problem *p = NULL;
     if (!dof) goto nomem;
     int n = dof_map(w, dof);
@@ -217,12 +217,16 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
         return finish(w, dof, rowcount, p, out, err);
     }
 
-    /* M: per body, mass on 3 rows, the 3 x 3 world inertia on 3 rows; f */
-    long k = 0;
-    for (int i = 0; i < w->nbodies; i++) {
+    /* M: per body, mass on 3 rows, the 3 x 3 world inertia on 3 rows (12
+     * entries from 2 o, o its first row); f.  Threaded: each body and each
+     * contact below writes its own entries */
+    int nb = w->nbodies;
+#pragma omp parallel for schedule(static) FC_PAR_IF(nb)
+    for (int i = 0; i < nb; i++) {
         const fc_mbd_body *b = &w->bodies[i];
         if (dof[i] < 0) continue;
         int o = dof[i];
+        long k = 2L * o;
         double I[9], fe[6];
         fc_mbd_world_inertia(b, I);
         applied_impulse(w, b, I, fe);
@@ -242,10 +246,20 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
                               I[3 * r + 2] * b->omega[2] + fe[3 + r];
         }
     }
-    p->M->p[n] = (int)k;
+    p->M->p[n] = 2 * n;
 
-    /* H: 3 entries per contact on each of the 6 rows of each moving body */
+    /* H: 3 entries per contact on each of the 6 rows of each moving body,
+     * at 3 (the contact's rank among the body's contacts) into each row */
     if (h_structure(w, dof, p, rowcount, 3)) goto nomem;
+    rank = fc_calloc(2 * (size_t)nc, sizeof *rank);
+    if (!rank) goto nomem;
+    memset(rowcount, 0, (size_t)n * sizeof *rowcount);   /* contacts per row's body */
+    for (int c = 0; c < nc; c++)
+        for (int s = 0; s < 2; s++) {
+            int o = dof[s ? w->contacts[c].b : w->contacts[c].a];
+            if (o >= 0) rank[2 * c + s] = rowcount[o]++;
+        }
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
     for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[3] = {ct->n, ct->t1, ct->t2};
@@ -257,21 +271,22 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
             for (int d = 0; d < 3; d++) arm[d] = ct->p[d] - w->bodies[bi].x[d];
             for (int e = 0; e < 3; e++) v3_cross(arm, dir[e], rot[e]);
             for (int r = 0; r < 6; r++) {
-                int pos = rowcount[o + r];
+                int pos = p->H->p[o + r] + 3 * rank[2 * c + s];
                 for (int e = 0; e < 3; e++) {
                     p->H->j[pos + e] = 3 * c + e;
                     p->H->x[pos + e] = sign * (r < 3 ? dir[e][r] : rot[e][r - 3]);
                 }
-                rowcount[o + r] = pos + 3;
             }
         }
         p->w[3 * c] = w->stab * ct->gap / w->h;
         p->mu[c] = ct->mu;
     }
+    free(rank);
     return finish(w, dof, rowcount, p, out, err);
 nomem:
     free(dof);
     free(rowcount);
+    free(rank);
     fc_problem_free(p);
     return fc_error_set(err, FC_ERR_NOMEM, "out of memory building the step's problem");
 }
@@ -355,7 +370,7 @@ static void keep_lambda(fc_mbd_world *w, double *lambda)
     w->last_lambda = lambda;
 }
 
-fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
+static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
                    fc_mbd_step_info *info, fc_error *err)
 {
     fc_mbd_step_info tmp;
@@ -364,11 +379,7 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     if (!err) err = &etmp;
     memset(info, 0, sizeof *info);
     double t0 = fc_now();
-    /* the detection and the assembly run on the solve's threads */
-    int threads_before = fc_threads_set(fc_threads_resolve(opt ? opt->threads : 1));
-    int found = fc_mbd_detect(w);
-    fc_threads_set(threads_before);
-    if (found < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory in contact detection");
+    if (fc_mbd_detect(w) < 0) return fc_error_set(err, FC_ERR_NOMEM, "out of memory in contact detection");
     info->npairs = w->npairs;
     info->ncontacts = w->ncontacts;
     double t1 = fc_now();
@@ -500,4 +511,15 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     info->max_speed = vmax;
     info->t_step = fc_now() - t0;
     return FC_OK;
+}
+
+/* The step on the solve's threads: the detection, the assembly and the
+ * reduction too. */
+fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
+                   fc_mbd_step_info *info, fc_error *err)
+{
+    int before = fc_threads_set(fc_threads_resolve(opt ? opt->threads : 1));
+    fc_err e = step(w, solver, opt, info, err);
+    fc_threads_set(before);
+    return e;
 }
