@@ -150,7 +150,7 @@ int cmd_simulate(int argc, char **argv)
     double size = plane_size(w);
     if (a.vtk_dir && write_frame(&a, w, 0, size)) { fc_mbd_world_free(w); return EXIT_BAD_INPUT; }
     int tty = isatty(2), report_every = a.steps >= 20 ? a.steps / 20 : 1, unconverged = 0, rc = EXIT_DONE;
-    double t_step = 0, t_solve = 0, max_res = 0;
+    double t_step = 0, t_solve = 0, t_detect = 0, t_build = 0, max_res = 0;
     long iters = 0, contacts = 0, exported = 0;
     int max_nc = 0, solves = 0;
     fprintf(stderr, "%s: %d bodies, h = %g s, solver %s\n", a.scene, fc_mbd_body_count(w),
@@ -165,6 +165,8 @@ int cmd_simulate(int argc, char **argv)
             return cli_fail("step %d: %s", s, err.msg);
         }
         t_step += in.t_step;
+        t_detect += in.t_detect;
+        t_build += in.t_build;
         contacts += in.ncontacts;
         if (in.ncontacts > max_nc) max_nc = in.ncontacts;
         if (in.ncontacts) {
@@ -204,6 +206,8 @@ int cmd_simulate(int argc, char **argv)
     printf("solver:         %s (tol %g)\n", a.solver, a.opt.tolerance);
     printf("contacts:       mean %.1f, max %d\n", a.steps ? (double)contacts / a.steps : 0.0, max_nc);
     printf("per step:       %.6f s\n", a.steps ? t_step / a.steps : 0.0);
+    printf("detection:      %.6f s per step (broad and narrow phase), assembly %.6f s\n",
+           a.steps ? t_detect / a.steps : 0.0, a.steps ? t_build / a.steps : 0.0);
     printf("per solve:      %.6f s, %.1f iterations (%d solves)\n", solves ? t_solve / solves : 0.0,
            solves ? (double)iters / solves : 0.0, solves);
     printf("not converged:  %d (worst residual %.3e)\n", unconverged, max_res);

@@ -45,8 +45,48 @@ static inline double fc_norm_small(int n, const double *x)
 int fc_threads(void);
 int fc_threads_set(int n);
 int fc_threads_resolve(int requested);
-/* Rows (or contacts) below which a kernel runs on one thread. */
-#define FC_PAR_MIN 4096
+/* Rows (or contacts) below which a kernel runs on one thread: 4096, or
+ * what fc_par_min_set (per calling thread; tests lower it to run the
+ * threaded paths on small problems) says; FC_CHUNK_MIN below follows it
+ * (twice FC_PAR_MIN). */
+#define FC_PAR_MIN fc_par_min()
+int fc_par_min(void);
+int fc_par_min_set(int n);
+/* The clauses of a kernel's parallel loop over n rows or contacts: the
+ * solve's threads, one below FC_PAR_MIN. */
+#define FC_PAR_IF(n) num_threads(fc_threads()) if ((n) >= FC_PAR_MIN && fc_threads() > 1)
+
+/* A reduction over n items in chunks whose layout depends on n alone:
+ * one chunk up to `one` items (the plain loop's sum: FC_CHUNK_MIN
+ * entries, FC_CHUNK_MIN / d contacts), else a multiple of 8 chunks of
+ * equal length (at most FC_CHUNKS_MAX; balanced on 2, 4, 8 threads).  The
+ * partial sums, combined in chunk order by fc_chunks_sum, give the same
+ * result for any thread count. */
+#define FC_CHUNKS_MAX 64
+#define FC_CHUNK_MIN (2 * fc_par_min())
+typedef struct fc_chunks {
+    int len, count;
+} fc_chunks;
+static inline fc_chunks fc_chunks_of(int n, int one)
+{
+    fc_chunks c;
+    long groups = one > 0 ? ((long)n + 8L * one - 1) / (8L * one) : 8;
+    c.count = n <= one ? 1 : groups * 8 < FC_CHUNKS_MAX ? (int)groups * 8 : FC_CHUNKS_MAX;
+    c.len = n > 0 ? (n - 1) / c.count + 1 : 1;
+    if (n <= 0) c.count = 0;
+    return c;
+}
+/* End of chunk k (its start is k * c.len). */
+static inline int fc_chunk_end(fc_chunks c, int k, int n)
+{
+    return (k + 1) * c.len < n ? (k + 1) * c.len : n;
+}
+static inline double fc_chunks_sum(fc_chunks c, const double *part)
+{
+    double s = 0.0;
+    for (int k = 0; k < c.count; k++) s += part[k];
+    return s;
+}
 
 /* Largest vector or matrix the library allocates without question:
  * guards against absurd declared sizes in files. */
@@ -101,9 +141,14 @@ static inline double fc_problem_error(const fc_problem *p, const double *r, doub
     return fc_error_local(p, r, u);
 }
 
-/* Dense vector kernels. */
+/* Dense vector kernels (src/util/vec.c), threaded from FC_PAR_MIN
+ * entries; the sums by fc_chunks. */
 double fc_dot(int n, const double *x, const double *y);
 double fc_norm2(int n, const double *x);
+/* ||x - y||. */
+double fc_dist2(int n, const double *x, const double *y);
+/* y = x (a threaded memcpy). */
+void fc_copy(int n, const double *x, double *y);
 int fc_all_finite(size_t n, const double *x);
 
 /* Record a stage in info (composite solvers). */

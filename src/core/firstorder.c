@@ -12,23 +12,30 @@ void fo_velocity(const fc_problem *p, const double *r, double *u)
     fc_problem_u(p, r, u);
 }
 
+/* The per-contact loops below are threaded from FC_PAR_MIN contacts;
+ * their sums go by fc_chunks (the same result for any thread count). */
 void fo_uhat(const fc_problem *p, int ccp, const double *u, double *F)
 {
-    int d = p->d, m = fc_problem_m(p);
-    if (F != u) memcpy(F, u, (size_t)m * sizeof *F);
-    if (ccp) return;
-    for (int a = 0; a < p->nc; a++) {
+    int d = p->d, m = fc_problem_m(p), nc = p->nc;
+    if (ccp) {
+        if (F != u) fc_copy(m, u, F);
+        return;
+    }
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
+    for (int a = 0; a < nc; a++) {
         const double *ua = u + d * a;
         double g = p->mu[a] * (d == 2 ? fabs(ua[1]) : fc_hypot(ua[1], ua[2]));
         if (d == 5) g += p->mu_r[a] * fc_hypot(ua[3], ua[4]);
+        for (int k = 0; k < d; k++) F[d * a + k] = ua[k];
         F[d * a] += g;
     }
 }
 
 void fo_project(const fc_problem *p, double *x)
 {
-    int d = p->d;
-    for (int a = 0; a < p->nc; a++)
+    int d = p->d, nc = p->nc;
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
+    for (int a = 0; a < nc; a++)
         fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, x + d * a);
 }
 
@@ -40,9 +47,10 @@ double fo_error(const fc_problem *p, int ccp, const double *r, const double *u)
 void fo_run_project(const fo_run *R, double *x)
 {
     const fc_problem *p = R->p;
-    int d = p->d;
+    int d = p->d, nc = p->nc;
     if (R->set == FO_SET_CONE) { fo_project(p, x); return; }
-    for (int a = 0; a < p->nc; a++) {
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
+    for (int a = 0; a < nc; a++) {
         double *xa = x + d * a;
         const double *fa = R->fixed ? R->fixed + d * a : NULL;
         if (R->set == FO_SET_TANGENT) xa[0] = fa[0];
@@ -59,21 +67,28 @@ double fo_run_set_error(const fo_run *R, const double *x, const double *u)
 {
     const fc_problem *p = R->p;
     if (R->set == FO_SET_CONE) return fo_error(p, 1, x, u);
-    int d = p->d, m = fc_problem_m(p);
-    double e2 = 0.0;
-    for (int a = 0; a < p->nc; a++) {
-        double y[5] = {0.0};
-        const double *xa = x + d * a, *ua = u + d * a;
-        for (int k = 0; k < d; k++) y[k] = xa[k] - ua[k];
-        if (R->set == FO_SET_TANGENT) y[0] = xa[0];   /* frozen: no residual */
-        else if (y[0] < 0.0) y[0] = 0.0;
-        if (R->set == FO_SET_NORMAL) {
-            for (int k = 1; k < d; k++) y[k] = xa[k];
-        } else {
-            fc_project_disk(d - 1, R->s[a], y + 1);
+    int d = p->d, m = fc_problem_m(p), nc = p->nc;
+    fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
+    double part[FC_CHUNKS_MAX];
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
+    for (int ch = 0; ch < c.count; ch++) {
+        double e2 = 0.0;
+        for (int a = ch * c.len, end = fc_chunk_end(c, ch, nc); a < end; a++) {
+            double y[5] = {0.0};
+            const double *xa = x + d * a, *ua = u + d * a;
+            for (int k = 0; k < d; k++) y[k] = xa[k] - ua[k];
+            if (R->set == FO_SET_TANGENT) y[0] = xa[0];   /* frozen: no residual */
+            else if (y[0] < 0.0) y[0] = 0.0;
+            if (R->set == FO_SET_NORMAL) {
+                for (int k = 1; k < d; k++) y[k] = xa[k];
+            } else {
+                fc_project_disk(d - 1, R->s[a], y + 1);
+            }
+            for (int k = 0; k < d; k++) e2 += (xa[k] - y[k]) * (xa[k] - y[k]);
         }
-        for (int k = 0; k < d; k++) e2 += (xa[k] - y[k]) * (xa[k] - y[k]);
+        part[ch] = e2;
     }
+    double e2 = fc_chunks_sum(c, part);
     double sc = fmax(fc_norm2(m, p->q), fmax(fc_norm2(m, x), fc_norm2(m, u)));
     return sqrt(e2) / (sc < 1e-300 ? 1.0 : sc);
 }
@@ -98,12 +113,22 @@ double fo_lambda_max(const fc_matrix *W, int m, double *w1, double *w2)
 double fo_proj_step(const fc_problem *p, const double *x, double rho,
                     const double *F, double *y)
 {
-    int m = fc_problem_m(p);
-    for (int i = 0; i < m; i++) y[i] = x[i] - rho * F[i];
-    fo_project(p, y);
-    double s = 0.0;
-    for (int i = 0; i < m; i++) s += (x[i] - y[i]) * (x[i] - y[i]);
-    return sqrt(s);
+    int d = p->d, nc = p->nc;
+    fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
+    double part[FC_CHUNKS_MAX];
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
+    for (int ch = 0; ch < c.count; ch++) {
+        double s = 0.0;
+        for (int a = ch * c.len, end = fc_chunk_end(c, ch, nc); a < end; a++) {
+            const double *xa = x + d * a, *Fa = F + d * a;
+            double *ya = y + d * a;
+            for (int k = 0; k < d; k++) ya[k] = xa[k] - rho * Fa[k];
+            fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, ya);
+            for (int k = 0; k < d; k++) s += (xa[k] - ya[k]) * (xa[k] - ya[k]);
+        }
+        part[ch] = s;
+    }
+    return sqrt(fc_chunks_sum(c, part));
 }
 
 int fo_run_begin(fo_run *R, const fc_problem *p, const fc_options *opt, int ccp,
@@ -308,9 +333,7 @@ int fo_accel_apply(fo_accel *A, const fc_problem *p, int it, double err, const d
 {
     if (!A->on || it + 1 < A->start) return 0;
     int m = A->aa.m;
-    double fres = 0.0;
-    for (int i = 0; i < m; i++) fres += (r[i] - A->x[i]) * (r[i] - A->x[i]);
-    fres = sqrt(fres);
+    double fres = fc_dist2(m, r, A->x);
     int changed = 0;
     /* Stagnation of the measure while extrapolating (Anderson can freeze
      * the slow drift that a plain iteration needs to change an active

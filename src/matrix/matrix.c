@@ -94,10 +94,11 @@ fc_matrix *fc_matrix_copy(const fc_matrix *A)
  * the block loops unroll (the products dominate the Gauss-Seidel sweeps
  * and the error measure). */
 static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const double *x,
-                            double *y)
+                            double beta, double *y)
 {
     int nb = A->rows / bs;
     if (bs > FC_BSR_SMALL) {   /* large blocks (global M): straight into y */
+        for (int i = 0; i < A->rows; i++) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
         for (int a = 0; a < nb; a++)
             for (int k = A->p[a]; k < A->p[a + 1]; k++) {
                 const double *B = A->x + (size_t)k * bs * bs;
@@ -117,16 +118,20 @@ static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const doub
             for (int c = 0; c < bs; c++)
                 for (int r = 0; r < bs; r++) acc[r] += B[c * bs + r] * xb[c];
         }
-        for (int r = 0; r < bs; r++) y[(size_t)a * bs + r] += alpha * acc[r];
+        for (int r = 0; r < bs; r++) {
+            double *yr = y + (size_t)a * bs + r;
+            *yr = (beta == 0.0 ? 0.0 : beta * *yr) + alpha * acc[r];
+        }
     }
 }
 
-/* y = alpha*A*x + beta*y. */
+/* y = alpha*A*x + beta*y (the sparse kinds scale y in their row loop:
+ * one pass over y, threaded with it). */
 void fc_matrix_gemv(const fc_matrix *A, double alpha, const double *x,
                     double beta, double *y)
 {
-    for (int i = 0; i < A->rows; i++) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
     if (A->kind == FC_MAT_DENSE) {
+        for (int i = 0; i < A->rows; i++) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
         for (int c = 0; c < A->cols; c++) {
             double xc = alpha * x[c];
             if (xc == 0.0) continue;
@@ -138,14 +143,14 @@ void fc_matrix_gemv(const fc_matrix *A, double alpha, const double *x,
         for (int i = 0; i < A->rows; i++) {
             double s = 0.0;
             for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
-            y[i] += alpha * s;
+            y[i] = (beta == 0.0 ? 0.0 : beta * y[i]) + alpha * s;
         }
     } else if (A->bs == 3) {
-        bsr_gemv(A, 3, alpha, x, y);
+        bsr_gemv(A, 3, alpha, x, beta, y);
     } else if (A->bs == 2) {
-        bsr_gemv(A, 2, alpha, x, y);
+        bsr_gemv(A, 2, alpha, x, beta, y);
     } else {
-        bsr_gemv(A, A->bs, alpha, x, y);
+        bsr_gemv(A, A->bs, alpha, x, beta, y);
     }
 }
 
@@ -297,6 +302,6 @@ double fc_matrix_asymmetry(const fc_matrix *A)
 
 void fc_affine(const fc_matrix *W, const double *r, const double *q, double *u)
 {
-    memcpy(u, q, (size_t)W->rows * sizeof *u);
+    fc_copy(W->rows, q, u);
     fc_matrix_gemv(W, 1.0, r, 1.0, u);
 }

@@ -27,6 +27,11 @@ void fc_mbd_world_free(fc_mbd_world *w)
     free(w->last_r0);
     free(w->joints);
     free(w->last_lambda);
+    for (int t = 0; t < w->ntbuf; t++) {
+        free(w->tbuf[t].pairs);
+        free(w->tbuf[t].narrow.contacts);
+    }
+    free(w->tbuf);
     free(w);
 }
 
@@ -76,6 +81,17 @@ void *fc_mbd_grow(void *arr, int *cap, size_t size, int first)
     void *p = realloc(arr, (size_t)n * size);
     if (p) *cap = n;
     return p;
+}
+
+int fc_mbd_tbuf_reserve(fc_mbd_world *w, int n)
+{
+    if (n <= w->ntbuf) return 0;
+    fc_mbd_tbuf *t = realloc(w->tbuf, (size_t)n * sizeof *t);
+    if (!t) return -1;
+    memset(t + w->ntbuf, 0, (size_t)(n - w->ntbuf) * sizeof *t);
+    w->tbuf = t;
+    w->ntbuf = n;
+    return 0;
 }
 
 int fc_mbd_add_body(fc_mbd_world *w, const fc_mbd_body *b)

@@ -4,8 +4,12 @@
  * table; each is tested against the bodies of its 27 neighbouring cells,
  * so n similar spheres cost O(n) tests.  Reaches include the distance
  * the bodies can travel in one step (h times their speed bounds).  Planes and boxes much larger
- * than the typical body are tested against every body. */
+ * than the typical body are tested against every body.  The pairs come
+ * out sorted by (i, j), body by body: threads take ranges of bodies. */
 #include "mbd/mbd.h"
+
+#include <limits.h>
+#include <omp.h>
 
 typedef struct cell_entry {
     long long ix, iy, iz;
@@ -21,10 +25,42 @@ static int cmp_cell(const void *pa, const void *pb)
     return (a->body > b->body) - (a->body < b->body);
 }
 
-static int cmp_double(const void *pa, const void *pb)
+/* The k-th smallest of x[0 .. n-1] (x reordered): Hoare's selection. */
+static double select_kth(double *x, int n, int k)
 {
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = x[lo + (hi - lo) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < pivot) i++;
+            while (x[j] > pivot) j--;
+            if (i <= j) { double t = x[i]; x[i] = x[j]; x[j] = t; i++; j--; }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else break;
+    }
+    return x[k];
+}
+
+/* cells sorted by cell then body (a total order: one result however
+ * sorted); two: its halves sorted by two threads, then merged via tmp. */
+static void sort_cells(cell_entry *cells, cell_entry *tmp, int n, int two)
+{
+    if (!two || n < 2) {
+        if (n > 1) qsort(cells, (size_t)n, sizeof *cells, cmp_cell);
+        return;
+    }
+    int h = n / 2;
+#pragma omp parallel for schedule(static) num_threads(2)
+    for (int k = 0; k < 2; k++)
+        qsort(cells + (k ? h : 0), (size_t)(k ? n - h : h), sizeof *cells, cmp_cell);
+    int i = 0, j = h, o = 0;
+    while (i < h && j < n) tmp[o++] = cmp_cell(&cells[j], &cells[i]) < 0 ? cells[j++] : cells[i++];
+    while (i < h) tmp[o++] = cells[i++];
+    while (j < n) tmp[o++] = cells[j++];
+    memcpy(cells, tmp, (size_t)n * sizeof *cells);
 }
 
 int fc_mbd_cmp_pair(const void *pa, const void *pb)
@@ -42,37 +78,110 @@ static unsigned long long cell_hash(long long ix, long long iy, long long iz)
     return h ^ (h >> 29);
 }
 
-static int add_pair(fc_mbd_world *w, int i, int j)
+/* Append pair (i, j) to out unless both bodies are fixed; -1 when out
+ * of memory. */
+static int add_pair(const fc_mbd_world *w, fc_mbd_tbuf *out, int i, int j)
 {
     if (w->bodies[i].fixed && w->bodies[j].fixed) return 0;
-    if (w->npairs == w->cap_pairs) {
-        int *np = fc_mbd_grow(w->pairs, &w->cap_pairs, 2 * sizeof *np, 256);
+    if (out->npairs == out->cap_pairs) {
+        int *np = fc_mbd_grow(out->pairs, &out->cap_pairs, 2 * sizeof *np, 256);
         if (!np) return -1;
-        w->pairs = np;
+        out->pairs = np;
     }
-    w->pairs[2 * w->npairs] = i < j ? i : j;
-    w->pairs[2 * w->npairs + 1] = i < j ? j : i;
-    w->npairs++;
+    out->pairs[2 * out->npairs] = i < j ? i : j;
+    out->pairs[2 * out->npairs + 1] = i < j ? j : i;
+    out->npairs++;
     return 0;
 }
 
+/* The grid of the small bodies: cells[] sorted by cell, the hash table
+ * of each cell's first entry, pos[body] (its entry, -1 for a large body). */
+typedef struct grid {
+    const cell_entry *cells;
+    int nsmall;
+    const long long *table;
+    size_t tsize;
+    const int *pos, *large;
+    int nlarge;
+    const double *rad, *spd;   /* each body's bounding radius, speed bound */
+    const double *pn;          /* a plane's normal (3 per body)            */
+    const unsigned char *hit;  /* large_overlap(large[l], j) at l n + j,
+                                  or NULL: tested when needed            */
+} grid;
+
 /* Could large body L touch body i? */
-static int large_overlap(const fc_mbd_world *w, int L, int i)
+static int large_overlap(const fc_mbd_world *w, const grid *g, int L, int i)
 {
     const fc_mbd_body *B = &w->bodies[L], *A = &w->bodies[i];
-    double ri = fc_mbd_bound_radius(A);
+    double ri = g->rad[i];
     if (B->shape == FC_MBD_PLANE) {
         if (A->shape == FC_MBD_PLANE) return 0;
-        double n[3];
-        static const double ez[3] = {0, 0, 1};
-        fc_mbd_rotate(B->q, ez, n);
+        const double *n = g->pn + 3 * (size_t)L;
         double dc = (A->x[0] - B->x[0]) * n[0] + (A->x[1] - B->x[1]) * n[1] + (A->x[2] - B->x[2]) * n[2];
-        return dc <= ri + w->margin + w->h * fc_mbd_speed_bound(A);
+        return dc <= ri + w->margin + w->h * g->spd[i];
     }
-    if (A->shape == FC_MBD_PLANE) return large_overlap(w, i, L);
+    if (A->shape == FC_MBD_PLANE) return large_overlap(w, g, i, L);
     double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
-    return v3_norm(d) <= ri + fc_mbd_bound_radius(B) + w->margin +
-                             w->h * (fc_mbd_speed_bound(A) + fc_mbd_speed_bound(B));
+    return v3_norm(d) <= ri + g->rad[L] + w->margin + w->h * (g->spd[i] + g->spd[L]);
+}
+
+/* The pairs (i, j), j > i, of body i, appended to out sorted by j: the
+ * small bodies of the 27 cells around a small i and the large bodies
+ * that may touch it, or every body a large i may touch.  -1 when out of
+ * memory. */
+static int body_pairs(const fc_mbd_world *w, const grid *g, int i, fc_mbd_tbuf *out)
+{
+    int start = out->npairs, n = w->nbodies;
+    const fc_mbd_body *A = &w->bodies[i];
+    if (g->pos[i] < 0) {
+        const unsigned char *hit = g->hit ? g->hit + (size_t)(-1 - g->pos[i]) * (size_t)n : NULL;
+        for (int j = i + 1; j < n; j++)
+            if ((hit ? hit[j] : large_overlap(w, g, i, j)) && add_pair(w, out, i, j)) return -1;
+        return 0;   /* already in order */
+    }
+    const cell_entry *me = &g->cells[g->pos[i]], *cells = g->cells;
+    double ra = g->rad[i], sa = g->spd[i];
+    for (int dx = -1; dx <= 1; dx++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dz = -1; dz <= 1; dz++) {
+                long long cx = me->ix + dx, cy = me->iy + dy, cz = me->iz + dz;
+                size_t k = cell_hash(cx, cy, cz) & (g->tsize - 1);
+                long long first = -1;
+                for (; g->table[k] >= 0; k = (k + 1) & (g->tsize - 1)) {
+                    const cell_entry *e = &cells[g->table[k]];
+                    if (e->ix == cx && e->iy == cy && e->iz == cz) { first = g->table[k]; break; }
+                }
+                if (first < 0) continue;
+                for (long long t = first; t < g->nsmall && cells[t].ix == cx && cells[t].iy == cy &&
+                                          cells[t].iz == cz; t++) {
+                    int j = cells[t].body;
+                    if (j <= i) continue; /* each pair once */
+                    const fc_mbd_body *B = &w->bodies[j];
+                    double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
+                    double reach = ra + g->rad[j] + w->margin + w->h * (sa + g->spd[j]);
+                    if (v3_dot(d, d) <= reach * reach && add_pair(w, out, i, j)) return -1;
+                }
+            }
+    for (int l = 0; l < g->nlarge; l++)
+        if (g->large[l] > i && large_overlap(w, g, g->large[l], i) && add_pair(w, out, i, g->large[l]))
+            return -1;
+    /* by j: insertion sort (a body has a few partners) */
+    int *P = out->pairs;
+    for (int a = start + 1; a < out->npairs; a++) {
+        int j = P[2 * a + 1], b = a;
+        for (; b > start && P[2 * b - 1] > j; b--) P[2 * b + 1] = P[2 * b - 1];
+        P[2 * b + 1] = j;
+    }
+    return 0;
+}
+
+/* The pairs of bodies [lo, hi) into out (emptied first). */
+static int range_pairs(const fc_mbd_world *w, const grid *g, int lo, int hi, fc_mbd_tbuf *out)
+{
+    out->npairs = 0;
+    for (int i = lo; i < hi; i++)
+        if (body_pairs(w, g, i, out)) return -1;
+    return 0;
 }
 
 int fc_mbd_broadphase(fc_mbd_world *w)
@@ -81,27 +190,38 @@ int fc_mbd_broadphase(fc_mbd_world *w)
     w->npairs = 0;
     double *radii = fc_calloc((size_t)n + 1, sizeof *radii);
     int *large = fc_calloc((size_t)n + 1, sizeof *large);
+    int *pos = fc_calloc((size_t)n + 1, sizeof *pos);
+    double *rad = fc_calloc((size_t)n + 1, sizeof *rad), *spd = fc_calloc((size_t)n + 1, sizeof *spd);
+    double *pn = fc_calloc(3 * (size_t)n + 1, sizeof *pn);
     cell_entry *cells = fc_calloc((size_t)n + 1, sizeof *cells);
+    cell_entry *tmp = fc_calloc((size_t)n + 1, sizeof *tmp);
     long long *table = NULL;
-    if (!radii || !large || !cells) goto done;
+    unsigned char *hit = NULL;
+    if (!radii || !large || !pos || !rad || !spd || !pn || !cells || !tmp) goto done;
+#pragma omp parallel for schedule(static) FC_PAR_IF(n)
+    for (int i = 0; i < n; i++) {
+        const fc_mbd_body *b = &w->bodies[i];
+        static const double ez[3] = {0, 0, 1};
+        rad[i] = fc_mbd_bound_radius(b);
+        spd[i] = fc_mbd_speed_bound(b);
+        if (b->shape == FC_MBD_PLANE) fc_mbd_rotate(b->q, ez, pn + 3 * (size_t)i);
+    }
     /* typical size: the median finite bounding radius */
     int nf = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(rad[i])) radii[nf++] = rad[i];
+    double median = nf ? select_kth(radii, nf, nf / 2) : 1.0, rmax = 0, smax = 0;
     for (int i = 0; i < n; i++) {
-        double r = fc_mbd_bound_radius(&w->bodies[i]);
-        if (isfinite(r)) radii[nf++] = r;
-    }
-    if (nf > 1) qsort(radii, (size_t)nf, sizeof *radii, cmp_double);
-    double median = nf ? radii[nf / 2] : 1.0, rmax = 0, smax = 0;
-    for (int i = 0; i < n; i++) {
-        double r = fc_mbd_bound_radius(&w->bodies[i]);
+        double r = rad[i];
+        pos[i] = -1 - nlarge;   /* a large body: -1 - its index in large[] */
         if (!isfinite(r) || r > 4 * median) { large[nlarge++] = i; continue; }
         rmax = fmax(rmax, r);
-        smax = fmax(smax, fc_mbd_speed_bound(&w->bodies[i]));
+        smax = fmax(smax, spd[i]);
     }
     double cell = 2 * rmax + w->margin + 2 * w->h * smax;
     if (!(cell > 0)) cell = 1;
     for (int i = 0; i < n; i++) {
-        double r = fc_mbd_bound_radius(&w->bodies[i]);
+        double r = rad[i];
         if (!isfinite(r) || r > 4 * median) continue;
         const double *x = w->bodies[i].x;
         cells[nsmall].ix = (long long)floor(x[0] / cell);
@@ -110,7 +230,8 @@ int fc_mbd_broadphase(fc_mbd_world *w)
         cells[nsmall].body = i;
         nsmall++;
     }
-    if (nsmall > 1) qsort(cells, (size_t)nsmall, sizeof *cells, cmp_cell);
+    sort_cells(cells, tmp, nsmall, n >= FC_PAR_MIN && fc_threads() > 1);
+    for (int s = 0; s < nsmall; s++) pos[cells[s].body] = s;
     /* hash table: cell -> index of its first entry in cells[] */
     size_t tsize = 16;
     while (tsize < 2 * (size_t)nsmall) tsize <<= 1;
@@ -125,46 +246,66 @@ int fc_mbd_broadphase(fc_mbd_world *w)
         while (table[k] >= 0) k = (k + 1) & (tsize - 1);
         table[k] = s;
     }
-    for (int s = 0; s < nsmall; s++) {
-        const fc_mbd_body *A = &w->bodies[cells[s].body];
-        double ra = fc_mbd_bound_radius(A);
-        for (int dx = -1; dx <= 1; dx++)
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dz = -1; dz <= 1; dz++) {
-                    long long cx = cells[s].ix + dx, cy = cells[s].iy + dy, cz = cells[s].iz + dz;
-                    size_t k = cell_hash(cx, cy, cz) & (tsize - 1);
-                    long long first = -1;
-                    for (; table[k] >= 0; k = (k + 1) & (tsize - 1)) {
-                        const cell_entry *e = &cells[table[k]];
-                        if (e->ix == cx && e->iy == cy && e->iz == cz) { first = table[k]; break; }
-                    }
-                    if (first < 0) continue;
-                    for (long long t = first; t < nsmall && cells[t].ix == cx && cells[t].iy == cy &&
-                                              cells[t].iz == cz; t++) {
-                        if (t <= s) continue; /* each pair once */
-                        const fc_mbd_body *B = &w->bodies[cells[t].body];
-                        double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
-                        double reach = ra + fc_mbd_bound_radius(B) + w->margin +
-                                       w->h * (fc_mbd_speed_bound(A) + fc_mbd_speed_bound(B));
-                        if (v3_dot(d, d) <= reach * reach && add_pair(w, cells[s].body, cells[t].body))
-                            goto done;
-                    }
-                }
-    }
-    for (int l = 0; l < nlarge; l++)
-        for (int i = 0; i < n; i++) {
-            if (i == large[l]) continue;
-            int other_large = 0;
-            for (int m = 0; m < nlarge; m++) if (large[m] == i) other_large = m + 1;
-            if (other_large && other_large - 1 < l) continue; /* pair of large bodies once */
-            if (large_overlap(w, large[l], i) && add_pair(w, large[l], i)) goto done;
+    grid g = {cells, nsmall, table, tsize, pos, large, nlarge, rad, spd, pn, NULL};
+    /* bodies in index order, each with its partners in order: the pairs
+     * come out sorted.  Threads take contiguous ranges of bodies, their
+     * pairs concatenated in thread order: the same list for any count */
+    int nt = n >= FC_PAR_MIN && fc_threads() > 1 ? fc_threads() : 1;
+    if (nt == 1) {
+        fc_mbd_tbuf out = {.pairs = w->pairs, .cap_pairs = w->cap_pairs};
+        int bad = range_pairs(w, &g, 0, n, &out);
+        w->pairs = out.pairs;
+        w->cap_pairs = out.cap_pairs;
+        w->npairs = out.npairs;
+        if (bad) goto done;
+    } else {
+        if (fc_mbd_tbuf_reserve(w, nt)) goto done;
+        /* the large bodies' rows would weigh on the first thread: their
+         * tests first, shared (when the flags fit in 64 MB) */
+        if ((size_t)nlarge * (size_t)n <= ((size_t)1 << 26))
+            g.hit = hit = malloc((size_t)nlarge * (size_t)n + 1);
+        int bad = 0, used = nt;
+#pragma omp parallel num_threads(nt) reduction(| : bad)
+        {
+            int t = omp_get_thread_num(), T = omp_get_num_threads();
+            if (hit) {
+#pragma omp for schedule(static)
+                for (int j = 0; j < n; j++)
+                    for (int l = 0; l < nlarge; l++)
+                        hit[(size_t)l * n + j] = j > large[l] && large_overlap(w, &g, large[l], j);
+            }
+#pragma omp single
+            used = T;
+            bad = range_pairs(w, &g, (int)((long)n * t / T), (int)((long)n * (t + 1) / T),
+                              &w->tbuf[t]) != 0;
         }
-    if (w->npairs > 1) qsort(w->pairs, (size_t)w->npairs, 2 * sizeof *w->pairs, fc_mbd_cmp_pair);
+        long total = 0;
+        for (int t = 0; t < used; t++) total += w->tbuf[t].npairs;
+        if (bad || total > INT_MAX / 2) goto done;
+        if (total > w->cap_pairs) {
+            int *np = realloc(w->pairs, (size_t)total * 2 * sizeof *np);
+            if (!np) goto done;
+            w->pairs = np;
+            w->cap_pairs = (int)total;
+        }
+        for (int t = 0; t < used; t++) {
+            if (w->tbuf[t].npairs)
+                memcpy(w->pairs + 2 * (size_t)w->npairs, w->tbuf[t].pairs,
+                       (size_t)w->tbuf[t].npairs * 2 * sizeof *w->pairs);
+            w->npairs += w->tbuf[t].npairs;
+        }
+    }
     ret = w->npairs;
 done:
     free(radii);
     free(large);
+    free(pos);
+    free(rad);
+    free(spd);
+    free(pn);
+    free(hit);
     free(cells);
+    free(tmp);
     free(table);
     return ret;
 }

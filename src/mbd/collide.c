@@ -4,11 +4,13 @@
  * b towards body a; the point is midway between the two surfaces.  A
  * contact is kept when its gap is at most the margin plus the distance
  * the two bodies can close within one step (speculative contacts: the
- * gap term phi/h of w lets them close exactly, no more). */
+ * gap term phi/h of w lets them close exactly, no more).  The world is
+ * only read: contacts go to a buffer (fc_mbd_narrow), one per thread of
+ * the threaded detection (step.c). */
 #include "mbd/mbd.h"
 
 /* Append a contact; the frame is completed from n. */
-static int push(fc_mbd_world *w, int a, int b, int feature, const double pb[3],
+static int push(fc_mbd_narrow *w, int a, int b, int feature, const double pb[3],
                 const double n[3], double gap)
 {
     if (gap > w->pair_margin) return 0;
@@ -32,7 +34,7 @@ static int push(fc_mbd_world *w, int a, int b, int feature, const double pb[3],
     return 1;
 }
 
-static int sphere_sphere(fc_mbd_world *w, int a, int b)
+static int sphere_sphere(fc_mbd_narrow *w, int a, int b)
 {
     const fc_mbd_body *A = &w->bodies[a], *B = &w->bodies[b];
     double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
@@ -51,7 +53,7 @@ static void plane_normal(const fc_mbd_body *P, double n[3])
     fc_mbd_rotate(P->q, ez, n);
 }
 
-static int sphere_plane(fc_mbd_world *w, int a, int b)
+static int sphere_plane(fc_mbd_narrow *w, int a, int b)
 {
     const fc_mbd_body *A = &w->bodies[a], *P = &w->bodies[b];
     double n[3], pb[3];
@@ -69,7 +71,7 @@ static void box_corner(const fc_mbd_body *B, const double R[9], int k, double c[
     for (int i = 0; i < 3; i++) c[i] = B->x[i] + R[3 * i] * l[0] + R[3 * i + 1] * l[1] + R[3 * i + 2] * l[2];
 }
 
-static int box_plane(fc_mbd_world *w, int a, int b)
+static int box_plane(fc_mbd_narrow *w, int a, int b)
 {
     const fc_mbd_body *A = &w->bodies[a], *P = &w->bodies[b];
     double n[3], R[9];
@@ -129,7 +131,7 @@ static double point_box(const fc_mbd_body *B, const double R[9], const double p[
     return dist;
 }
 
-static int sphere_box(fc_mbd_world *w, int a, int b)
+static int sphere_box(fc_mbd_narrow *w, int a, int b)
 {
     const fc_mbd_body *A = &w->bodies[a], *B = &w->bodies[b];
     double R[9], surf[3], n[3];
@@ -203,7 +205,7 @@ static int clip(const clip_vertex *in, int n, const double nrm[3], double off, d
 
 /* Face contacts: reference face along axis k of F[refb] (F[0] box a,
  * F[1] box b), the incident face of the other box clipped against it. */
-static int face_contact(fc_mbd_world *w, int a, int b, const box_frame *F[2], int refb, int k)
+static int face_contact(fc_mbd_narrow *w, int a, int b, const box_frame *F[2], int refb, int k)
 {
     const box_frame *ref = F[refb], *inc = F[1 - refb];
     double d[3] = {inc->c[0] - ref->c[0], inc->c[1] - ref->c[1], inc->c[2] - ref->c[2]};
@@ -293,7 +295,7 @@ static int face_contact(fc_mbd_world *w, int a, int b, const box_frame *F[2], in
 /* Edge contact along the unit axis L = A.u[i] x B.u[j] (from b towards a):
  * the closest points of A's edge along u[i] nearest B and B's edge along
  * u[j] nearest A (the two are not parallel: |L| was not small). */
-static int edge_contact(fc_mbd_world *w, int a, int b, const box_frame *A, const box_frame *B, int i, int j,
+static int edge_contact(fc_mbd_narrow *w, int a, int b, const box_frame *A, const box_frame *B, int i, int j,
                         const double L[3])
 {
     double pa[3], pb[3];
@@ -328,7 +330,7 @@ static int edge_contact(fc_mbd_world *w, int a, int b, const box_frame *A, const
     return push(w, a, b, 8192 + ea * 12 + eb, qb, L, v3_dot(e, L));
 }
 
-static int box_box(fc_mbd_world *w, int a, int b)
+static int box_box(fc_mbd_narrow *w, int a, int b)
 {
     box_frame A, B;
     frame_of(&w->bodies[a], &A);
@@ -373,11 +375,13 @@ static int box_box(fc_mbd_world *w, int a, int b)
     return n;
 }
 
-int fc_mbd_collide(fc_mbd_world *w, int i, int j)
+int fc_mbd_collide_into(const fc_mbd_world *world, int i, int j, fc_mbd_narrow *w)
 {
+    w->bodies = world->bodies;
     fc_mbd_shape si = w->bodies[i].shape, sj = w->bodies[j].shape;
     if (w->bodies[i].fixed && w->bodies[j].fixed) return 0;
-    w->pair_margin = w->margin + w->h * (fc_mbd_speed_bound(&w->bodies[i]) + fc_mbd_speed_bound(&w->bodies[j]));
+    w->pair_margin = world->margin +
+                     world->h * (fc_mbd_speed_bound(&w->bodies[i]) + fc_mbd_speed_bound(&w->bodies[j]));
     /* order: a is the "smaller" shape kind (sphere < box < plane) */
     if (si > sj) { int t = i; i = j; j = t; fc_mbd_shape ts = si; si = sj; sj = ts; }
     if (si == FC_MBD_SPHERE && sj == FC_MBD_SPHERE) return sphere_sphere(w, i, j);
@@ -386,4 +390,15 @@ int fc_mbd_collide(fc_mbd_world *w, int i, int j)
     if (si == FC_MBD_BOX && sj == FC_MBD_PLANE) return box_plane(w, i, j);
     if (si == FC_MBD_BOX && sj == FC_MBD_BOX) return box_box(w, i, j);
     return 0; /* plane-plane */
+}
+
+int fc_mbd_collide(fc_mbd_world *w, int i, int j)
+{
+    fc_mbd_narrow out = {.contacts = w->contacts, .ncontacts = w->ncontacts,
+                         .cap_contacts = w->cap_contacts};
+    int n = fc_mbd_collide_into(w, i, j, &out);
+    w->contacts = out.contacts;
+    w->ncontacts = out.ncontacts;
+    w->cap_contacts = out.cap_contacts;
+    return n;
 }

@@ -12,9 +12,6 @@ struct fc_mbd_world {
     double gravity[3];
     double h;              /* time step                                  */
     double margin;         /* contact detection distance                 */
-    double pair_margin;    /* margin of the pair being collided: margin
-                              + h (speed bound of a + of b), so that
-                              contacts closing within the step are seen */
     double stab;           /* factor of phi / h in w                     */
     double time;
     int step;
@@ -35,7 +32,29 @@ struct fc_mbd_world {
     int njoints, cap_joints;
     double joint_stab;     /* factor of C / h in the joints' b           */
     double *last_lambda;   /* the last step's joint multipliers (neq)    */
+    struct fc_mbd_tbuf *tbuf; /* threaded detection: one buffer per    */
+    int ntbuf;                /* thread, kept from step to step          */
 };
+
+/* The narrow phase's output: contacts appended to a growing buffer, with
+ * the margin of the pair being collided (the world's margin + h (speed
+ * bound of a + of b), so that contacts closing within the step are seen). */
+typedef struct fc_mbd_narrow {
+    const fc_mbd_body *bodies;
+    double pair_margin;
+    fc_mbd_contact *contacts;
+    int ncontacts, cap_contacts;
+} fc_mbd_narrow;
+
+/* A thread's share of the detection: its candidate pairs and contacts,
+ * concatenated in thread order (the sequential order) after each phase. */
+typedef struct fc_mbd_tbuf {
+    int *pairs;
+    int npairs, cap_pairs;
+    fc_mbd_narrow narrow;
+} fc_mbd_tbuf;
+/* w->tbuf with at least n buffers; -1 when out of memory. */
+int fc_mbd_tbuf_reserve(fc_mbd_world *w, int n);
 
 #define FC_MBD_PI 3.14159265358979323846
 
@@ -68,6 +87,8 @@ int fc_mbd_broadphase(fc_mbd_world *w);
 int fc_mbd_cmp_pair(const void *pa, const void *pb);
 /* Contacts of bodies i and j appended to w->contacts; -1 on failure. */
 int fc_mbd_collide(fc_mbd_world *w, int i, int j);
+/* The same into out (the world only read: one out per thread). */
+int fc_mbd_collide_into(const fc_mbd_world *w, int i, int j, fc_mbd_narrow *out);
 /* Bound on the speed of the body's points: |v| + |omega| r (0 if fixed). */
 double fc_mbd_speed_bound(const fc_mbd_body *b);
 /* arr grown to twice *cap elements of size bytes (first when *cap = 0);

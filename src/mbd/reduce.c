@@ -53,14 +53,22 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
     int *nbr = NULL, *rowp = NULL;
     fc_problem *loc = fc_problem_new(FC_LOCAL, 3, nc);
     if (!start || !fill || !list || !G || !J || !Rb || !loc) goto nomem;
+    /* the loops over bodies, contacts and W's block rows are threaded
+     * (each writes its own entries: the result of any thread count) */
+#pragma omp parallel for schedule(static) FC_PAR_IF(nb)
     for (int i = 0; i < nb; i++) fc_mbd_quat_matrix(w->bodies[i].q, Rb + 9 * i);
+    for (int c = 0; c < nc; c++)
+        for (int s = 0; s < 2; s++) {
+            int bi = s ? w->contacts[c].b : w->contacts[c].a;
+            if (!w->bodies[bi].fixed) start[bi + 1]++;
+        }
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
     for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         int side[2] = {ct->a, ct->b};
         for (int s = 0; s < 2; s++) {
             int bi = side[s];
             if (w->bodies[bi].fixed) continue;
-            start[bi + 1]++;
             double Jb[6][3], col[6];
             jacobian(w, ct, bi, Jb);
             for (int e = 0; e < 3; e++) {
@@ -111,6 +119,7 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
     if (!loc->W || !loc->q) goto nomem;
     memcpy(loc->W->p, rowp, ((size_t)nc + 1) * sizeof *rowp);
     memcpy(loc->W->j, nbr, (size_t)pos * sizeof *nbr);
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
     for (int a = 0; a < nc; a++) {
         const fc_mbd_contact *ca = &w->contacts[a];
         for (int k = loc->W->p[a]; k < loc->W->p[a + 1]; k++) {
@@ -139,8 +148,10 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
     for (int i = 0; i < nb; i++) { dof[i] = w->bodies[i].fixed ? -1 : o; if (!w->bodies[i].fixed) o += 6; }
     double *y = fc_calloc((size_t)g->n + 1, sizeof *y);
     if (!y) goto nomem;
+#pragma omp parallel for schedule(static) FC_PAR_IF(nb)
     for (int i = 0; i < nb; i++)
         if (dof[i] >= 0) minv_apply(&w->bodies[i], Rb + 9 * i, g->f + dof[i], y + dof[i]);
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
     for (int c = 0; c < nc; c++) {
         int side[2] = {w->contacts[c].a, w->contacts[c].b};
         for (int e = 0; e < 3; e++) loc->q[3 * c + e] = g->w[3 * c + e];

@@ -6,14 +6,66 @@
  * new velocities. */
 #include "mbd/mbd.h"
 
+#include <limits.h>
+#include <omp.h>
 #include <stdio.h>
+
+/* The narrow phase of the broad phase's pairs.  Threads take contiguous
+ * ranges of pairs into their own buffers, then copy them, in thread
+ * order, to their offsets in w->contacts: the sequential order whatever
+ * the count. */
+static int narrow_phase(fc_mbd_world *w)
+{
+    int np = w->npairs;
+    int nt = np >= FC_PAR_MIN && fc_threads() > 1 ? fc_threads() : 1;
+    if (nt == 1) {
+        for (int k = 0; k < np; k++)
+            if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
+        return 0;
+    }
+    if (fc_mbd_tbuf_reserve(w, nt)) return -1;
+    int bad = 0;
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), T = omp_get_num_threads();
+        fc_mbd_narrow *out = &w->tbuf[t].narrow;
+        out->ncontacts = 0;
+        int mine = 0;
+        for (long k = (long)np * t / T, e = (long)np * (t + 1) / T; k < e && !mine; k++)
+            mine = fc_mbd_collide_into(w, w->pairs[2 * k], w->pairs[2 * k + 1], out) < 0;
+#pragma omp atomic
+        bad |= mine;
+#pragma omp barrier
+#pragma omp single
+        {
+            long total = 0;
+            for (int i = 0; i < T; i++) total += w->tbuf[i].narrow.ncontacts;
+            if (!bad && total > w->cap_contacts) {
+                fc_mbd_contact *c = total <= INT_MAX ? realloc(w->contacts, (size_t)total * sizeof *c) : NULL;
+                if (c) {
+                    w->contacts = c;
+                    w->cap_contacts = (int)total;
+                } else {
+                    bad = 1;
+                }
+            }
+            if (!bad) w->ncontacts = (int)total;
+        }
+        if (!bad) {
+            long at = 0;
+            for (int i = 0; i < t; i++) at += w->tbuf[i].narrow.ncontacts;
+            if (out->ncontacts)
+                memcpy(w->contacts + at, out->contacts, (size_t)out->ncontacts * sizeof *out->contacts);
+        }
+    }
+    return bad ? -1 : 0;
+}
 
 int fc_mbd_detect(fc_mbd_world *w)
 {
     w->ncontacts = 0;
     if (fc_mbd_broadphase(w) < 0 || fc_mbd_joint_filter_pairs(w) < 0) return -1;
-    for (int k = 0; k < w->npairs; k++)
-        if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
+    if (narrow_phase(w)) return -1;
     if (w->planar) /* frames (n, e_z x n, e_z): t1 in the plane of motion */
         for (int c = 0; c < w->ncontacts; c++) {
             fc_mbd_contact *ct = &w->contacts[c];
@@ -139,7 +191,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
     int nc = w->ncontacts;
     if (nc == 0 && w->njoints == 0) return FC_OK;
     int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
-    int *rowcount = NULL;
+    int *rowcount = NULL, *rank = NULL;
     fc_problem *p = NULL;
     if (!dof) goto nomem;
     int n = dof_map(w, dof);
@@ -165,12 +217,16 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
         return finish(w, dof, rowcount, p, out, err);
     }
 
-    /* M: per body, mass on 3 rows, the 3 x 3 world inertia on 3 rows; f */
-    long k = 0;
-    for (int i = 0; i < w->nbodies; i++) {
+    /* M: per body, mass on 3 rows, the 3 x 3 world inertia on 3 rows (12
+     * entries from 2 o, o its first row); f.  Threaded: each body and each
+     * contact below writes its own entries */
+    int nb = w->nbodies;
+#pragma omp parallel for schedule(static) FC_PAR_IF(nb)
+    for (int i = 0; i < nb; i++) {
         const fc_mbd_body *b = &w->bodies[i];
         if (dof[i] < 0) continue;
         int o = dof[i];
+        long k = 2L * o;
         double I[9], fe[6];
         fc_mbd_world_inertia(b, I);
         applied_impulse(w, b, I, fe);
@@ -190,10 +246,20 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
                               I[3 * r + 2] * b->omega[2] + fe[3 + r];
         }
     }
-    p->M->p[n] = (int)k;
+    p->M->p[n] = 2 * n;
 
-    /* H: 3 entries per contact on each of the 6 rows of each moving body */
+    /* H: 3 entries per contact on each of the 6 rows of each moving body,
+     * at 3 (the contact's rank among the body's contacts) into each row */
     if (h_structure(w, dof, p, rowcount, 3)) goto nomem;
+    rank = fc_calloc(2 * (size_t)nc, sizeof *rank);
+    if (!rank) goto nomem;
+    memset(rowcount, 0, (size_t)n * sizeof *rowcount);   /* contacts per row's body */
+    for (int c = 0; c < nc; c++)
+        for (int s = 0; s < 2; s++) {
+            int o = dof[s ? w->contacts[c].b : w->contacts[c].a];
+            if (o >= 0) rank[2 * c + s] = rowcount[o]++;
+        }
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
     for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[3] = {ct->n, ct->t1, ct->t2};
@@ -205,21 +271,22 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
             for (int d = 0; d < 3; d++) arm[d] = ct->p[d] - w->bodies[bi].x[d];
             for (int e = 0; e < 3; e++) v3_cross(arm, dir[e], rot[e]);
             for (int r = 0; r < 6; r++) {
-                int pos = rowcount[o + r];
+                int pos = p->H->p[o + r] + 3 * rank[2 * c + s];
                 for (int e = 0; e < 3; e++) {
                     p->H->j[pos + e] = 3 * c + e;
                     p->H->x[pos + e] = sign * (r < 3 ? dir[e][r] : rot[e][r - 3]);
                 }
-                rowcount[o + r] = pos + 3;
             }
         }
         p->w[3 * c] = w->stab * ct->gap / w->h;
         p->mu[c] = ct->mu;
     }
+    free(rank);
     return finish(w, dof, rowcount, p, out, err);
 nomem:
     free(dof);
     free(rowcount);
+    free(rank);
     fc_problem_free(p);
     return fc_error_set(err, FC_ERR_NOMEM, "out of memory building the step's problem");
 }
@@ -315,7 +382,7 @@ static void keep_lambda(fc_mbd_world *w, double *lambda)
     w->last_lambda = lambda;
 }
 
-fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
+static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
                    fc_mbd_step_info *info, fc_error *err)
 {
     fc_mbd_step_info tmp;
@@ -459,4 +526,15 @@ fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     info->max_speed = vmax;
     info->t_step = fc_now() - t0;
     return FC_OK;
+}
+
+/* The step on the solve's threads: the detection, the assembly and the
+ * reduction too. */
+fc_err fc_mbd_step(fc_mbd_world *w, const char *solver, const fc_options *opt,
+                   fc_mbd_step_info *info, fc_error *err)
+{
+    int before = fc_threads_set(fc_threads_resolve(opt ? opt->threads : 1));
+    fc_err e = step(w, solver, opt, info, err);
+    fc_threads_set(before);
+    return e;
 }

@@ -69,8 +69,9 @@ static void admm_free(admm *w)
 /* Rolling friction aware shift: the normal part of u_hat - u. */
 static void admm_shift(admm *w, const double *u)
 {
-    int d = w->d;
-    for (int a = 0; a < w->nc; a++) {
+    int d = w->d, nc = w->nc;
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
+    for (int a = 0; a < nc; a++) {
         const double *ua = u + d * a;
         double s = w->p->mu[a] * (d == 2 ? fabs(ua[1]) : sqrt(ua[1] * ua[1] + ua[2] * ua[2]));
         if (d == 5) s += w->p->mu_r[a] * sqrt(ua[3] * ua[3] + ua[4] * ua[4]);
@@ -137,6 +138,43 @@ static void admm_solve_eq(admm *w, double *x)
         w->lam[j] = w->z[j];
         for (int i = 0; i < N; i++) x[i] += sg * w->Y[i + (size_t)N * j] * w->z[j];
     }
+}
+
+/* The local iteration's z- and xi-updates, a = P_K(x + bh), b = bh + x -
+ * a, contact by contact (threaded from FC_PAR_MIN contacts), and the
+ * squared norms of x - a, a - ah, x, a, b into sq[0..4] (by fc_chunks:
+ * the same for any thread count). */
+static void admm_local_update(admm *w, double sq[5])
+{
+    const fc_problem *p = w->p;
+    int d = w->d, nc = w->nc;
+    fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
+    double part[5][FC_CHUNKS_MAX];
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
+    for (int k = 0; k < c.count; k++) {
+        double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+        for (int ct = k * c.len, end = fc_chunk_end(c, k, nc); ct < end; ct++) {
+            int i0 = d * ct;
+            for (int i = i0; i < i0 + d; i++) w->a[i] = w->x[i] + w->bh[i];
+            fc_project_cone(d, p->mu[ct], p->mu_r ? p->mu_r[ct] : 0.0, w->a + i0);
+            for (int i = i0; i < i0 + d; i++) {
+                w->b[i] = w->bh[i] + w->x[i] - w->a[i];
+                s[0] += (w->x[i] - w->a[i]) * (w->x[i] - w->a[i]);
+                s[1] += (w->a[i] - w->ah[i]) * (w->a[i] - w->ah[i]);
+                s[2] += w->x[i] * w->x[i];
+                s[3] += w->a[i] * w->a[i];
+                s[4] += w->b[i] * w->b[i];
+            }
+        }
+        for (int j = 0; j < 5; j++) part[j][k] = s[j];
+    }
+    for (int j = 0; j < 5; j++) sq[j] = fc_chunks_sum(c, part[j]);
+}
+
+/* sqrt(sq), or x's careful norm when the plain square is not safe. */
+static double admm_norm(double sq, int m, const double *x)
+{
+    return fc_plain_square_ok(sq) ? sqrt(sq) : fc_norm2(m, x);
 }
 
 /* u = W r + q (+ V lambda with equality rows), local. */
@@ -369,11 +407,12 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     double *best_r = fc_calloc(m, 8), *best_v = fc_calloc(global ? (size_t)n : 1, 8);
     if (!best_r || !best_v) { free(best_r); free(best_v); admm_free(&w); return FC_STATUS_ERROR; }
     for (it = 0; it < max_iter; it++) {
-        memcpy(w.a0, w.a, m * sizeof *w.a);
-        memcpy(w.b0, w.b, m * sizeof *w.b);
+        fc_copy(w.m, w.a, w.a0);
+        fc_copy(w.m, w.b, w.b0);
         double pr, dr, pscale, dscale;
         if (!global) {
             /* a = z, b = xi (scaled multiplier) */
+#pragma omp parallel for schedule(static) FC_PAR_IF(w.m)
             for (int i = 0; i < w.m; i++)
                 w.rhs[i] = w.rho * (w.ah[i] - w.bh[i]) - p->q[i] - (i % d == 0 ? w.s[i / d] : 0.0);
             if (w.skew) {
@@ -383,18 +422,16 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             }
             if (fc_kkt_solve(w.K, w.rhs, w.x, 1, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
             if (w.neq) admm_solve_eq(&w, w.x);
-            for (int i = 0; i < w.m; i++) w.a[i] = w.x[i] + w.bh[i];
-            for (int c = 0; c < w.nc; c++)
-                fc_project_cone(d, p->mu[c], p->mu_r ? p->mu_r[c] : 0.0, w.a + d * c);
-            for (int i = 0; i < w.m; i++) w.b[i] = w.bh[i] + w.x[i] - w.a[i];
+            double sq[5];
+            admm_local_update(&w, sq);
             admm_u(&w, w.a, w.u);
-            for (int i = 0; i < w.m; i++) w.tmp[i] = w.x[i] - w.a[i];
-            pr = fc_norm2(w.m, w.tmp);
-            for (int i = 0; i < w.m; i++) w.tmp[i] = w.a[i] - w.ah[i];
-            dr = w.rho * fc_norm2(w.m, w.tmp);
-            pscale = fmax(fc_norm2(w.m, w.x), fc_norm2(w.m, w.a));
-            dscale = w.rho * fc_norm2(w.m, w.b);
-            memcpy(r, w.a, m * sizeof *r);
+            /* the differences' norms plain (their careful way needs them
+             * stored; they do not overflow before the iterates do) */
+            pr = sqrt(sq[0]);
+            dr = w.rho * sqrt(sq[1]);
+            pscale = fmax(admm_norm(sq[2], w.m, w.x), admm_norm(sq[3], w.m, w.a));
+            dscale = w.rho * admm_norm(sq[4], w.m, w.b);
+            fc_copy(w.m, w.a, r);
         } else {
             /* a = xi (in K*), b = r (reactions, the multiplier) */
             for (int i = 0; i < n; i++) w.rhs[i] = p->f[i];
@@ -451,6 +488,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         } else if (w.orig) {
             /* judged on the problem as given: r = D r', u = D^-1 u' */
             const fc_problem *o0 = w.orig;
+#pragma omp parallel for schedule(static) FC_PAR_IF(w.m)
             for (int i = 0; i < w.m; i++) { w.ro[i] = w.D[i] * r[i]; w.uo[i] = w.u[i] / w.D[i]; }
             e = fc_error_measure(d, w.nc, o0->mu, o0->mu_r, o0->w ? o0->w : o0->q, w.ro, w.uo, NULL);
         } else {
@@ -509,6 +547,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         int accel = o->acceleration != FC_ADMM_NO_ACCELERATION;
         if (accel && (o->acceleration == FC_ADMM_ACCELERATION || cres < o->restart_eta * cprev)) {
             double an = 0.5 * (1.0 + sqrt(1.0 + 4.0 * alpha * alpha)), beta = (alpha - 1.0) / an;
+#pragma omp parallel for schedule(static) FC_PAR_IF(w.m)
             for (int i = 0; i < w.m; i++) {
                 w.ah[i] = w.a[i] + beta * (w.a[i] - w.a0[i]);
                 w.bh[i] = w.b[i] + beta * (w.b[i] - w.b0[i]);
@@ -517,8 +556,8 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             cprev = cres;
         } else {
             alpha = 1.0;
-            memcpy(w.ah, w.a, m * sizeof *w.a);
-            memcpy(w.bh, w.b, m * sizeof *w.b);
+            fc_copy(w.m, w.a, w.ah);
+            fc_copy(w.m, w.b, w.bh);
             cprev = accel ? cprev / o->restart_eta : cres;
         }
         /* probe: the projection inactive (the iteration is the proximal

@@ -12,9 +12,7 @@ double fo_adaptive_step(fo_proj *S, const double *x)
         nd = fo_proj_step(S->p, x, r, S->F, S->y);
         fo_velocity(S->p, S->y, S->uy);
         fo_uhat(S->p, S->ccp, S->uy, S->Fy);
-        double s = 0.0;
-        for (int i = 0; i < S->m; i++) s += (S->F[i] - S->Fy[i]) * (S->F[i] - S->Fy[i]);
-        dF = sqrt(s);
+        dF = fc_dist2(S->m, S->F, S->Fy);
         if (r * dF <= o->ls_L * nd || nd == 0.0 || ls + 1 >= o->ls_max_iter) break;
         r *= o->ls_tau;
     }
@@ -25,7 +23,7 @@ double fo_adaptive_step(fo_proj *S, const double *x)
 static void fpp_step(fo_proj *S, double *r, double *u)
 {
     fo_proj_step(S->p, r, S->rho, S->F, S->y);
-    memcpy(r, S->y, (size_t)S->m * sizeof *r);
+    fc_copy(S->m, S->y, r);
     fo_velocity(S->p, r, u);
 }
 

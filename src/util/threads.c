@@ -1,12 +1,14 @@
 /* The OpenMP thread count of the kernels (fc_threads), per calling thread:
  * fc_solve sets it from fc_options.threads for the length of a solve, so
- * two solves in two threads of the caller each keep their own. */
+ * two solves in two threads of the caller each keep their own.  The size
+ * from which kernels thread (FC_PAR_MIN) likewise. */
 #include "internal.h"
 
 #include <omp.h>
 #include <stdio.h>
 
 static _Thread_local int current = 1;
+static _Thread_local int par_min = 4096;
 
 int fc_threads(void) { return current; }
 
@@ -14,6 +16,15 @@ int fc_threads_set(int n)
 {
     int old = current;
     current = n > 0 ? n : 1;
+    return old;
+}
+
+int fc_par_min(void) { return par_min; }
+
+int fc_par_min_set(int n)
+{
+    int old = par_min;
+    par_min = n > 0 ? n : 1;
     return old;
 }
 

@@ -1,4 +1,5 @@
-/* Small shared helpers: errors, allocation, clock, logging, vectors. */
+/* Small shared helpers: errors, allocation, clock, logging (the vector
+ * kernels: vec.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
@@ -69,34 +70,6 @@ void fc_log(const fc_options *opt, int level, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     opt->log(opt->log_user, level, buf);
-}
-
-double fc_dot(int n, const double *x, const double *y)
-{
-    double s = 0.0;
-    for (int i = 0; i < n; i++) s += x[i] * y[i];
-    return s;
-}
-
-/* Euclidean norm: the plain sum of squares when it is safe, else the
- * scaled loop (LAPACK's dnrm2 way). */
-double fc_norm2(int n, const double *x)
-{
-    double sum = 0.0;
-    for (int i = 0; i < n; i++) sum += x[i] * x[i];
-    if (fc_plain_square_ok(sum)) return sqrt(sum);
-    double scale = 0.0, ssq = 1.0;
-    for (int i = 0; i < n; i++) {
-        double a = fabs(x[i]);
-        if (a == 0.0) continue;
-        if (scale < a) {
-            ssq = 1.0 + ssq * (scale / a) * (scale / a);
-            scale = a;
-        } else {
-            ssq += (a / scale) * (a / scale);
-        }
-    }
-    return scale * sqrt(ssq);
 }
 
 int fc_all_finite(size_t n, const double *x)

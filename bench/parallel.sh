@@ -1,0 +1,112 @@
+#!/bin/bash
+# Threads 2 against threads 1 in one run (issue 28): the threaded kernels
+# and the simulator's contact detection, alternating the two counts with
+# repeats, medians and their ratio (threads 1 time / threads 2 time).
+#
+# usage: bench/parallel.sh [--build DIR] [--out DIR] [--reps K] [--iters N]
+#                          [--count N] [--spheres N] [--steps S] [--reuse]
+#
+# 1. A problem of 10^4+ contacts: `fricon simulate column --count N`
+#    (default 3000 spheres: about 10400 contacts) runs 2 steps (NSGS, at
+#    most 50 sweeps: generation only) and exports step 2 in local form to
+#    DIR/column-N-local.hdf5 (--reuse: kept when there).
+# 2. build/bench_kernels on it: the SPEC measure, W x, and one iteration
+#    of admm (constant rho, no probe), apgd-ccp and fpp (iteration time =
+#    (t(10 + N) - t(10)) / N, default N 100), threads 1 and 2 alternated
+#    K times (default 7); the column "results" says whether threads 1 and
+#    2 (and the repeats) returned the same bits.
+# 3. The simulator: `fricon simulate pile --count M` (default 10^4
+#    spheres, S steps, default 5, NSGS with 1 sweep: the solve is not what
+#    is timed) with --threads 1 and 2 alternated K times: the detection
+#    seconds per step (broad and narrow phase) and the assembly's, from
+#    the summary; the contacts must be the same for both counts.
+# OMP_WAIT_POLICY is passive unless set, as fricon sets it (app/main.c):
+# on a loaded machine spinning threads measure the scheduler.  Run it on an
+# idle machine: a wall-clock ratio is meaningless when other jobs hold the
+# cores (the load average is printed first).  Writes DIR/parallel.txt.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUILD=$HERE/../build
+OUT=bench-parallel
+REPS=7
+ITERS=100
+COUNT=3000
+SPHERES=10000
+STEPS=5
+REUSE=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build|--out|--reps|--iters|--count|--spheres|--steps)
+      [ $# -ge 2 ] || { echo "parallel: $1 needs a value" >&2; exit 2; } ;;
+  esac
+  case "$1" in
+    --build) BUILD=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --reps) REPS=$2; shift 2 ;;
+    --iters) ITERS=$2; shift 2 ;;
+    --count) COUNT=$2; shift 2 ;;
+    --spheres) SPHERES=$2; shift 2 ;;
+    --steps) STEPS=$2; shift 2 ;;
+    --reuse) REUSE=1; shift ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "parallel: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+FRICON=$BUILD/fricon
+KERNELS=$BUILD/bench_kernels
+for exe in "$FRICON" "$KERNELS"; do
+  [ -x "$exe" ] || { echo "parallel: no $exe (build first: cmake --build $BUILD)" >&2; exit 2; }
+done
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+mkdir -p "$OUT"
+REPORT=$OUT/parallel.txt
+: > "$REPORT"
+say() { echo "$*" | tee -a "$REPORT"; }
+
+say "# bench/parallel.sh $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), OMP_WAIT_POLICY=$OMP_WAIT_POLICY"
+say "# fricon $(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo '?')"
+
+# ---- 1. the problem
+PROB=$OUT/column-$COUNT-local.hdf5
+if [ $REUSE = 0 ] || [ ! -f "$PROB" ]; then
+  tmp=$OUT/gen
+  rm -rf "$tmp"
+  "$FRICON" simulate column --count "$COUNT" --steps 2 --every 2 --export "$tmp" --local \
+      --solver nsgs --max-iter 50 --quiet > /dev/null 2>&1
+  f=$(ls "$tmp"/column-*-local.hdf5 2>/dev/null | head -1)
+  [ -n "$f" ] || { echo "parallel: the column of $COUNT spheres exported no problem" >&2; exit 1; }
+  mv "$f" "$PROB"
+  rm -rf "$tmp"
+fi
+
+# ---- 2. the kernels and the first-order solvers
+say ""
+"$KERNELS" "$PROB" --reps "$REPS" --iters "$ITERS" | tee -a "$REPORT"
+
+# ---- 3. the simulator's contact detection
+say ""
+say "simulate pile --count $SPHERES, $STEPS steps, $REPS repeats alternating threads 1 and 2"
+det1=() det2=() asm1=() asm2=() c1="" c2=""
+for k in $(seq 1 "$REPS"); do
+  order="1 2"; [ $((k % 2)) = 0 ] && order="2 1"
+  for t in $order; do
+    out=$("$FRICON" simulate pile --count "$SPHERES" --steps "$STEPS" --solver nsgs --max-iter 1 \
+          --threads "$t" --quiet 2>/dev/null)
+    det=$(echo "$out" | sed -n 's/^detection: *\([0-9.e+-]*\) s per step.*/\1/p')
+    asm=$(echo "$out" | sed -n 's/.*assembly \([0-9.e+-]*\) s$/\1/p')
+    con=$(echo "$out" | grep '^contacts:')
+    [ -n "$det" ] || { echo "parallel: no detection time from fricon simulate" >&2; exit 1; }
+    if [ "$t" = 1 ]; then det1+=("$det"); asm1+=("$asm"); c1=$con; else det2+=("$det"); asm2+=("$asm"); c2=$con; fi
+  done
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+d1=$(median "${det1[@]}"); d2=$(median "${det2[@]}")
+a1=$(median "${asm1[@]}"); a2=$(median "${asm2[@]}")
+same=identical; [ "$c1" = "$c2" ] || same="DIFFER ($c1 / $c2)"
+printf '%-22s %14s %14s %8s %s\n' kernel "threads 1 (s)" "threads 2 (s)" ratio contacts | tee -a "$REPORT"
+printf '%-22s %14.6g %14.6g %8.2f %s\n' "detection (per step)" "$d1" "$d2" \
+  "$(awk -v a="$d1" -v b="$d2" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$same" | tee -a "$REPORT"
+printf '%-22s %14.6g %14.6g %8.2f\n' "assembly (per step)" "$a1" "$a2" \
+  "$(awk -v a="$a1" -v b="$a2" 'BEGIN { print (b > 0 ? a / b : 0) }')" | tee -a "$REPORT"
+say "$c1"
+say "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,63 @@
+/* Dense vector kernels: dot products, norms, copies.  Threaded from
+ * FC_PAR_MIN entries; sums go by fc_chunks (chunks fixed by the length,
+ * partial sums added in chunk order), so a result does not depend on the
+ * thread count, and below FC_CHUNK_MIN entries it is the plain loop's. */
+#include "internal.h"
+
+double fc_dot(int n, const double *x, const double *y)
+{
+    fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
+    double part[FC_CHUNKS_MAX];
+#pragma omp parallel for schedule(static) FC_PAR_IF(n)
+    for (int k = 0; k < c.count; k++) {
+        double s = 0.0;
+        for (int i = k * c.len, e = fc_chunk_end(c, k, n); i < e; i++) s += x[i] * y[i];
+        part[k] = s;
+    }
+    return fc_chunks_sum(c, part);
+}
+
+/* Euclidean norm: the plain sum of squares when it is safe, else the
+ * scaled loop (LAPACK's dnrm2 way, sequential: overflow and underflow
+ * are rare). */
+double fc_norm2(int n, const double *x)
+{
+    double sum = fc_dot(n, x, x);
+    if (fc_plain_square_ok(sum)) return sqrt(sum);
+    double scale = 0.0, ssq = 1.0;
+    for (int i = 0; i < n; i++) {
+        double a = fabs(x[i]);
+        if (a == 0.0) continue;
+        if (scale < a) {
+            ssq = 1.0 + ssq * (scale / a) * (scale / a);
+            scale = a;
+        } else {
+            ssq += (a / scale) * (a / scale);
+        }
+    }
+    return scale * sqrt(ssq);
+}
+
+double fc_dist2(int n, const double *x, const double *y)
+{
+    fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
+    double part[FC_CHUNKS_MAX];
+#pragma omp parallel for schedule(static) FC_PAR_IF(n)
+    for (int k = 0; k < c.count; k++) {
+        double s = 0.0;
+        for (int i = k * c.len, e = fc_chunk_end(c, k, n); i < e; i++)
+            s += (x[i] - y[i]) * (x[i] - y[i]);
+        part[k] = s;
+    }
+    return sqrt(fc_chunks_sum(c, part));
+}
+
+void fc_copy(int n, const double *x, double *y)
+{
+    fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
+#pragma omp parallel for schedule(static) FC_PAR_IF(n)
+    for (int k = 0; k < c.count; k++) {
+        int lo = k * c.len;
+        memcpy(y + lo, x + lo, (size_t)(fc_chunk_end(c, k, n) - lo) * sizeof *y);
+    }
+}
