@@ -18,6 +18,13 @@
  * blocks (eqblock.h) swept exactly before the contacts, whose q then
  * includes V lambda; the iterate (and Anderson's) is (r, lambda).
  *
+ * The coloured order (nsgs.order, matrix/colour.h): contacts coloured so
+ * that those of one colour do not couple in W; a sweep takes the colours
+ * in turn and the contacts of a colour in parallel (OpenMP, static
+ * schedule).  Each contact sees the same values whatever the thread count,
+ * so the result is the same for any count.  shuffle then permutes the
+ * colours.  The equality blocks stay sequential, before the contacts.
+ *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
@@ -25,6 +32,7 @@
 #include "measure/measure.h"
 #include "core/firstorder.h"
 #include "solvers/eqblock.h"
+#include "matrix/colour.h"
 
 #include <stdio.h>
 
@@ -39,7 +47,9 @@
 typedef struct nsgs_work {
     fc_matrix *Wb;      /* W as d x d block-CSR (NULL when W already is) */
     fc_local *loc;      /* nc one-contact data (diagonal blocks)         */
-    int *order;         /* nc contact order                              */
+    int *order;         /* nc contact order (file order)                 */
+    fc_colouring col;   /* the colours (col.ncolours == 0: file order)   */
+    int *corder;        /* col.ncolours: the colours' order              */
     double *rlast;      /* m: last finite iterate                        */
     double *x;          /* m: the point the current sweep started from,
                            when not accelerated (else aa.x, saved by
@@ -55,6 +65,8 @@ static void work_free(nsgs_work *w)
     fc_matrix_free(w->Wb);
     free(w->loc);
     free(w->order);
+    fc_colouring_free(&w->col);
+    free(w->corder);
     free(w->rlast);
     free(w->x);
     fo_accel_free(&w->aa);
@@ -81,31 +93,50 @@ static void shuffle(int n, int *order, unsigned long long *s)
     }
 }
 
-/* One Gauss-Seidel sweep over contacts of dimension d (a constant in the
- * inlined copies below, for block-CSR W with d x d blocks when bsr);
- * returns the number of contacts whose local solve missed the local
- * tolerance. */
+/* The update of contact a of dimension d (a constant in the inlined
+ * copies below, for block-CSR W with d x d blocks when bsr); 1 when its
+ * local solve missed the local tolerance. */
+static inline int update_d(const fc_matrix *W, const nsgs_work *w, const fc_local_params *par,
+                           double omega, const double *q, double *r, int d, int bsr, int a)
+{
+    double qa[5], ra[5], *rp = r + (size_t)d * a;
+    if (bsr) bsr_row_dot(W, d, a, r, 1, qa);
+    else fc_matrix_block_row_dot(W, a, d, r, 1, qa);
+    for (int k = 0; k < d; k++) {
+        qa[k] += q[(size_t)d * a + k];
+        ra[k] = rp[k];
+    }
+    double e = fc_local_solve(&w->loc[a], qa, par, ra);
+    if (omega == 1.0) {
+        for (int k = 0; k < d; k++) rp[k] = ra[k];
+    } else {
+        for (int k = 0; k < d; k++) rp[k] = omega * ra[k] + (1.0 - omega) * rp[k];
+    }
+    return !(e <= par->tol);
+}
+
+/* One Gauss-Seidel sweep; returns the number of contacts whose local
+ * solve missed the local tolerance.  Coloured: one parallel region, the
+ * colours in turn, each split in static chunks (the barrier at the end of
+ * each `omp for` separates the colours). */
 static inline int sweep_d(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
                           const fc_local_params *par, double omega, const double *q, double *r,
                           int d, int bsr)
 {
     int missed = 0;
-    for (int i = 0; i < p->nc; i++) {
-        int a = w->order[i];
-        double qa[5], ra[5], *rp = r + (size_t)d * a;
-        if (bsr) bsr_row_dot(W, d, a, r, 1, qa);
-        else fc_matrix_block_row_dot(W, a, d, r, 1, qa);
-        for (int k = 0; k < d; k++) {
-            qa[k] += q[(size_t)d * a + k];
-            ra[k] = rp[k];
-        }
-        double e = fc_local_solve(&w->loc[a], qa, par, ra);
-        missed += !(e <= par->tol);
-        if (omega == 1.0) {
-            for (int k = 0; k < d; k++) rp[k] = ra[k];
-        } else {
-            for (int k = 0; k < d; k++) rp[k] = omega * ra[k] + (1.0 - omega) * rp[k];
-        }
+    const fc_colouring *c = &w->col;
+    if (!c->ncolours) {
+        for (int i = 0; i < p->nc; i++)
+            missed += update_d(W, w, par, omega, q, r, d, bsr, w->order[i]);
+        return missed;
+    }
+    int nt = fc_threads();
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
+    for (int k = 0; k < c->ncolours; k++) {
+        int col = w->corder[k];
+#pragma omp for schedule(static)
+        for (int i = c->start[col]; i < c->start[col + 1]; i++)
+            missed += update_d(W, w, par, omega, q, r, d, bsr, c->member[i]);
     }
     return missed;
 }
@@ -188,6 +219,20 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         fc_local_setup(&w.loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
         w.order[a] = a;
     }
+    int limit = W->kind == FC_MAT_BSR ? fc_colour_limit(o->order, nc) : 0;
+    if (limit > 0) {
+        int e = fc_colour_blocks(W, limit, &w.col);
+        if (!e) w.corder = fc_calloc((size_t)w.col.ncolours, sizeof *w.corder);
+        if (e < 0 || (!e && !w.corder)) {
+            work_free(&w);
+            snprintf(info->message, sizeof info->message, "out of memory");
+            return FC_STATUS_ERROR;
+        }
+        for (int k = 0; k < w.col.ncolours; k++) w.corder[k] = k;
+        fc_log(opt, 1, e ? "nsgs: more than %d colours for %d contacts: file order"
+                         : "nsgs: %d colours for %d contacts",
+               e ? limit : w.col.ncolours, nc);
+    }
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
     int every = o->error_every;   /* 0: adaptive */
@@ -212,7 +257,8 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                      "time limit after %d sweeps, error %.3e", it, err);
             break;
         }
-        if (o->shuffle) shuffle(nc, w.order, &seed);
+        if (o->shuffle && w.col.ncolours) shuffle(w.col.ncolours, w.corder, &seed);
+        else if (o->shuffle) shuffle(nc, w.order, &seed);
         if (w.aa.on) fo_accel_save(&w.aa, r, m);
         else memcpy(w.x, r, (size_t)m * sizeof *r);
         missed = sweep(p, W, &w, &par, omega, r);
