@@ -52,9 +52,7 @@ typedef struct nsgs_work {
     fc_matrix *Wc;      /* coloured: W's block rows in the colours' order
                            (row i: contact col.member[i]) without the
                            diagonal blocks, so that a colour streams one
-                           stretch of memory (in the file's layout the
-                           scattered rows made a sweep 2.5x slower,
-                           docs/measurements.md#threads)                 */
+                           stretch of memory (docs/solvers.md#nsgs-psor) */
     int *corder;        /* col.ncolours: the colours' order              */
     double *rlast;      /* m: last finite iterate                        */
     double *x;          /* m: the point the current sweep started from,
