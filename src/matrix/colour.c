@@ -9,9 +9,13 @@ void fc_colouring_free(fc_colouring *c)
     memset(c, 0, sizeof *c);
 }
 
-/* The members by colour (a stable counting sort of the contacts). */
-static int gather(int n, int ncolours, const int *colour, fc_colouring *c)
+/* The members by colour (a stable counting sort of the contacts), the
+ * greedy's colours numbered backwards: its last colours, the few contacts
+ * with many coloured neighbours, are swept first (fewer sweeps than the
+ * greedy's own order on every problem tried, docs/solvers.md#nsgs-psor). */
+static int gather(int n, int ncolours, int *colour, fc_colouring *c)
 {
+    for (int a = 0; a < n; a++) colour[a] = ncolours - 1 - colour[a];
     c->n = n;
     c->ncolours = ncolours;
     c->start = fc_calloc((size_t)ncolours + 1, sizeof *c->start);
