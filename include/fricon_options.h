@@ -26,7 +26,16 @@ typedef enum fc_local_solver {
 
 typedef struct fc_nsgs_options {
     double omega;          /* relaxation (PSOR when != 1); default 1.0      */
-    int shuffle;           /* 0: fixed order; 1: shuffle each sweep; default 0 */
+    int order;             /* contact order of a sweep: 0 auto (coloured when
+                              the solve has more than one thread, at least
+                              10^4 contacts and a useful colouring, else the
+                              file order), 1 the file order, 2 coloured
+                              (contacts that do not couple swept in
+                              parallel, colour after colour: the same result
+                              for any thread count; docs/solvers.md#nsgs);
+                              default 0                                   */
+    int shuffle;           /* 0: fixed order; 1: shuffle each sweep (the
+                              colours' order when coloured); default 0    */
     unsigned seed;         /* seed of the shuffle; default 1               */
     int error_every;       /* full error computed every k sweeps; 0: when the
                               sweep's change predicts the tolerance (at least
@@ -343,7 +352,8 @@ typedef struct fc_options {
     double time_limit;     /* seconds, <= 0 for none; default 0            */
     int threads;           /* OpenMP threads of the kernels; 0: the
                               environment's FRICON_NUM_THREADS, else every
-                              core; results do not depend on it; one thread
+                              core; results do not depend on it (but for
+                              nsgs.order = 0's choice); one thread
                               unless asked: on a loaded machine a parallel
                               region waits for a descheduled thread
                               (docs/measurements.md#threads); default 1 */

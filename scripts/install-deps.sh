@@ -6,7 +6,8 @@
 set -e
 PKGS="build-essential cmake pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
 liblapacke-dev libopenblas-dev gnuplot-nox python3-numpy python3-scipy python3-h5py \
-python3-dev python3-venv python3-pip python3-setuptools python3-wheel python3-matplotlib python3-pytest"
+python3-dev python3-venv python3-pip python3-setuptools python3-wheel python3-matplotlib python3-pytest \
+clang libomp-dev"
 for arg in "$@"; do
   case "$arg" in
     --bench) PKGS="$PKGS python3-siconos" ;;

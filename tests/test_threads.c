@@ -8,6 +8,16 @@
 
 #include <pthread.h>
 
+/* Built with FRICON_TEST_QUICK (the ThreadSanitizer job, scripts/test.sh
+ * --tsan): fewer iterations per run and no auto in the thread counts. */
+#ifdef FRICON_TEST_QUICK
+#define RUN_ITERATIONS 50
+#define COUNT_SOLVERS 2
+#else
+#define RUN_ITERATIONS 500
+#define COUNT_SOLVERS 3
+#endif
+
 typedef struct job {
     const fc_problem *p;
     const char *solver;
@@ -21,7 +31,7 @@ static void *run(void *arg)
     job *j = arg;
     fc_options opt;
     fc_default_options(&opt);
-    opt.max_iter = 500;     /* deterministic: iteration-limited, no clock */
+    opt.max_iter = RUN_ITERATIONS;  /* deterministic: iteration-limited, no clock */
     int m = fc_problem_m(j->p);
     memset(j->r, 0, (size_t)m * sizeof *j->r);
     fc_error e;
@@ -88,7 +98,7 @@ static void thread_counts(void)
     if (!p || p->nc < 4096) { fc_mbd_world_free(w); return; }
     static const char *const solvers[] = {"nsgs", "apgd-ccp", "auto"};
     int m = fc_problem_m(p);
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < COUNT_SOLVERS; s++) {
         double *r[3], *u[3], *v[3];
         fc_info info[3];
         for (int t = 0; t < 3; t++) {

@@ -18,6 +18,13 @@
  * blocks (eqblock.h) swept exactly before the contacts, whose q then
  * includes V lambda; the iterate (and Anderson's) is (r, lambda).
  *
+ * The coloured order (nsgs.order, matrix/colour.h): contacts coloured so
+ * that those of one colour do not couple in W; a sweep takes the colours
+ * in turn and the contacts of a colour in parallel (OpenMP, static
+ * schedule).  Each contact sees the same values whatever the thread count,
+ * so the result is the same for any count.  shuffle then permutes the
+ * colours.  The equality blocks stay sequential, before the contacts.
+ *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
@@ -25,6 +32,7 @@
 #include "measure/measure.h"
 #include "core/firstorder.h"
 #include "solvers/eqblock.h"
+#include "matrix/colour.h"
 
 #include <stdio.h>
 
@@ -39,7 +47,13 @@
 typedef struct nsgs_work {
     fc_matrix *Wb;      /* W as d x d block-CSR (NULL when W already is) */
     fc_local *loc;      /* nc one-contact data (diagonal blocks)         */
-    int *order;         /* nc contact order                              */
+    int *order;         /* nc contact order (file order)                 */
+    fc_colouring col;   /* the colours (col.ncolours == 0: file order)   */
+    fc_matrix *Wc;      /* coloured: W's block rows in the colours' order
+                           (row i: contact col.member[i]) without the
+                           diagonal blocks, so that a colour streams one
+                           stretch of memory (docs/solvers.md#nsgs-psor) */
+    int *corder;        /* col.ncolours: the colours' order              */
     double *rlast;      /* m: last finite iterate                        */
     double *x;          /* m: the point the current sweep started from,
                            when not accelerated (else aa.x, saved by
@@ -55,6 +69,9 @@ static void work_free(nsgs_work *w)
     fc_matrix_free(w->Wb);
     free(w->loc);
     free(w->order);
+    fc_colouring_free(&w->col);
+    fc_matrix_free(w->Wc);
+    free(w->corder);
     free(w->rlast);
     free(w->x);
     fo_accel_free(&w->aa);
@@ -81,35 +98,70 @@ static void shuffle(int n, int *order, unsigned long long *s)
     }
 }
 
-/* One Gauss-Seidel sweep over contacts of dimension d (a constant in the
- * inlined copies below, for block-CSR W with d x d blocks when bsr);
- * returns the number of contacts whose local solve missed the local
- * tolerance. */
-static inline int sweep_d(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
-                          const fc_local_params *par, double omega, const double *q, double *r,
-                          int d, int bsr)
+/* The update of contact a of dimension d (a constant in the inlined
+ * copies below, for block-CSR W with d x d blocks when bsr) from block row
+ * `row` of W (its diagonal block skipped when skip); 1 when its local
+ * solve missed the local tolerance. */
+static inline int update_d(const fc_matrix *W, int row, int skip, const nsgs_work *w,
+                           const fc_local_params *par, double omega, const double *q, double *r,
+                           int d, int bsr, int a)
 {
-    int missed = 0;
-    for (int i = 0; i < p->nc; i++) {
-        int a = w->order[i];
-        double qa[5], ra[5], *rp = r + (size_t)d * a;
-        if (bsr) bsr_row_dot(W, d, a, r, 1, qa);
-        else fc_matrix_block_row_dot(W, a, d, r, 1, qa);
-        for (int k = 0; k < d; k++) {
-            qa[k] += q[(size_t)d * a + k];
-            ra[k] = rp[k];
-        }
-        double e = fc_local_solve(&w->loc[a], qa, par, ra);
-        missed += !(e <= par->tol);
-        if (omega == 1.0) {
-            for (int k = 0; k < d; k++) rp[k] = ra[k];
-        } else {
-            for (int k = 0; k < d; k++) rp[k] = omega * ra[k] + (1.0 - omega) * rp[k];
-        }
+    double qa[5], ra[5], *rp = r + (size_t)d * a;
+    if (bsr) bsr_row_dot(W, d, row, r, skip, qa);
+    else fc_matrix_block_row_dot(W, row, d, r, skip, qa);
+    for (int k = 0; k < d; k++) {
+        qa[k] += q[(size_t)d * a + k];
+        ra[k] = rp[k];
     }
-    return missed;
+    double e = fc_local_solve(&w->loc[a], qa, par, ra);
+    if (omega == 1.0) {
+        for (int k = 0; k < d; k++) rp[k] = ra[k];
+    } else {
+        for (int k = 0; k < d; k++) rp[k] = omega * ra[k] + (1.0 - omega) * rp[k];
+    }
+    return !(e <= par->tol);
 }
 
+/* update_d with d a constant where W is block-CSR with 3 x 3 or 2 x 2
+ * blocks (the block loops unroll and accumulate in registers; inside an
+ * OpenMP region the compiler does not propagate a caller's constant). */
+static inline int update(const fc_matrix *W, int row, int skip, const nsgs_work *w,
+                         const fc_local_params *par, double omega, const double *q, double *r,
+                         int d, int bsr, int a)
+{
+    if (bsr && d == 3) return update_d(W, row, skip, w, par, omega, q, r, 3, 1, a);
+    if (bsr && d == 2) return update_d(W, row, skip, w, par, omega, q, r, 2, 1, a);
+    return update_d(W, row, skip, w, par, omega, q, r, d, bsr, a);
+}
+
+/* W's block rows in the order of the colours, without the diagonal
+ * blocks (nsgs_work.Wc); NULL when out of memory. */
+static fc_matrix *coloured_rows(const fc_matrix *W, const fc_colouring *c)
+{
+    size_t b2 = (size_t)W->bs * W->bs;
+    long nb = 0, t = 0;
+    for (int a = 0; a < c->n; a++)
+        for (int k = W->p[a]; k < W->p[a + 1]; k++) nb += W->j[k] != a;
+    fc_matrix *C = fc_matrix_bsr(W->rows, W->cols, W->bs, nb > 0 ? nb : 1);
+    if (!C) return NULL;
+    for (int i = 0; i < c->n; i++) {
+        int a = c->member[i];
+        for (int k = W->p[a]; k < W->p[a + 1]; k++) {
+            if (W->j[k] == a) continue;
+            C->j[t] = W->j[k];
+            memcpy(C->x + (size_t)t * b2, W->x + (size_t)k * b2, b2 * sizeof *C->x);
+            t++;
+        }
+        C->p[i + 1] = (int)t;
+    }
+    C->nnz = nb * (long)b2;
+    return C;
+}
+
+/* One Gauss-Seidel sweep; returns the number of contacts whose local
+ * solve missed the local tolerance.  Coloured: one parallel region, the
+ * colours in turn, each split in static chunks (the barrier at the end of
+ * each `omp for` separates the colours). */
 static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
                  const fc_local_params *par, double omega, double *r)
 {
@@ -120,10 +172,24 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         fc_eqb_shift(&w->eq, p->q, r + m, w->qe);
         q = w->qe;
     }
-    int bsr = W->kind == FC_MAT_BSR && W->bs == p->d;
-    if (bsr && p->d == 3) return sweep_d(p, W, w, par, omega, q, r, 3, 1);
-    if (bsr && p->d == 2) return sweep_d(p, W, w, par, omega, q, r, 2, 1);
-    return sweep_d(p, W, w, par, omega, q, r, p->d, 0);
+    int bsr = W->kind == FC_MAT_BSR && W->bs == p->d, d = p->d, missed = 0;
+    const fc_colouring *c = &w->col;
+    if (!c->ncolours) {
+        for (int i = 0; i < p->nc; i++) {
+            int a = w->order[i];
+            missed += update(W, a, 1, w, par, omega, q, r, d, bsr, a);
+        }
+        return missed;
+    }
+    int nt = fc_threads();
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
+    for (int k = 0; k < c->ncolours; k++) {
+        int col = w->corder[k];
+#pragma omp for schedule(static)
+        for (int i = c->start[col]; i < c->start[col + 1]; i++)
+            missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+    }
+    return missed;
 }
 
 /* The SPEC error at the sweep's (r, lambda), u into u; with equalities the
@@ -188,6 +254,23 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         fc_local_setup(&w.loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
         w.order[a] = a;
     }
+    int limit = W->kind == FC_MAT_BSR ? fc_colour_limit(o->order, nc) : 0;
+    if (limit > 0) {
+        int e = fc_colour_blocks(W, limit, &w.col);
+        if (!e) {
+            w.corder = fc_calloc((size_t)w.col.ncolours, sizeof *w.corder);
+            w.Wc = coloured_rows(W, &w.col);
+        }
+        if (e < 0 || (!e && !(w.corder && w.Wc))) {
+            work_free(&w);
+            snprintf(info->message, sizeof info->message, "out of memory");
+            return FC_STATUS_ERROR;
+        }
+        for (int k = 0; k < w.col.ncolours; k++) w.corder[k] = k;
+        fc_log(opt, 1, e ? "nsgs: more than %d colours for %d contacts: file order"
+                         : "nsgs: %d colours for %d contacts",
+               e ? limit : w.col.ncolours, nc);
+    }
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
     int every = o->error_every;   /* 0: adaptive */
@@ -212,7 +295,8 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                      "time limit after %d sweeps, error %.3e", it, err);
             break;
         }
-        if (o->shuffle) shuffle(nc, w.order, &seed);
+        if (o->shuffle && w.col.ncolours) shuffle(w.col.ncolours, w.corder, &seed);
+        else if (o->shuffle) shuffle(nc, w.order, &seed);
         if (w.aa.on) fo_accel_save(&w.aa, r, m);
         else memcpy(w.x, r, (size_t)m * sizeof *r);
         missed = sweep(p, W, &w, &par, omega, r);

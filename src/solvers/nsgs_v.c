@@ -10,12 +10,20 @@
  * problem (W given) nsgs-v is nsgs.
  * Equality rows (G_eq, b; solve_global_eq) are swept as blocks J before
  * the contacts, exactly: lambda_J -= R_JJ^+ (G_J'v + b_J) with R_JJ =
- * G_J'M^-1 G_J dense (eqblock.h's factor), v moved along by M^-1 G_J. */
+ * G_J'M^-1 G_J dense (eqblock.h's factor), v moved along by M^-1 G_J.
+ *
+ * The coloured order (nsgs.order, matrix/colour.h): contacts that touch a
+ * common unknown of v (through H or M^-1 H: a common body when M is
+ * block diagonal) get different colours, and a sweep takes the colours in
+ * turn, the contacts of a colour in parallel: each reads and moves only
+ * its own bodies' velocities, so the result is the same for any thread
+ * count.  The equality blocks stay sequential, before the contacts. */
 #include "core/firstorder.h"
 #include "cone/cone.h"
 #include "linsys/linsys.h"
 #include "problem/reduce.h"
 #include "solvers/eqblock.h"
+#include "matrix/colour.h"
 
 #include <stdio.h>
 
@@ -170,6 +178,49 @@ static double vblocks_residual(const vblocks *B, const double *bv, const double 
     return sqrt(s) / fmax(1.0, fc_norm2(B->neq, bv));
 }
 
+/* The update of contact a: its one-contact problem at the current v,
+ * then v moved by G_a (r_a,new - r_a). */
+static inline void update(const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
+                          const fc_local *loc, const fc_local_params *par, double *r, double *v,
+                          int a)
+{
+    int d = p->d;
+    double qa[5], ra[5], *rp = r + d * a;
+    for (int k = 0; k < d; k++) {
+        qa[k] = sparse_row_dot(Ht, d * a + k, v) + p->w[d * a + k];
+        for (int l = 0; l < d; l++) qa[k] -= loc[a].W[k + l * d] * rp[l];
+        ra[k] = rp[k];
+    }
+    fc_local_solve(&loc[a], qa, par, ra);
+    for (int k = 0; k < d; k++) {
+        double dr = ra[k] - rp[k];
+        if (dr == 0.0) continue;
+        int j = d * a + k;
+        for (int q = Gt->p[j]; q < Gt->p[j + 1]; q++) v[Gt->j[q]] += dr * Gt->x[q];
+        rp[k] = ra[k];
+    }
+}
+
+/* One sweep over the contacts: in file order, or colour after colour
+ * with the contacts of one colour in parallel (static chunks; the barrier
+ * of each `omp for` separates the colours). */
+static void sweep(const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
+                  const fc_local *loc, const fc_local_params *par, const fc_colouring *c,
+                  double *r, double *v)
+{
+    if (!c->ncolours) {
+        for (int a = 0; a < p->nc; a++) update(p, Ht, Gt, loc, par, r, v, a);
+        return;
+    }
+    int nt = fc_threads();
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    for (int k = 0; k < c->ncolours; k++) {
+#pragma omp for schedule(static)
+        for (int i = c->start[k]; i < c->start[k + 1]; i++)
+            update(p, Ht, Gt, loc, par, r, v, c->member[i]);
+    }
+}
+
 static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *r, double *u,
                             double *v, double *lambda, fc_info *info);
 
@@ -213,6 +264,7 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
     fc_local *loc = fc_calloc((size_t)nc + 1, sizeof *loc);
     fc_matrix *Gt = NULL;
     fo_accel aa = {0};
+    fc_colouring col = {0};
     double *rplain = NULL;   /* the sweep's plain output (m) */
     fc_status st = FC_STATUS_ERROR;
     if (!Ht || !F || !ws || !loc) {
@@ -252,6 +304,17 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
         fc_local_setup(&loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
     }
     const fc_nsgs_options *o = &opt->nsgs;
+    int limit = fc_colour_limit(o->order, nc);
+    if (limit > 0) {
+        int e = fc_colour_shared(nc, d, Ht, Gt, n, limit, &col);
+        if (e < 0) {
+            snprintf(info->message, sizeof info->message, "out of memory");
+            goto done;
+        }
+        fc_log(opt, 1, e ? "nsgs-v: more than %d colours for %d contacts: file order"
+                         : "nsgs-v: %d colours for %d contacts",
+               e ? limit : col.ncolours, nc);
+    }
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
     /* v = M^-1 (H r + G_eq lambda + f) */
@@ -282,22 +345,7 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
         if ((rs = fo_run_check(&R, it, r, err)) >= 0) break;
         fo_accel_save(&aa, r, m);
         if (neq) vblocks_sweep(&B, p->b, lambda, v);
-        for (int a = 0; a < nc; a++) {
-            double qa[5], ra[5], *rp = r + d * a;
-            for (int k = 0; k < d; k++) {
-                qa[k] = sparse_row_dot(Ht, d * a + k, v) + p->w[d * a + k];
-                for (int l = 0; l < d; l++) qa[k] -= loc[a].W[k + l * d] * rp[l];
-                ra[k] = rp[k];
-            }
-            fc_local_solve(&loc[a], qa, &par, ra);
-            for (int k = 0; k < d; k++) {
-                double dr = ra[k] - rp[k];
-                if (dr == 0.0) continue;
-                int j = d * a + k;
-                for (int q = Gt->p[j]; q < Gt->p[j + 1]; q++) v[Gt->j[q]] += dr * Gt->x[q];
-                rp[k] = ra[k];
-            }
-        }
+        sweep(p, Ht, Gt, loc, &par, &col, r, v);
         if (!aa.on) continue;
         memcpy(rplain, r, (size_t)m * sizeof *r);
         if (fo_accel_apply(&aa, p, it, R.error, NULL, r))
@@ -319,6 +367,7 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
     st = fo_run_report(&R, (fc_status)rs, info);
 done:
     vblocks_free(&B);
+    fc_colouring_free(&col);
     fo_accel_free(&aa);
     free(rplain);
     fc_matrix_free(Ht);

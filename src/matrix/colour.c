@@ -1,0 +1,140 @@
+/* Greedy colourings of the contacts (colour.h). */
+#include "internal.h"
+#include "matrix/colour.h"
+
+void fc_colouring_free(fc_colouring *c)
+{
+    free(c->start);
+    free(c->member);
+    memset(c, 0, sizeof *c);
+}
+
+/* The members by colour (a stable counting sort of the contacts), the
+ * greedy's colours numbered backwards: its last colours, the few contacts
+ * with many coloured neighbours, are swept first (fewer sweeps than the
+ * greedy's own order on every problem tried, docs/solvers.md#nsgs-psor). */
+static int gather(int n, int ncolours, int *colour, fc_colouring *c)
+{
+    for (int a = 0; a < n; a++) colour[a] = ncolours - 1 - colour[a];
+    c->n = n;
+    c->ncolours = ncolours;
+    c->start = fc_calloc((size_t)ncolours + 1, sizeof *c->start);
+    c->member = fc_calloc((size_t)n + 1, sizeof *c->member);
+    if (!c->start || !c->member) { fc_colouring_free(c); return -1; }
+    for (int a = 0; a < n; a++) c->start[colour[a] + 1]++;
+    for (int k = 0; k < ncolours; k++) c->start[k + 1] += c->start[k];
+    int *next = fc_calloc((size_t)ncolours + 1, sizeof *next);
+    if (!next) { fc_colouring_free(c); return -1; }
+    memcpy(next, c->start, (size_t)ncolours * sizeof *next);
+    for (int a = 0; a < n; a++) c->member[next[colour[a]]++] = a;
+    free(next);
+    return 0;
+}
+
+/* The smallest colour not stamped with `stamp` in mark (max_colours + 1
+ * entries). */
+static int first_free(const int *mark, int stamp, int max_colours)
+{
+    int k = 0;
+    while (k < max_colours && mark[k] == stamp) k++;
+    return k;
+}
+
+static int block_nonzero(const double *B, int bs)
+{
+    for (int k = 0; k < bs * bs; k++)
+        if (B[k] != 0.0) return 1;
+    return 0;
+}
+
+int fc_colour_blocks(const fc_matrix *W, int max_colours, fc_colouring *c)
+{
+    memset(c, 0, sizeof *c);
+    if (W->kind != FC_MAT_BSR) return -1;
+    int n = W->rows / W->bs, bs = W->bs;
+    if (max_colours > n) max_colours = n;
+    /* low[a]: the neighbours b < a, through W_ab or W_ba (duplicates
+     * harmless), as CSR lists */
+    int *lp = fc_calloc((size_t)n + 1, sizeof *lp);
+    int *colour = fc_calloc((size_t)n + 1, sizeof *colour);
+    int *mark = fc_calloc((size_t)max_colours + 1, sizeof *mark);
+    if (!lp || !colour || !mark) { free(lp); free(colour); free(mark); return -1; }
+    for (int a = 0; a < n; a++)
+        for (int k = W->p[a]; k < W->p[a + 1]; k++) {
+            int b = W->j[k];
+            if (b != a && block_nonzero(W->x + (size_t)k * bs * bs, bs)) lp[(a > b ? a : b) + 1]++;
+        }
+    for (int a = 0; a < n; a++) lp[a + 1] += lp[a];
+    int *lj = fc_calloc((size_t)lp[n] + 1, sizeof *lj);
+    if (!lj) { free(lp); free(colour); free(mark); return -1; }
+    int *fill = colour;   /* the fill pointers first, the colours after */
+    memcpy(fill, lp, (size_t)n * sizeof *fill);
+    for (int a = 0; a < n; a++)
+        for (int k = W->p[a]; k < W->p[a + 1]; k++) {
+            int b = W->j[k];
+            if (b != a && block_nonzero(W->x + (size_t)k * bs * bs, bs))
+                lj[fill[a > b ? a : b]++] = a > b ? b : a;
+        }
+    int ncolours = 0, rc = 0;
+    for (int a = 0; a < n && !rc; a++) {
+        for (int k = lp[a]; k < lp[a + 1]; k++) mark[colour[lj[k]]] = a + 1;
+        int col = first_free(mark, a + 1, max_colours);
+        if (col >= max_colours) rc = 1;
+        colour[a] = col;
+        if (col + 1 > ncolours) ncolours = col + 1;
+    }
+    if (!rc) rc = gather(n, ncolours, colour, c);
+    free(lp); free(lj); free(colour); free(mark);
+    return rc;
+}
+
+/* Append contact a to the list of unknown k unless it is there already
+ * (contacts are appended in increasing order). */
+static void touch(int *cnt, int *list, const int *cp, int k, int a)
+{
+    if (cnt[k] > 0 && list[cp[k] + cnt[k] - 1] == a) return;
+    list[cp[k] + cnt[k]++] = a;
+}
+
+int fc_colour_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
+                     int max_colours, fc_colouring *c)
+{
+    memset(c, 0, sizeof *c);
+    const fc_matrix *S[2] = {A, B};
+    if (max_colours > nc) max_colours = nc;
+    /* cp: for each unknown, the contacts touching it (at most the entries
+     * of the rows that name it), increasing */
+    int *cp = fc_calloc((size_t)ncols + 1, sizeof *cp);
+    int *cnt = fc_calloc((size_t)ncols + 1, sizeof *cnt);
+    int *colour = fc_calloc((size_t)nc + 1, sizeof *colour);
+    int *mark = fc_calloc((size_t)max_colours + 1, sizeof *mark);
+    int *list = NULL, rc = -1;
+    if (!cp || !cnt || !colour || !mark) goto done;
+    for (int s = 0; s < 2; s++)
+        for (long k = 0; S[s] && k < S[s]->p[(size_t)d * nc]; k++) cp[S[s]->j[k] + 1]++;
+    for (int k = 0; k < ncols; k++) cp[k + 1] += cp[k];
+    if (!(list = fc_calloc((size_t)cp[ncols] + 1, sizeof *list))) goto done;
+    for (int a = 0; a < nc; a++)
+        for (int s = 0; s < 2; s++)
+            for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++)
+                touch(cnt, list, cp, S[s]->j[k], a);
+    rc = 0;
+    for (int k = 0; k < ncols && !rc; k++) rc = cnt[k] > max_colours;
+    int ncolours = 0;
+    for (int a = 0; a < nc && !rc; a++) {
+        for (int s = 0; s < 2; s++)
+            for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++) {
+                int u = S[s]->j[k];
+                for (int q = cp[u]; q < cp[u] + cnt[u] && list[q] < a; q++)
+                    mark[colour[list[q]]] = a + 1;
+            }
+        int col = first_free(mark, a + 1, max_colours);
+        if (col >= max_colours) rc = 1;
+        colour[a] = col;
+        if (col + 1 > ncolours) ncolours = col + 1;
+    }
+    if (!rc) rc = gather(nc, ncolours, colour, c);
+done:
+    free(cp); free(cnt); free(colour); free(mark); free(list);
+    return rc;
+}

@@ -1,0 +1,248 @@
+/* The coloured order of nsgs, psor and nsgs-v (nsgs.order = 2, issue 28):
+ * - the colourings are valid on real problems: no two contacts of one
+ *   colour couple in W (local) or share an unknown of v (global), every
+ *   contact has exactly one colour, and a dense W needs one colour per
+ *   contact (refused under a smaller limit);
+ * - coloured nsgs, psor, nsgs-v and the rolling variant (d = 5) reach
+ *   1e-8 on shared problems, the error recomputed by check.h;
+ * - a coloured solve gives bit for bit the same result run to run and
+ *   with 1, 2 and 3 threads (on a generated column step, large enough
+ *   for the other parallel kernels too).
+ * Built with FRICON_TEST_QUICK (the ThreadSanitizer job) it runs a
+ * smaller column and fewer problems. */
+#include "test.h"
+#include "check.h"
+#include "fricon.h"
+#include "fricon_mbd.h"
+#include "matrix/colour.h"
+
+/* A problem's name for the messages (a generated one has none). */
+static const char *name(const fc_problem *p) { return p->name ? p->name : "column step"; }
+
+/* Each contact exactly once, increasing within a colour, no colour empty. */
+static int well_formed(const fc_colouring *c, int n, int *colour)
+{
+    if (c->n != n || c->start[0] != 0 || c->start[c->ncolours] != n) return 0;
+    for (int a = 0; a < n; a++) colour[a] = -1;
+    for (int k = 0; k < c->ncolours; k++) {
+        if (c->start[k + 1] <= c->start[k]) return 0;
+        for (int i = c->start[k]; i < c->start[k + 1]; i++) {
+            int a = c->member[i];
+            if (a < 0 || a >= n || colour[a] >= 0) return 0;
+            if (i > c->start[k] && a <= c->member[i - 1]) return 0;
+            colour[a] = k;
+        }
+    }
+    return 1;
+}
+
+/* W's colouring: every stored nonzero off-diagonal block joins two colours. */
+static void check_blocks(const fc_problem *p)
+{
+    fc_matrix *W = fc_matrix_to_bsr(p->W, p->d);
+    fc_colouring c;
+    CHECK(W && fc_colour_blocks(W, p->nc, &c) == 0, "%s: colouring failed", name(p));
+    if (!W || !c.start) { fc_matrix_free(W); return; }
+    int *colour = calloc((size_t)p->nc, sizeof *colour), bad = 0, maxdeg = 0;
+    CHECK(well_formed(&c, p->nc, colour), "%s: colouring not a partition", name(p));
+    int bs2 = W->bs * W->bs;
+    for (int a = 0; a < p->nc; a++) {
+        maxdeg = W->p[a + 1] - W->p[a] > maxdeg ? W->p[a + 1] - W->p[a] : maxdeg;
+        for (int k = W->p[a]; k < W->p[a + 1]; k++) {
+            int b = W->j[k], nz = 0;
+            for (int e = 0; e < bs2; e++) nz |= W->x[(size_t)k * bs2 + e] != 0.0;
+            bad += b != a && nz && colour[a] == colour[b];
+        }
+    }
+    CHECK(bad == 0, "%s: %d coupled pairs share a colour", name(p), bad);
+    /* greedy: at most the largest number of blocks in a row (the
+     * diagonal one counting for the contact itself) */
+    CHECK(c.ncolours <= maxdeg, "%s: %d colours, rows of at most %d blocks", name(p),
+          c.ncolours, maxdeg);
+    printf("%s: %d contacts, %d colours (rows of at most %d blocks)\n", name(p), p->nc,
+           c.ncolours, maxdeg);
+    free(colour);
+    fc_colouring_free(&c);
+    fc_matrix_free(W);
+}
+
+/* H's colouring (contacts that share an unknown of v): no unknown is
+ * touched by two contacts of one colour. */
+static void check_shared(const fc_problem *p)
+{
+    fc_matrix *Hc = fc_matrix_to_csr(p->H);
+    fc_matrix *Ht = Hc ? fc_csr_transpose(Hc) : NULL;
+    fc_colouring c;
+    CHECK(Ht && fc_colour_shared(p->nc, p->d, Ht, NULL, p->n, p->nc, &c) == 0,
+          "%s: colouring failed", name(p));
+    if (!Ht || !c.start) { fc_matrix_free(Hc); fc_matrix_free(Ht); return; }
+    int *colour = calloc((size_t)p->nc, sizeof *colour);
+    int *seen = malloc((size_t)p->n * sizeof *seen), bad = 0;
+    CHECK(well_formed(&c, p->nc, colour), "%s: colouring not a partition", name(p));
+    for (int k = 0; k < c.ncolours; k++) {
+        for (int i = 0; i < p->n; i++) seen[i] = -1;
+        for (int i = c.start[k]; i < c.start[k + 1]; i++) {
+            int a = c.member[i];
+            for (int row = p->d * a; row < p->d * a + p->d; row++)
+                for (int q = Ht->p[row]; q < Ht->p[row + 1]; q++) {
+                    int u = Ht->j[q];
+                    bad += seen[u] >= 0 && seen[u] != a;
+                    seen[u] = a;
+                }
+        }
+    }
+    CHECK(bad == 0, "%s: %d unknowns shared within a colour", name(p), bad);
+    printf("%s (global): %d contacts, %d colours\n", name(p), p->nc, c.ncolours);
+    free(colour);
+    free(seen);
+    fc_colouring_free(&c);
+    fc_matrix_free(Hc);
+    fc_matrix_free(Ht);
+}
+
+/* A dense W (every block coupled): one colour per contact, refused under
+ * the auto rule's limit. */
+static void dense(void)
+{
+    int nc = 600, m = 3 * nc;
+    fc_matrix *D = fc_matrix_dense(m, m);
+    for (long i = 0; i < (long)m * m; i++) D->x[i] = 1.0 + (double)(i % 7);
+    fc_matrix *W = fc_matrix_to_bsr(D, 3);
+    fc_colouring c;
+    CHECK(fc_colour_blocks(W, nc, &c) == 0 && c.ncolours == nc, "dense: %d colours for %d",
+          c.ncolours, nc);
+    fc_colouring_free(&c);
+    CHECK(fc_colour_blocks(W, nc / FC_COLOUR_MIN_SIZE, &c) == 1 && !c.start,
+          "dense: a colouring under the limit %d", nc / FC_COLOUR_MIN_SIZE);
+    fc_matrix_free(W);
+    fc_matrix_free(D);
+}
+
+/* solver with order 2 to 1e-8, the error recomputed. */
+static void converges(const char *rel, const char *solver)
+{
+    fc_problem *p = test_load(rel);
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.nsgs.order = 2;
+    opt.max_iter = 20000;   /* one thread: same_results shows any count gives the same */
+    fc_info info;
+    fc_error err;
+    CHECK(fc_solve(p, solver, &opt, r, u, v, &info, &err) == FC_OK, "%s: %s", rel, err.msg);
+    double dyn = 0.0, eq = 0.0;
+    double e = p->kind == FC_GLOBAL ? check_error_eq(p, r, v, NULL, &dyn, &eq) : check_error(p, r);
+    e = fmax(e, dyn);
+    CHECK(info.status == FC_CONVERGED && e <= 1e-8, "%s on %s: %s, error %.3e (check.h)", solver,
+          rel, fc_status_name(info.status), e);
+    printf("%s on %s coloured: %d sweeps, error %.3e\n", solver, rel, info.iterations, e);
+    free(r); free(u); free(v);
+    fc_problem_free(p);
+}
+
+/* The same problem solved with order 2 at 1, 2, 3 threads and at 2
+ * threads again: all four bit for bit equal. */
+static void same_results(const fc_problem *p, const char *solver, int max_iter)
+{
+    int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 1;
+    double *r[4], *v[4];
+    fc_info info[4];
+    static const int threads[4] = {1, 2, 3, 2};
+    for (int t = 0; t < 4; t++) {
+        r[t] = calloc((size_t)m, sizeof *r[t]);
+        v[t] = calloc((size_t)n, sizeof *v[t]);
+        double *u = calloc((size_t)m, sizeof *u);
+        fc_options o;
+        fc_default_options(&o);
+        o.nsgs.order = 2;
+        o.max_iter = max_iter;
+        o.threads = threads[t];
+        fc_error err;
+        CHECK(fc_solve(p, solver, &o, r[t], u, p->kind == FC_GLOBAL ? v[t] : NULL, &info[t], &err) ==
+                  FC_OK, "%s: %s", solver, err.msg);
+        free(u);
+    }
+    for (int t = 1; t < 4; t++)
+        CHECK(!memcmp(r[0], r[t], (size_t)m * sizeof *r[0]) &&
+                  !memcmp(v[0], v[t], (size_t)n * sizeof *v[0]) &&
+                  info[0].iterations == info[t].iterations && info[0].residual == info[t].residual,
+              "%s coloured on %d contacts: run %d (threads %d) differs from threads 1 "
+              "(residual %.17g / %.17g)", solver, p->nc, t, threads[t], info[t].residual,
+              info[0].residual);
+    printf("%s coloured, %d contacts: threads 1, 2, 3, 2 identical (%d sweeps, error %.3e)\n",
+           solver, p->nc, info[0].iterations, info[0].residual);
+    for (int t = 0; t < 4; t++) { free(r[t]); free(v[t]); }
+}
+
+/* A step of the collapsing column, global (and its local form through
+ * the reduction): the colouring and the thread counts on a problem with
+ * thousands of contacts. */
+static void column(void)
+{
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+#ifdef FRICON_TEST_QUICK
+    par.count = 300;
+#else
+    par.count = 1000;
+#endif
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("column", &par, &w, &err) == FC_OK, "%s", err.msg);
+    fc_options o;
+    fc_default_options(&o);
+    o.max_iter = 5;
+    fc_mbd_step_info in;
+    CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+    const fc_problem *p = fc_mbd_last_problem(w);
+    CHECK(p && p->kind == FC_GLOBAL && p->nc > 500, "column step: %d contacts", p ? p->nc : 0);
+    if (!p || p->kind != FC_GLOBAL) { fc_mbd_world_free(w); return; }
+    check_shared(p);
+    same_results(p, "nsgs-v", 15);
+    fc_problem *loc = NULL;
+    CHECK(fc_problem_reduce(p, &loc, &err) == FC_OK, "reduce: %s", err.msg);
+    if (loc) {
+        check_blocks(loc);
+        same_results(loc, "nsgs", 15);
+        same_results(loc, "psor", 15);
+        fc_problem_free(loc);
+    }
+    fc_mbd_world_free(w);
+}
+
+int main(void)
+{
+    static const char *const local[] = {
+        "fc3d/KaplasTower-i1061-4.hdf5.dat", "fc3d/Capsules-i122-1617.dat",
+        "fc3d/BoxesStack1-i100000-32.hdf5.dat", "fc2d/fc2d_granularflowonwall_00667_00000.dat",
+        "rolling/rfc3d_sphere_from_grfc3d_dense.dat"};
+    for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
+        fc_problem *p = test_load(local[i]);
+        if (p) check_blocks(p);
+        fc_problem_free(p);
+    }
+    static const char *const global[] = {"global/Spheres-i099-356-679.hdf5",
+                                         "global/spheres-in-a-box-98-i10000-256-10.hdf5"};
+    for (size_t i = 0; i < sizeof global / sizeof global[0]; i++) {
+        fc_problem *p = test_load(global[i]);
+        if (p) check_shared(p);
+        fc_problem_free(p);
+    }
+    dense();
+    converges("fc3d/KaplasTower-i1061-4.hdf5.dat", "nsgs");
+    converges("fc3d/KaplasTower-i1061-4.hdf5.dat", "psor");
+    converges("fc2d/fc2d_granularflowonwall_00667_00000.dat", "nsgs");
+    converges("global/Spheres-i099-356-679.hdf5", "nsgs-v");
+    converges("rolling/rfc3d_sphere_from_grfc3d_dense.dat", "nsgs");
+#ifndef FRICON_TEST_QUICK
+    converges("fc3d/Capsules-i122-1617.dat", "nsgs");
+    converges("fc3d/BoxesStack1-i100000-32.hdf5.dat", "nsgs");
+    converges("global/spheres-in-a-box-98-i10000-256-10.hdf5", "nsgs-v");
+    converges("rolling/Chute-ndof-768-nc-4-3.hdf5", "nsgs-v");
+#endif
+    column();
+    TEST_DONE();
+}
