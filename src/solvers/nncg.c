@@ -44,6 +44,16 @@ typedef struct nncg_work {
     fc_local *loc;
     int *order;
     double *x, *pdir, *best;   /* m */
+    /* coarse correction (velocity form, nncg.coarse): Z's columns are, per
+     * aggregate of contacts, the current reactions on it (scaling) and,
+     * with coarse 2, the unit normals on it (a uniform normal increment) */
+    int ncol, nagg, k, stamp;
+    double trial, cnorm;       /* the last coarse step's error (kept or not), max |c| */
+    int *agg;                  /* nc: the aggregate of each contact */
+    fc_matrix *Hc, *Gc;        /* H and M^-1 H with dofs as rows */
+    int *mark, *list;          /* k: per-dof list of the columns touched */
+    double *C, *rhs, *cc, *yb, *xb;   /* k x k coarse matrix Z'WZ; k each */
+    double *rsave, *vsave;     /* m, n: the iterate before a coarse step */
 } nncg_work;
 
 static void work_free(nncg_work *w)
@@ -54,6 +64,10 @@ static void work_free(nncg_work *w)
     free(w->v); free(w->vp); free(w->vx);
     free(w->loc); free(w->order);
     free(w->x); free(w->pdir); free(w->best);
+    free(w->agg); fc_matrix_free(w->Hc); fc_matrix_free(w->Gc);
+    free(w->mark); free(w->list);
+    free(w->C); free(w->rhs); free(w->cc); free(w->yb); free(w->xb);
+    free(w->rsave); free(w->vsave);
 }
 
 static double row_dot(const fc_matrix *A, int i, const double *x)
@@ -131,6 +145,210 @@ static void velocity(const nncg_work *w, const double *r, const double *minvf, d
     }
 }
 
+/* ---- the coarse correction (nncg.coarse) ----
+ * The iterate is r (v = M^-1 (H r + f) follows it), so the coarse step
+ * moves r in a small subspace Z (k columns): it minimises the dual
+ * quadratic 1/2 r'Wr + (q + s e_N)'r along r + Z c (s = mu |u_T| frozen,
+ * De Saxce's term), i.e. (Z'WZ) c = -Z' u_hat, with Z'WZ = (HZ)'(M^-1 H Z)
+ * summed dof by dof (no W).  Scaling columns keep every contact in its
+ * cone for c >= -1; normal columns are projected back.  The step is kept
+ * only when it lowers the SPEC error. */
+
+/* Z's entry of column kind `kind` at row j (the column is j's aggregate's),
+ * rj = r_j: the normal columns take the closed contacts (r_N > 0) only. */
+static double z_entry(const nncg_work *w, int kind, int j, double rj)
+{
+    return kind == 0 ? rj : (j % w->d == 0 && rj > 0.0 ? 1.0 : 0.0);
+}
+
+/* Dense Cholesky of the k x k matrix A in place (lower); 1 on failure. */
+static int chol(int k, double *A)
+{
+    for (int j = 0; j < k; j++) {
+        double *aj = A + (size_t)j * k;
+        double dj = aj[j];
+        for (int l = 0; l < j; l++) dj -= aj[l] * aj[l];
+        if (!(dj > 0.0)) return 1;
+        dj = sqrt(dj);
+        aj[j] = dj;
+        for (int i = j + 1; i < k; i++) {
+            double *ai = A + (size_t)i * k, v = ai[j];
+            for (int l = 0; l < j; l++) v -= ai[l] * aj[l];
+            ai[j] = v / dj;
+        }
+    }
+    return 0;
+}
+
+static void chol_solve(int k, const double *L, double *b)
+{
+    for (int i = 0; i < k; i++) {
+        const double *li = L + (size_t)i * k;
+        double v = b[i];
+        for (int l = 0; l < i; l++) v -= li[l] * b[l];
+        b[i] = v / li[i];
+    }
+    for (int i = k - 1; i >= 0; i--) {
+        double v = b[i];
+        for (int l = i + 1; l < k; l++) v -= L[(size_t)l * k + i] * b[l];
+        b[i] = v / L[(size_t)i * k + i];
+    }
+}
+
+/* One coarse step from (r, w->v) with u = H'v + w at r and its error err;
+ * returns the new error (r, v changed) or err (r, v unchanged). */
+static double coarse_step(const fc_problem *p, nncg_work *w, int keep, double *r, double *u,
+                          double err)
+{
+    int d = w->d, k = w->k, m = w->m, n = w->n, nk = w->ncol;
+    double *C = w->C;
+    memset(C, 0, (size_t)k * k * sizeof *C);
+    /* C = (HZ)'(GZ), dof by dof: the columns touching dof i are few */
+    for (int i = 0; i < n; i++) {
+        int cnt = 0;
+        w->stamp++;
+        for (int pass = 0; pass < 2; pass++) {
+            const fc_matrix *A = pass == 0 ? w->Hc : w->Gc;
+            double *buf = pass == 0 ? w->yb : w->xb;
+            for (int t = A->p[i]; t < A->p[i + 1]; t++) {
+                int j = A->j[t];
+                for (int kind = 0; kind < nk; kind++) {
+                    double z = z_entry(w, kind, j, r[j]);
+                    if (z == 0.0) continue;
+                    int col = w->agg[j / d] * nk + kind;
+                    if (w->mark[col] != w->stamp) {
+                        w->mark[col] = w->stamp;
+                        w->list[cnt++] = col;
+                        w->yb[col] = w->xb[col] = 0.0;
+                    }
+                    buf[col] += A->x[t] * z;
+                }
+            }
+        }
+        for (int a = 0; a < cnt; a++) {
+            int ca = w->list[a];
+            if (w->yb[ca] == 0.0) continue;
+            for (int b = 0; b < cnt; b++) C[(size_t)ca * k + w->list[b]] += w->yb[ca] * w->xb[w->list[b]];
+        }
+    }
+    /* rhs = -Z' u_hat */
+    memset(w->rhs, 0, (size_t)k * sizeof *w->rhs);
+    for (int a = 0; a < w->nc; a++) {
+        const double *ua = u + (size_t)d * a;
+        double ut = 0.0;
+        for (int l = 1; l < (d == 5 ? 3 : d); l++) ut += ua[l] * ua[l];
+        double s = p->mu[a] * sqrt(ut);
+        for (int l = 0; l < d; l++) {
+            int j = d * a + l;
+            double uh = ua[l] + (l == 0 ? s : 0.0);
+            for (int kind = 0; kind < nk; kind++)
+                w->rhs[w->agg[a] * nk + kind] -= z_entry(w, kind, j, r[j]) * uh;
+        }
+    }
+    double dmax = 0.0;
+    for (int i = 0; i < k; i++) {   /* symmetrise; empty columns decoupled */
+        for (int j = 0; j < i; j++) {
+            double v = 0.5 * (C[(size_t)i * k + j] + C[(size_t)j * k + i]);
+            C[(size_t)i * k + j] = C[(size_t)j * k + i] = v;
+        }
+        dmax = fmax(dmax, C[(size_t)i * k + i]);
+    }
+    for (int i = 0; i < k; i++) {
+        double *ci = C + (size_t)i * k;
+        if (!(ci[i] > 1e-12 * dmax)) {
+            for (int j = 0; j < k; j++) ci[j] = C[(size_t)j * k + i] = 0.0;
+            ci[i] = 1.0;
+            w->rhs[i] = 0.0;
+        } else {
+            ci[i] *= 1.0 + 1e-10;
+        }
+    }
+    w->trial = INFINITY;
+    if (chol(k, C)) return err;
+    memcpy(w->cc, w->rhs, (size_t)k * sizeof *w->cc);
+    chol_solve(k, C, w->cc);
+    w->cnorm = 0.0;
+    for (int i = 0; i < k; i++) w->cnorm = fmax(w->cnorm, fabs(w->cc[i]));
+    for (int g = 0; g < w->nagg; g++)   /* a scale below -1 leaves the cones */
+        if (w->cc[g * nk] < -0.9) w->cc[g * nk] = -0.9;
+    memcpy(w->rsave, r, (size_t)m * sizeof *r);
+    memcpy(w->vsave, w->v, (size_t)n * sizeof *w->v);
+    for (int a = 0; a < w->nc; a++) {
+        double *ra = r + (size_t)d * a, r0[5];
+        memcpy(r0, ra, (size_t)d * sizeof *ra);
+        for (int l = 0; l < d; l++)
+            for (int kind = 0; kind < nk; kind++)
+                ra[l] += w->cc[w->agg[a] * nk + kind] * z_entry(w, kind, d * a + l, kind == 0 ? r0[l] : r0[0]);
+        if (nk > 1) fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, ra);
+        for (int l = 0; l < d; l++) {
+            int j = d * a + l;
+            double dr = ra[l] - r0[l];
+            if (dr == 0.0) continue;
+            for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
+        }
+    }
+    double e2 = measure(p, w, r, u);
+    w->trial = e2;
+    if (e2 < err || keep) return e2;
+    memcpy(r, w->rsave, (size_t)m * sizeof *r);
+    memcpy(w->v, w->vsave, (size_t)n * sizeof *w->v);
+    measure(p, w, r, u);   /* u back at r */
+    return err;
+}
+
+/* The aggregates: contacts grouped greedily, breadth first over the graph
+ * of contacts sharing a dof, coarse_size at most each; and the coarse
+ * workspace.  0 on success. */
+static int setup_coarse(const fc_options *opt, nncg_work *w, const fc_matrix *Hc)
+{
+    int d = w->d, nc = w->nc, size = opt->nncg.coarse_size;
+    w->ncol = opt->nncg.coarse == 2 ? 2 : 1;
+    w->agg = fc_calloc((size_t)nc + 1, sizeof *w->agg);
+    int *queue = fc_calloc((size_t)nc + 1, sizeof *queue);
+    w->Hc = fc_csr_transpose(w->Ht);
+    w->Gc = fc_csr_transpose(w->Gt);
+    (void)Hc;
+    if (!w->agg || !queue || !w->Hc || !w->Gc) { free(queue); return 1; }
+    for (int a = 0; a < nc; a++) w->agg[a] = -1;
+    int ng = 0;
+    for (int a0 = 0; a0 < nc; a0++) {
+        if (w->agg[a0] >= 0) continue;
+        int head = 0, tail = 0, cnt = 1;
+        w->agg[a0] = ng;
+        queue[tail++] = a0;
+        while (head < tail && cnt < size) {
+            int a = queue[head++];
+            for (int l = 0; l < d && cnt < size; l++)
+                for (int t = w->Ht->p[d * a + l]; t < w->Ht->p[d * a + l + 1] && cnt < size; t++) {
+                    int i = w->Ht->j[t];
+                    for (int s = w->Hc->p[i]; s < w->Hc->p[i + 1] && cnt < size; s++) {
+                        int c = w->Hc->j[s] / d;
+                        if (w->agg[c] >= 0) continue;
+                        w->agg[c] = ng;
+                        queue[tail++] = c;
+                        cnt++;
+                    }
+                }
+        }
+        ng++;
+    }
+    free(queue);
+    w->nagg = ng;
+    w->k = ng * w->ncol;
+    size_t k = (size_t)w->k;
+    w->mark = fc_calloc(k + 1, sizeof *w->mark);
+    w->list = fc_calloc(k + 1, sizeof *w->list);
+    w->C = fc_calloc(k * k + 1, sizeof *w->C);
+    w->rhs = fc_calloc(k + 1, sizeof *w->rhs);
+    w->cc = fc_calloc(k + 1, sizeof *w->cc);
+    w->yb = fc_calloc(k + 1, sizeof *w->yb);
+    w->xb = fc_calloc(k + 1, sizeof *w->xb);
+    w->rsave = fc_calloc((size_t)w->m + 1, sizeof *w->rsave);
+    w->vsave = fc_calloc((size_t)w->n + 1, sizeof *w->vsave);
+    return !w->mark || !w->list || !w->C || !w->rhs || !w->cc || !w->yb || !w->xb ||
+           !w->rsave || !w->vsave;
+}
+
 /* The NNCG iterations on the prepared work (w->order set); r in/out. */
 static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
                          nncg_work *w, double *r, double *u, fc_info *info)
@@ -141,7 +359,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
     fc_status st = FC_MAX_ITER;
     double err = INFINITY, best_err = INFINITY, gg_prev = 0.0, ratio = 0.0;
-    int it = 0, checked_at = 0, restarts = 0;
+    int it = 0, checked_at = 0, restarts = 0, coarse_at = 0, coarse_tried = 0, coarse_kept = 0;
     memset(w->pdir, 0, (size_t)m * sizeof *w->pdir);
     fo_accel aa = {0};
     if (o->accel == 2 && fo_accel_init_nsgs(&aa, &opt->nsgs, m)) {
@@ -204,6 +422,24 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                          "stopped by the progress callback at sweep %d", it);
                 break;
             }
+            if (w->k && it - coarse_at >= o->coarse_every) {
+                coarse_at = it;
+                coarse_tried++;
+                double e2 = coarse_step(p, w, o->coarse_keep, r, u, err);
+                fc_log(opt, 2, "nncg coarse at sweep %d: %.3e -> %.3e (trial %.3e, max |c| %.2e)", it, err,
+                       e2, w->trial, w->cnorm);
+                if (e2 < err || o->coarse_keep) {   /* kept: the conjugate direction restarts */
+                    coarse_kept++;
+                    err = e2;
+                    if (err < best_err) {
+                        best_err = err;
+                        memcpy(w->best, r, (size_t)m * sizeof *r);
+                    }
+                    if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
+                    gg_prev = 0.0;
+                    continue;
+                }
+            }
         }
         if (o->accel == 2) {   /* Anderson: r extrapolated, v moved along by G */
             memcpy(w->pdir, r, (size_t)m * sizeof *r);
@@ -238,6 +474,9 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             }
     }
     if (st != FC_CONVERGED && best_err < INFINITY) memcpy(r, w->best, (size_t)m * sizeof *r);
+    if (w->k)
+        fc_log(opt, 1, "nncg coarse: %d aggregates, %d steps tried, %d kept", w->nagg, coarse_tried,
+               coarse_kept);
     fo_accel_free(&aa);
     info->iterations = it;
     return st;
@@ -521,6 +760,7 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     } else if (load_path_order(nc, n, body, opt->nncg.order == 2, w->order)) {
         goto out;
     }
+    if (opt->nncg.coarse && setup_coarse(opt, w, Hc)) goto out;
     ret = 0;
 out:
     if (ret) { fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL; }
