@@ -336,7 +336,8 @@ typedef struct fc_nncg_options {
     int coarse;            /* coarse correction (velocity form, experiment
                               of issue 33): 0 off, 1 each aggregate's
                               reactions scaled by one factor, 2 that and a
-                              uniform normal increment; default 0         */
+                              uniform normal increment, 3 rigid clusters of
+                              coarse_size bodies (6-dof blocks of M); default 0 */
     int coarse_size;       /* contacts per aggregate (greedy, breadth first
                               over the contact graph); default 30          */
     int coarse_every;      /* sweeps between two coarse steps; default 16  */

@@ -136,7 +136,7 @@ static const fc_option_info table[] = {
     E(nncg.local, FC_LOCAL_HYBRID, FC_LOCAL_EXACT, "nncg one-contact solver: 0 hybrid, 1 projection, 2 AC Newton, 3 exact"),
     D(nncg.local_tol, 1e-14, 0, 1, OPEN, "nncg: one-contact solver tolerance"),
     I(nncg.local_max_iter, 20, 1, 10000, "nncg: one-contact Newton iterations"),
-    I(nncg.coarse, 0, 0, 2, "nncg coarse correction (velocity form): 0 off, 1 aggregate scaling, 2 scaling and normal increment"),
+    I(nncg.coarse, 0, 0, 3, "nncg coarse correction (velocity form): 0 off, 1 aggregate scaling, 2 scaling and normal increment, 3 rigid clusters"),
     I(nncg.coarse_size, 30, 2, 100000, "nncg: contacts per coarse aggregate"),
     I(nncg.coarse_every, 16, 1, 1000000, "nncg: sweeps between two coarse steps"),
     I(nncg.coarse_keep, 0, 0, 1, "nncg: 0 a coarse step is kept when it lowers the error at once, 1 always"),

@@ -54,6 +54,22 @@ typedef struct nncg_work {
     int *mark, *list;          /* k: per-dof list of the columns touched */
     double *C, *rhs, *cc, *yb, *xb;   /* k x k coarse matrix Z'WZ; k each */
     double *rsave, *vsave;     /* m, n: the iterate before a coarse step */
+    /* rigid clusters (nncg.coarse 3): bodies = M's 6-dof blocks (translation
+     * then rotation, world frame), clusters of bodies; Z's columns per
+     * cluster and rigid mode: the least-norm reactions of the closed
+     * contacts touching the cluster that give its bodies the momentum
+     * M P_ck of the rigid mode (so that G Z is about P) */
+    int nbody, ncl, amax_r, amax_c;
+    int *bdof;                 /* 6 nbody: body b's dofs */
+    int *body_of;              /* n: the body of a dof (-1: none) */
+    int *cbody;                /* 2 nc: a contact's bodies (-1: none) */
+    int *cl, *cbp, *cbi;       /* a body's cluster; clusters' bodies (CSR) */
+    int *ccp, *cci, *ccl, *cent;   /* clusters' contacts (CSR), entry's cluster, 2 nc entries of a contact */
+    int *lrow;                 /* n: a dof's row in its cluster's A */
+    double *pos, *xc;          /* 3 nbody positions (from the lever arms), 3 ncl centroids */
+    double *zv;                /* 18 per cluster-contact entry: Z's values */
+    double *A, *AA, *bk;       /* amax_r x amax_c, amax_r^2, amax_r */
+    fc_matrix *Mc;             /* M by rows */
 } nncg_work;
 
 static void work_free(nncg_work *w)
@@ -68,6 +84,10 @@ static void work_free(nncg_work *w)
     free(w->mark); free(w->list);
     free(w->C); free(w->rhs); free(w->cc); free(w->yb); free(w->xb);
     free(w->rsave); free(w->vsave);
+    free(w->bdof); free(w->body_of); free(w->cbody); free(w->cl); free(w->cbp); free(w->cbi);
+    free(w->ccp); free(w->cci); free(w->ccl); free(w->cent); free(w->lrow);
+    free(w->pos); free(w->xc); free(w->zv); free(w->A); free(w->AA); free(w->bk);
+    fc_matrix_free(w->Mc);
 }
 
 static double row_dot(const fc_matrix *A, int i, const double *x)
@@ -144,6 +164,21 @@ static void velocity(const nncg_work *w, const double *r, const double *minvf, d
         for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) v[w->Gt->j[t]] += r[j] * w->Gt->x[t];
     }
 }
+
+static int find_root(int *par, int i)
+{
+    while (par[i] != i) { par[i] = par[par[i]]; i = par[i]; }
+    return i;
+}
+
+typedef struct dof_sig { unsigned long long h; int i; } dof_sig;
+
+static int sig_cmp(const void *x, const void *y)
+{
+    const dof_sig *a = x, *b = y;
+    return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
+}
+
 
 /* ---- the coarse correction (nncg.coarse) ----
  * The iterate is r (v = M^-1 (H r + f) follows it), so the coarse step
@@ -349,6 +384,425 @@ static int setup_coarse(const fc_options *opt, nncg_work *w, const fc_matrix *Hc
            !w->rsave || !w->vsave;
 }
 
+/* ---- rigid clusters (nncg.coarse = 3) ---- */
+
+/* Z for the current closed contacts: per cluster, A = H restricted to its
+ * bodies' dofs and to the closed contacts touching it, and for each rigid
+ * mode k z = A' (A A' + eps)^-1 M P_ck. */
+static void rigid_z(nncg_work *w, const double *r)
+{
+    int d = w->d;
+    for (int c = 0; c < w->ncl; c++) {
+        int R = 6 * (w->cbp[c + 1] - w->cbp[c]), Cn = d * (w->ccp[c + 1] - w->ccp[c]);
+        double *A = w->A, *AA = w->AA;
+        memset(A, 0, (size_t)R * Cn * sizeof *A);
+        for (int t = w->ccp[c]; t < w->ccp[c + 1]; t++) {
+            int a = w->cci[t], col0 = d * (t - w->ccp[c]);
+            if (!(r[d * a] > 0.0)) continue;   /* open: not in Z */
+            for (int l = 0; l < d; l++)
+                for (int s = w->Ht->p[d * a + l]; s < w->Ht->p[d * a + l + 1]; s++) {
+                    int i = w->Ht->j[s], b = w->body_of[i];
+                    if (b >= 0 && w->cl[b] == c) A[(size_t)w->lrow[i] * Cn + col0 + l] = w->Ht->x[s];
+                }
+        }
+        double dmax = 0.0;
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j <= i; j++) {
+                double v = 0.0;
+                for (int k = 0; k < Cn; k++) v += A[(size_t)i * Cn + k] * A[(size_t)j * Cn + k];
+                AA[(size_t)i * R + j] = AA[(size_t)j * R + i] = v;
+                if (i == j) dmax = fmax(dmax, v);
+            }
+        for (int i = 0; i < R; i++) AA[(size_t)i * R + i] += 1e-10 * dmax + 1e-300;
+        int ok = !chol(R, AA);
+        for (int k = 0; k < 6; k++) {
+            double *b = w->bk;
+            /* P_ck on the cluster's dofs, then M times it (M block diagonal) */
+            double pv[6];
+            for (int q = w->cbp[c]; q < w->cbp[c + 1]; q++) {
+                int bb = w->cbi[q];
+                double dx[3], e[3] = {0, 0, 0};
+                for (int x = 0; x < 3; x++) dx[x] = w->pos[3 * bb + x] - w->xc[3 * c + x];
+                for (int x = 0; x < 6; x++) pv[x] = 0.0;
+                if (k < 3) pv[k] = 1.0;
+                else {
+                    e[k - 3] = 1.0;
+                    pv[0] = e[1] * dx[2] - e[2] * dx[1];
+                    pv[1] = e[2] * dx[0] - e[0] * dx[2];
+                    pv[2] = e[0] * dx[1] - e[1] * dx[0];
+                    pv[k] = 1.0;
+                }
+                for (int x = 0; x < 6; x++) {
+                    int i = w->bdof[6 * bb + x];
+                    double v = 0.0;
+                    for (int s = w->Mc->p[i]; s < w->Mc->p[i + 1]; s++) {
+                        int jj = w->Mc->j[s];
+                        for (int y = 0; y < 6; y++) if (w->bdof[6 * bb + y] == jj) v += w->Mc->x[s] * pv[y];
+                    }
+                    b[w->lrow[i]] = v;
+                }
+            }
+            if (ok) chol_solve(R, AA, b);
+            for (int t = w->ccp[c]; t < w->ccp[c + 1]; t++)
+                for (int l = 0; l < d; l++) {
+                    int col = d * (t - w->ccp[c]) + l;
+                    double v = 0.0;
+                    if (ok) for (int i = 0; i < R; i++) v += A[(size_t)i * Cn + col] * b[i];
+                    w->zv[((size_t)t * d + l) * 6 + k] = v;
+                }
+        }
+    }
+}
+
+/* One rigid-cluster coarse step; as coarse_step. */
+static double rigid_step(const fc_problem *p, nncg_work *w, int keep, double *r, double *u,
+                         double err)
+{
+    int d = w->d, k = w->k, m = w->m, n = w->n;
+    double *C = w->C;
+    rigid_z(w, r);
+    memset(C, 0, (size_t)k * k * sizeof *C);
+    for (int i = 0; i < n; i++) {
+        int cnt = 0;
+        w->stamp++;
+        for (int pass = 0; pass < 2; pass++) {
+            const fc_matrix *H = pass == 0 ? w->Hc : w->Gc;
+            double *buf = pass == 0 ? w->yb : w->xb;
+            for (int s = H->p[i]; s < H->p[i + 1]; s++) {
+                int j = H->j[s], a = j / d, l = j % d;
+                for (int e = 0; e < 2; e++) {
+                    int t = w->cent[2 * a + e];
+                    if (t < 0) continue;
+                    for (int kk = 0; kk < 6; kk++) {
+                        double z = w->zv[((size_t)t * d + l) * 6 + kk];
+                        if (z == 0.0) continue;
+                        int col = 6 * w->ccl[t] + kk;
+                        if (w->mark[col] != w->stamp) {
+                            w->mark[col] = w->stamp;
+                            w->list[cnt++] = col;
+                            w->yb[col] = w->xb[col] = 0.0;
+                        }
+                        buf[col] += H->x[s] * z;
+                    }
+                }
+            }
+        }
+        for (int a = 0; a < cnt; a++) {
+            int ca = w->list[a];
+            if (w->yb[ca] == 0.0) continue;
+            for (int b = 0; b < cnt; b++) C[(size_t)ca * k + w->list[b]] += w->yb[ca] * w->xb[w->list[b]];
+        }
+    }
+    memset(w->rhs, 0, (size_t)k * sizeof *w->rhs);
+    for (int a = 0; a < w->nc; a++) {
+        const double *ua = u + (size_t)d * a;
+        double ut = 0.0;
+        for (int l = 1; l < (d == 5 ? 3 : d); l++) ut += ua[l] * ua[l];
+        double sN = p->mu[a] * sqrt(ut);
+        for (int e = 0; e < 2; e++) {
+            int t = w->cent[2 * a + e];
+            if (t < 0) continue;
+            for (int l = 0; l < d; l++)
+                for (int kk = 0; kk < 6; kk++)
+                    w->rhs[6 * w->ccl[t] + kk] -= w->zv[((size_t)t * d + l) * 6 + kk] * (ua[l] + (l == 0 ? sN : 0.0));
+        }
+    }
+    double dmax = 0.0;
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < i; j++) {
+            double v = 0.5 * (C[(size_t)i * k + j] + C[(size_t)j * k + i]);
+            C[(size_t)i * k + j] = C[(size_t)j * k + i] = v;
+        }
+        dmax = fmax(dmax, C[(size_t)i * k + i]);
+    }
+    for (int i = 0; i < k; i++) {
+        double *ci = C + (size_t)i * k;
+        if (!(ci[i] > 1e-12 * dmax)) {
+            for (int j = 0; j < k; j++) ci[j] = C[(size_t)j * k + i] = 0.0;
+            ci[i] = 1.0;
+            w->rhs[i] = 0.0;
+        } else {
+            ci[i] *= 1.0 + 1e-8;
+        }
+    }
+    w->trial = INFINITY;
+    if (chol(k, C)) return err;
+    memcpy(w->cc, w->rhs, (size_t)k * sizeof *w->cc);
+    chol_solve(k, C, w->cc);
+    w->cnorm = 0.0;
+    for (int i = 0; i < k; i++) w->cnorm = fmax(w->cnorm, fabs(w->cc[i]));
+    memcpy(w->rsave, r, (size_t)m * sizeof *r);
+    memcpy(w->vsave, w->v, (size_t)n * sizeof *w->v);
+    /* the linear coarse step ignores the cones (and is unbounded along
+     * W's near-null directions): the step length is chosen among
+     * 1, 1/4, ..., 1/4^5 by the SPEC error after projection */
+    double best = INFINITY, balpha = 0.0;
+    for (int pass = 0; pass < 7; pass++) {
+        double alpha = pass < 6 ? pow(0.25, pass) : balpha;
+        if (pass == 6 && (balpha == 0.0 || balpha == pow(0.25, 5))) break;
+        memcpy(r, w->rsave, (size_t)m * sizeof *r);
+        memcpy(w->v, w->vsave, (size_t)n * sizeof *w->v);
+        for (int a = 0; a < w->nc; a++) {
+            double *ra = r + (size_t)d * a, r0[5];
+            memcpy(r0, ra, (size_t)d * sizeof *ra);
+            for (int e = 0; e < 2; e++) {
+                int t = w->cent[2 * a + e];
+                if (t < 0) continue;
+                for (int l = 0; l < d; l++)
+                    for (int kk = 0; kk < 6; kk++)
+                        ra[l] += alpha * w->cc[6 * w->ccl[t] + kk] * w->zv[((size_t)t * d + l) * 6 + kk];
+            }
+            fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, ra);
+            for (int l = 0; l < d; l++) {
+                int j = d * a + l;
+                double dr = ra[l] - r0[l];
+                if (dr == 0.0) continue;
+                for (int s = w->Gt->p[j]; s < w->Gt->p[j + 1]; s++) w->v[w->Gt->j[s]] += dr * w->Gt->x[s];
+            }
+        }
+        if (pass == 6) break;   /* the best step re-applied */
+        double e2 = measure(p, w, r, u);
+        if (e2 < best) { best = e2; balpha = alpha; }
+        else if (best < INFINITY && balpha == pow(0.25, pass - 1)) {
+            /* rising again: the best is the previous one */
+            memcpy(r, w->rsave, (size_t)m * sizeof *r);
+            memcpy(w->v, w->vsave, (size_t)n * sizeof *w->v);
+            pass = 5;
+        }
+    }
+    w->trial = best;
+    w->cnorm *= balpha;
+    if (best < err || keep) {
+        measure(p, w, r, u);
+        return best;
+    }
+    memcpy(r, w->rsave, (size_t)m * sizeof *r);
+    memcpy(w->v, w->vsave, (size_t)n * sizeof *w->v);
+    measure(p, w, r, u);
+    return err;
+}
+
+/* The rigid clusters' setup from M's blocks (blk, start, dofs as in
+ * setup_velocity): 1 when the problem does not qualify (a block not of 6
+ * dofs, a contact on more than two bodies, lever arms inconsistent),
+ * -1 out of memory, 0 done. */
+static int setup_rigid(const fc_options *opt, nncg_work *w, const fc_problem *p)
+{
+    int d = w->d, nc = w->nc, n = w->n, size = opt->nncg.coarse_size;
+    w->body_of = fc_calloc((size_t)n + 1, sizeof *w->body_of);
+    w->cbody = fc_calloc((size_t)2 * nc + 1, sizeof *w->cbody);
+    w->lrow = fc_calloc((size_t)n + 1, sizeof *w->lrow);
+    w->cent = fc_calloc((size_t)2 * nc + 1, sizeof *w->cent);
+    w->Mc = fc_matrix_to_csr(p->M);
+    w->Hc = fc_csr_transpose(w->Ht);
+    w->Gc = fc_csr_transpose(w->Gt);
+    int *uf = fc_calloc((size_t)n + 1, sizeof *uf), *cntb = fc_calloc((size_t)n + 1, sizeof *cntb);
+    dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
+    int *bcp = NULL, *bci = NULL, *queue = NULL, *seen = NULL;
+    double *arm = NULL;
+    int ret = -1, nb = 0;
+    if (!w->body_of || !w->cbody || !w->lrow || !w->cent || !w->Mc || !w->Hc || !w->Gc || !uf ||
+        !cntb || !sg)
+        goto out;
+    /* bodies: dofs joined by M's pattern and by equal sets of touching
+     * contacts (a rigid body's dofs); a body qualifies with 6 dofs,
+     * taken in increasing order as translation then rotation */
+    for (int i = 0; i < n; i++) uf[i] = i;
+    for (int i = 0; i < n; i++)
+        for (int t = w->Mc->p[i]; t < w->Mc->p[i + 1]; t++) {
+            int a = find_root(uf, i), b = find_root(uf, w->Mc->j[t]);
+            if (a != b) uf[a < b ? b : a] = a < b ? a : b;
+        }
+    for (int i = 0; i < n; i++) {
+        unsigned long long h = 1469598103934665603ULL;
+        int last = -1, cnt = 0;
+        for (int t = w->Hc->p[i]; t < w->Hc->p[i + 1]; t++) {
+            int c = w->Hc->j[t] / d;
+            if (c == last) continue;
+            h = (h ^ (unsigned long long)(c + 1)) * 1099511628211ULL;
+            last = c;
+            cnt++;
+        }
+        sg[i].h = cnt ? h : 0;
+        sg[i].i = i;
+    }
+    qsort(sg, (size_t)n, sizeof *sg, sig_cmp);
+    for (int k = 1; k < n; k++)
+        if (sg[k].h && sg[k].h == sg[k - 1].h) {
+            int a = find_root(uf, sg[k - 1].i), b = find_root(uf, sg[k].i);
+            if (a != b) uf[a < b ? b : a] = a < b ? a : b;
+        }
+    for (int i = 0; i < n; i++) cntb[find_root(uf, i)]++;
+    for (int i = 0; i < n; i++) w->body_of[i] = -1;
+    for (int i = 0; i < n; i++)   /* roots first in increasing order: body numbers */
+        if (find_root(uf, i) == i && cntb[i] == 6) w->body_of[i] = nb++;
+    w->nbody = nb;
+    w->bdof = fc_calloc((size_t)6 * nb + 1, sizeof *w->bdof);
+    w->cl = fc_calloc((size_t)nb + 1, sizeof *w->cl);
+    w->pos = fc_calloc((size_t)3 * nb + 1, sizeof *w->pos);
+    bcp = fc_calloc((size_t)nb + 2, sizeof *bcp);
+    bci = fc_calloc((size_t)2 * nc + 1, sizeof *bci);
+    queue = fc_calloc((size_t)nb + 1, sizeof *queue);
+    seen = fc_calloc((size_t)nb + 1, sizeof *seen);
+    arm = fc_calloc((size_t)6 * nc + 1, sizeof *arm);
+    if (!w->bdof || !w->cl || !w->pos || !bcp || !bci || !queue || !seen || !arm) goto out;
+    memset(cntb, 0, (size_t)n * sizeof *cntb);
+    for (int i = 0; i < n; i++) {
+        int root = find_root(uf, i), b = w->body_of[root];
+        if (b < 0) continue;
+        w->bdof[6 * b + cntb[b]++] = i;
+    }
+    for (int i = 0; i < n; i++) w->body_of[i] = w->body_of[find_root(uf, i)];
+    /* the bodies of each contact and the lever arms l = 1/2 sum_k t_k x rho_k
+     * (rows of H: translation t_k, rotation rho_k = l x t_k) */
+    ret = 1;
+    if (nb == 0) goto out;
+    for (int a = 0; a < nc; a++) {
+        w->cbody[2 * a] = w->cbody[2 * a + 1] = -1;
+        double tr[2][3][3] = {{{0}}}, ro[2][3][3] = {{{0}}};
+        for (int l = 0; l < 3 && l < d; l++)
+            for (int s = w->Ht->p[d * a + l]; s < w->Ht->p[d * a + l + 1]; s++) {
+                int i = w->Ht->j[s], b = w->body_of[i], e;
+                if (b < 0) continue;   /* a dof of a body that does not qualify */
+                if (w->cbody[2 * a] == b) e = 0;
+                else if (w->cbody[2 * a + 1] == b) e = 1;
+                else if (w->cbody[2 * a] < 0) { e = 0; w->cbody[2 * a] = b; }
+                else if (w->cbody[2 * a + 1] < 0) { e = 1; w->cbody[2 * a + 1] = b; }
+                else goto out;
+                int x = 0;
+                while (x < 5 && w->bdof[6 * b + x] != i) x++;
+                if (x < 3) tr[e][l][x] = w->Ht->x[s];
+                else ro[e][l][x - 3] = w->Ht->x[s];
+            }
+        for (int e = 0; e < 2; e++)
+            for (int x = 0; x < 3; x++) {
+                int y = (x + 1) % 3, z = (x + 2) % 3;
+                double v = 0.0;
+                for (int l = 0; l < 3; l++) v += 0.5 * (tr[e][l][y] * ro[e][l][z] - tr[e][l][z] * ro[e][l][y]);
+                arm[6 * a + 3 * e + x] = v;
+            }
+    }
+    /* bodies' contacts, positions breadth first (x_B = x_A + l_A - l_B) */
+    for (int a = 0; a < 2 * nc; a++) if (w->cbody[a] >= 0) bcp[w->cbody[a] + 2]++;
+    for (int b = 0; b < nb; b++) bcp[b + 2] += bcp[b + 1];
+    for (int a = 0; a < 2 * nc; a++) if (w->cbody[a] >= 0) bci[bcp[w->cbody[a] + 1]++] = a;
+    for (int b0 = 0; b0 < nb; b0++) {
+        if (seen[b0]) continue;
+        int head = 0, tail = 0;
+        seen[b0] = 1;
+        queue[tail++] = b0;
+        while (head < tail) {
+            int A = queue[head++];
+            for (int q = bcp[A]; q < bcp[A + 1]; q++) {
+                int a = bci[q] / 2, eA = bci[q] % 2, B = w->cbody[2 * a + 1 - eA];
+                if (B < 0 || seen[B]) continue;
+                seen[B] = 1;
+                for (int x = 0; x < 3; x++)
+                    w->pos[3 * B + x] = w->pos[3 * A + x] + arm[6 * a + 3 * eA + x] - arm[6 * a + 3 * (1 - eA) + x];
+                queue[tail++] = B;
+            }
+        }
+    }
+    double worst = 0.0;   /* the positions must close every contact */
+    for (int a = 0; a < nc; a++) {
+        int A = w->cbody[2 * a], B = w->cbody[2 * a + 1];
+        if (B < 0) continue;
+        double gap = 0.0, len = 0.0;
+        for (int x = 0; x < 3; x++) {
+            double g = w->pos[3 * A + x] + arm[6 * a + x] - w->pos[3 * B + x] - arm[6 * a + 3 + x];
+            gap += g * g;
+            len += arm[6 * a + x] * arm[6 * a + x];
+        }
+        worst = fmax(worst, sqrt(gap / fmax(len, 1e-300)));
+    }
+    if (worst > 1e-6) goto out;
+    /* clusters: greedy breadth first over bodies, size bodies each */
+    ret = -1;
+    for (int b = 0; b < nb; b++) w->cl[b] = -1;
+    int ncl = 0;
+    for (int b0 = 0; b0 < nb; b0++) {
+        if (w->cl[b0] >= 0) continue;
+        int head = 0, tail = 0;
+        w->cl[b0] = ncl;
+        queue[tail++] = b0;
+        while (head < tail && tail < size) {
+            int A = queue[head++];
+            for (int q = bcp[A]; q < bcp[A + 1] && tail < size; q++) {
+                int a = bci[q] / 2, B = w->cbody[2 * a + 1 - bci[q] % 2];
+                if (B < 0 || w->cl[B] >= 0) continue;
+                w->cl[B] = ncl;
+                queue[tail++] = B;
+            }
+        }
+        ncl++;
+    }
+    w->ncl = ncl;
+    w->cbp = fc_calloc((size_t)ncl + 2, sizeof *w->cbp);
+    w->cbi = fc_calloc((size_t)nb + 1, sizeof *w->cbi);
+    w->ccp = fc_calloc((size_t)ncl + 2, sizeof *w->ccp);
+    w->cci = fc_calloc((size_t)2 * nc + 1, sizeof *w->cci);
+    w->ccl = fc_calloc((size_t)2 * nc + 1, sizeof *w->ccl);
+    w->xc = fc_calloc((size_t)3 * ncl + 1, sizeof *w->xc);
+    if (!w->cbp || !w->cbi || !w->ccp || !w->cci || !w->ccl || !w->xc) goto out;
+    for (int b = 0; b < nb; b++) w->cbp[w->cl[b] + 2]++;
+    for (int c = 0; c < ncl; c++) w->cbp[c + 2] += w->cbp[c + 1];
+    for (int b = 0; b < nb; b++) w->cbi[w->cbp[w->cl[b] + 1]++] = b;
+    for (int c = 0; c < ncl; c++) {
+        int cnt = w->cbp[c + 1] - w->cbp[c];
+        for (int q = w->cbp[c]; q < w->cbp[c + 1]; q++) {
+            int b = w->cbi[q];
+            for (int x = 0; x < 3; x++) w->xc[3 * c + x] += w->pos[3 * b + x] / cnt;
+            for (int x = 0; x < 6; x++) w->lrow[w->bdof[6 * b + x]] = 6 * (q - w->cbp[c]) + x;
+        }
+    }
+    /* the clusters' contacts: every contact touching a body of the cluster */
+    int ne = 0;
+    for (int c = 0; c < ncl; c++) {
+        w->ccp[c] = ne;
+        for (int a = 0; a < nc; a++) {   /* (setup only) */
+            int A = w->cbody[2 * a], B = w->cbody[2 * a + 1];
+            if (!((A >= 0 && w->cl[A] == c) || (B >= 0 && w->cl[B] == c))) continue;
+            w->cci[ne] = a;
+            w->ccl[ne] = c;
+            ne++;
+        }
+    }
+    w->ccp[ncl] = ne;
+    for (int a = 0; a < 2 * nc; a++) w->cent[a] = -1;
+    for (int t = 0; t < ne; t++) {
+        int a = w->cci[t];
+        w->cent[2 * a + (w->cent[2 * a] >= 0)] = t;
+    }
+    w->amax_r = 0;
+    w->amax_c = 0;
+    for (int c = 0; c < ncl; c++) {
+        w->amax_r = w->amax_r > 6 * (w->cbp[c + 1] - w->cbp[c]) ? w->amax_r : 6 * (w->cbp[c + 1] - w->cbp[c]);
+        w->amax_c = w->amax_c > d * (w->ccp[c + 1] - w->ccp[c]) ? w->amax_c : d * (w->ccp[c + 1] - w->ccp[c]);
+    }
+    w->k = 6 * ncl;
+    w->nagg = ncl;
+    size_t k = (size_t)w->k;
+    w->zv = fc_calloc((size_t)ne * d * 6 + 1, sizeof *w->zv);
+    w->A = fc_calloc((size_t)w->amax_r * w->amax_c + 1, sizeof *w->A);
+    w->AA = fc_calloc((size_t)w->amax_r * w->amax_r + 1, sizeof *w->AA);
+    w->bk = fc_calloc((size_t)w->amax_r + 1, sizeof *w->bk);
+    w->mark = fc_calloc(k + 1, sizeof *w->mark);
+    w->list = fc_calloc(k + 1, sizeof *w->list);
+    w->C = fc_calloc(k * k + 1, sizeof *w->C);
+    w->rhs = fc_calloc(k + 1, sizeof *w->rhs);
+    w->cc = fc_calloc(k + 1, sizeof *w->cc);
+    w->yb = fc_calloc(k + 1, sizeof *w->yb);
+    w->xb = fc_calloc(k + 1, sizeof *w->xb);
+    w->rsave = fc_calloc((size_t)w->m + 1, sizeof *w->rsave);
+    w->vsave = fc_calloc((size_t)n + 1, sizeof *w->vsave);
+    if (w->zv && w->A && w->AA && w->bk && w->mark && w->list && w->C && w->rhs && w->cc && w->yb &&
+        w->xb && w->rsave && w->vsave)
+        ret = 0;
+out:
+    free(bcp); free(bci); free(queue); free(seen); free(arm); free(uf); free(cntb); free(sg);
+    return ret;
+}
+
 /* The NNCG iterations on the prepared work (w->order set); r in/out. */
 static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
                          nncg_work *w, double *r, double *u, fc_info *info)
@@ -425,7 +879,8 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             if (w->k && it - coarse_at >= o->coarse_every) {
                 coarse_at = it;
                 coarse_tried++;
-                double e2 = coarse_step(p, w, o->coarse_keep, r, u, err);
+                double e2 = o->coarse == 3 ? rigid_step(p, w, o->coarse_keep, r, u, err)
+                                           : coarse_step(p, w, o->coarse_keep, r, u, err);
                 fc_log(opt, 2, "nncg coarse at sweep %d: %.3e -> %.3e (trial %.3e, max |c| %.2e)", it, err,
                        e2, w->trial, w->cnorm);
                 if (e2 < err || o->coarse_keep) {   /* kept: the conjugate direction restarts */
@@ -561,11 +1016,6 @@ static int spd_inverse(int s, double *A)
     return 0;
 }
 
-static int find_root(int *par, int i)
-{
-    while (par[i] != i) { par[i] = par[par[i]]; i = par[i]; }
-    return i;
-}
 
 /* M's diagonal blocks (connected components of its graph): blk[i] the
  * block of dof i (numbered by first dof), start[b] the blocks' offsets
@@ -602,14 +1052,6 @@ int fc_nncg_velocity_form(const fc_problem *p)
     fc_matrix_free(Mc);
     free(par); free(blk); free(start);
     return ok;
-}
-
-typedef struct dof_sig { unsigned long long h; int i; } dof_sig;
-
-static int sig_cmp(const void *x, const void *y)
-{
-    const dof_sig *a = x, *b = y;
-    return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
 }
 
 /* The bodies of the contacts, for the order: dofs are grouped by M's
@@ -760,7 +1202,14 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     } else if (load_path_order(nc, n, body, opt->nncg.order == 2, w->order)) {
         goto out;
     }
-    if (opt->nncg.coarse && setup_coarse(opt, w, Hc)) goto out;
+    if (opt->nncg.coarse == 3) {
+        int rs = setup_rigid(opt, w, p);
+        if (rs < 0) goto out;
+        if (rs > 0) fc_log(opt, 1, "nncg: no rigid clusters (bodies not of 6 dofs or lever arms inconsistent)");
+        else fc_log(opt, 1, "nncg: %d rigid clusters, coarse matrix %d", w->ncl, w->k);
+    } else if (opt->nncg.coarse && setup_coarse(opt, w, Hc)) {
+        goto out;
+    }
     ret = 0;
 out:
     if (ret) { fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL; }
