@@ -333,17 +333,6 @@ typedef struct fc_nncg_options {
     fc_local_solver local; /* one-contact solver; default FC_LOCAL_HYBRID */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
-    int coarse;            /* coarse correction (velocity form, experiment
-                              of issue 33): 0 off, 1 each aggregate's
-                              reactions scaled by one factor, 2 that and a
-                              uniform normal increment, 3 rigid clusters of
-                              coarse_size bodies (6-dof blocks of M); default 0 */
-    int coarse_size;       /* contacts per aggregate (greedy, breadth first
-                              over the contact graph); default 30          */
-    int coarse_every;      /* sweeps between two coarse steps; default 16  */
-    int coarse_keep;       /* 0: a coarse step is kept only when it lowers
-                              the error at once; 1: always kept (the sweeps
-                              after it smooth it); default 0               */
 } fc_nncg_options;
 
 typedef struct fc_options {

@@ -5,6 +5,10 @@
 # and rotation about the centroid; positions from H's lever arms), for
 # clusters of 4-100 bodies grown breadth first over the contact graph.
 # Assumes 6 dofs per body, translation then rotation (the simulator's piles).
+# coarse-diag.txt: build/fricon solve examples/pile-step24.hdf5 --solver nncg
+# --cold --tol 1e-7 --time-limit 60 --output /tmp/c24-ref.sol (the reference:
+# 49776 sweeps, 3.96e-5) and --tol 1e-9 --max-iter 150 (430) --output
+# /tmp/c24-150.sol (/tmp/c24-430.sol); run with /usr/bin/python3.
 import sys, numpy as np, scipy.sparse as sp, h5py
 sys.path.insert(0, '/work/shared/tools')
 import fccheck
