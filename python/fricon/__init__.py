@@ -393,12 +393,13 @@ class Result:
 
 
 def solve(problem, solver="auto", tol=1e-8, max_iter=None, time_limit=None, r0=None,
-          threads=None, options=None, history=False, callback=None, **kwargs):
+          threads=None, options=None, history=False, callback=None, lambda0=None, **kwargs):
     """Solve problem with the named solver (fricon.solvers()).
 
     tol: target of the SPEC measure; max_iter: outer iterations (None: the
     library's default); time_limit: seconds (None: none); r0: initial
-    guess (m values); threads: BLAS/OpenMP threads during the solve (None:
+    guess (m values); lambda0: initial multipliers of the equality
+    constraints (neq values); threads: BLAS/OpenMP threads during the solve (None:
     1, as the command); options: {"nsgs.omega": 1.3, ...}, or as keywords
     with dots as underscores (nsgs_omega=1.3); history: record (iteration,
     error) of each progress report; callback(iteration, error): called on
@@ -411,7 +412,9 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, time_limit=None, r0=N
     settings = _settings(tol, max_iter, time_limit, options, kwargs)
     if r0 is not None:
         r0 = _vector_arg(r0, "r0")
-    d = _fricon.solve(problem._p, str(solver), settings, r0, _threads_arg(threads),
+    if lambda0 is not None:
+        lambda0 = _vector_arg(lambda0, "lambda0")
+    d = _fricon.solve(problem._p, str(solver), settings, r0, lambda0, _threads_arg(threads),
                       bool(history), callback)
     return Result(problem, str(solver), d)
 

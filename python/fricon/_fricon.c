@@ -718,15 +718,30 @@ static int dict_put(PyObject *d, const char *key, PyObject *value)
     return rc;
 }
 
-/* solve(problem, solver, settings, r0, threads, history, callback) */
+/* A finite vector argument of n values (NULL with an exception set). */
+static PyArrayObject *finite_vector_arg(PyObject *obj, npy_intp n, const char *name)
+{
+    PyArrayObject *a = vector_arg(obj, n, name);
+    if (!a) return NULL;
+    const double *x = PyArray_DATA(a);
+    for (npy_intp i = 0; i < n; i++)
+        if (!isfinite(x[i])) {
+            PyErr_Format(PyExc_ValueError, "%s[%zd] is not finite", name, (Py_ssize_t)i);
+            Py_DECREF(a);
+            return NULL;
+        }
+    return a;
+}
+
+/* solve(problem, solver, settings, r0, lambda0, threads, history, callback) */
 static PyObject *solve(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *pobj, *settings, *r0obj, *callback;
+    PyObject *pobj, *settings, *r0obj, *lam0obj, *callback;
     const char *solver;
     int threads, history;
-    if (!PyArg_ParseTuple(args, "OsOOipO", &pobj, &solver, &settings, &r0obj, &threads, &history,
-                          &callback))
+    if (!PyArg_ParseTuple(args, "OsOOOipO", &pobj, &solver, &settings, &r0obj, &lam0obj, &threads,
+                          &history, &callback))
         return NULL;
     ProblemObject *po = problem_arg(pobj);
     if (!po) return NULL;
@@ -743,27 +758,32 @@ static PyObject *solve(PyObject *mod, PyObject *args)
     fc_default_options(&opt);
     if (apply_settings(&opt, settings)) return NULL;
     npy_intp m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 0, neq = p->neq;
-    PyArrayObject *r0 = NULL;
-    if (r0obj != Py_None && !(r0 = vector_arg(r0obj, m, "r0"))) return NULL;
+    PyArrayObject *r0 = NULL, *lam0 = NULL;
+    if (r0obj != Py_None && !(r0 = finite_vector_arg(r0obj, m, "r0"))) return NULL;
+    if (lam0obj != Py_None) {
+        if (neq == 0) {
+            Py_XDECREF(r0);
+            PyErr_SetString(PyExc_ValueError, "lambda0 given for a problem without equality constraints");
+            return NULL;
+        }
+        if (!(lam0 = finite_vector_arg(lam0obj, neq, "lambda0"))) {
+            Py_XDECREF(r0);
+            return NULL;
+        }
+    }
     PyObject *r = PyArray_ZEROS(1, &m, NPY_DOUBLE, 0);
     PyObject *u = r ? PyArray_ZEROS(1, &m, NPY_DOUBLE, 0) : NULL;
     PyObject *v = u && n ? PyArray_ZEROS(1, &n, NPY_DOUBLE, 0) : NULL;
     PyObject *lam = u && neq ? PyArray_ZEROS(1, &neq, NPY_DOUBLE, 0) : NULL;
     if (!u || (n && !v) || (neq && !lam)) {
-        Py_XDECREF(r0); Py_XDECREF(r); Py_XDECREF(u); Py_XDECREF(v);
+        Py_XDECREF(r0); Py_XDECREF(lam0); Py_XDECREF(r); Py_XDECREF(u); Py_XDECREF(v);
         return NULL;
     }
     if (r0) {
-        const double *x = PyArray_DATA(r0);
-        for (npy_intp i = 0; i < m; i++)
-            if (!isfinite(x[i])) {
-                PyErr_Format(PyExc_ValueError, "r0[%zd] is not finite", (Py_ssize_t)i);
-                Py_DECREF(r0); Py_DECREF(r); Py_DECREF(u); Py_XDECREF(v); Py_XDECREF(lam);
-                return NULL;
-            }
-        memcpy(PyArray_DATA((PyArrayObject *)r), x, (size_t)m * sizeof(double));
+        memcpy(PyArray_DATA((PyArrayObject *)r), PyArray_DATA(r0), (size_t)m * sizeof(double));
         opt.r0 = PyArray_DATA(r0);
     }
+    if (lam0) opt.lambda0 = PyArray_DATA(lam0);
     progress_rec rec = {history, 0, 0, NULL, NULL, callback != Py_None ? callback : NULL, {NULL, NULL, NULL}};
     if (history || rec.callback) {
         opt.progress = progress_fn;
@@ -783,6 +803,7 @@ static PyObject *solve(PyObject *mod, PyObject *args)
     Py_DECREF(pobj);
     threads_leave();
     Py_XDECREF(r0);
+    Py_XDECREF(lam0);
     PyObject *out = NULL;
     if (rec.exc[0]) {
         PyErr_Restore(rec.exc[0], rec.exc[1], rec.exc[2]);
@@ -1278,7 +1299,7 @@ static PyMethodDef module_methods[] = {
     {"read_guess", read_guess, METH_VARARGS, "read_guess(path, problem) -> (r, v) or None"},
     {"make_local", make_local, METH_VARARGS, "make_local(d, W, q, mu, mu_r)"},
     {"make_global", make_global, METH_VARARGS, "make_global(d, M, H, f, w, mu, mu_r)"},
-    {"solve", solve, METH_VARARGS, "solve(problem, solver, settings, r0, threads, history, callback)"},
+    {"solve", solve, METH_VARARGS, "solve(problem, solver, settings, r0, lambda0, threads, history, callback)"},
     {"residual", residual, METH_VARARGS, "residual(problem, r, u, v) -> (error, dyn)"},
     {"diagnose", diagnose, METH_VARARGS, "diagnose(problem, r, u) -> (laws, errors)"},
     {"options", options_list, METH_NOARGS, "[(name, help, type, default, range, lo, hi)]"},

@@ -275,3 +275,9 @@ def test_equalities(local, tmp_path):
         t = p.G.T @ res.v + p.b
         scale = max(1.0, np.linalg.norm(p.b))
     assert abs(np.linalg.norm(t) / scale - res.eq_residual) <= 1e-10 + 1e-6 * res.eq_residual
+    # warm-started from its own solution, nsgs meets the tolerance at once
+    warm = fricon.solve(p, solver="nsgs", r0=res.r, lambda0=res.lam)
+    assert warm.status == "converged" and warm.iterations <= 1
+    assert np.allclose(warm.lam, res.lam, rtol=1e-6, atol=1e-9 * max(1.0, np.abs(res.lam).max()))
+    with pytest.raises(ValueError):
+        fricon.solve(p, lambda0=np.full(3, np.nan))
