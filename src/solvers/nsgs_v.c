@@ -185,7 +185,7 @@ static inline void update(const fc_problem *p, const fc_matrix *Ht, const fc_mat
                           int a)
 {
     int d = p->d;
-    double qa[5], ra[5], *rp = r + d * a;
+    double qa[5] = {0}, ra[5] = {0}, *rp = r + d * a;   /* d <= 5 */
     for (int k = 0; k < d; k++) {
         qa[k] = sparse_row_dot(Ht, d * a + k, v) + p->w[d * a + k];
         for (int l = 0; l < d; l++) qa[k] -= loc[a].W[k + l * d] * rp[l];
