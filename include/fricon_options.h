@@ -345,8 +345,9 @@ typedef struct fc_nncg_options {
     int body_passes;       /* > 0 (global form, block-diagonal M): the sweep
                               goes body by body, each body's contacts swept
                               this many times before the next body (a
-                              contact of two bodies in both); 0 off, the
-                              per-contact sweep; default 0                 */
+                              contact of two bodies in both); -1 the
+                              contacts once each, in that body order; 0
+                              off, the per-contact sweep; default 0        */
 } fc_nncg_options;
 
 typedef struct fc_options {

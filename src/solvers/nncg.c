@@ -47,6 +47,7 @@ typedef struct nncg_work {
     /* body-block relaxation (nncg.body_passes > 0, velocity form): the
      * contacts of body b are bcon[bptr[b] .. bptr[b+1]-1] */
     int nbody, *bptr, *bcon;
+    char *bfirst;              /* bcon[t] is the contact's first listing */
     long updates;              /* one-contact updates done (the work) */
 } nncg_work;
 
@@ -57,7 +58,7 @@ static void work_free(nncg_work *w)
     fc_matrix_free(w->Wb);
     free(w->v); free(w->vp); free(w->vx);
     free(w->loc); free(w->order);
-    free(w->bptr); free(w->bcon);
+    free(w->bptr); free(w->bcon); free(w->bfirst);
     free(w->x); free(w->pdir); free(w->best);
 }
 
@@ -113,6 +114,12 @@ static void sweep(nncg_work *w, const fc_local_params *par, int symmetric, int p
             for (int k = 0; k < passes; k++)
                 for (int t = w->bptr[b]; t < w->bptr[b + 1]; t++) contact_v(w, par, w->bcon[t], r);
         w->updates += (long)passes * w->bptr[w->nbody];
+        return;
+    }
+    if (w->bptr) {   /* passes -1: body order, each contact once (locality only) */
+        for (int t = 0; t < w->bptr[w->nbody]; t++)
+            if (w->bfirst[t]) contact_v(w, par, w->bcon[t], r);
+        w->updates += w->nc;
         return;
     }
     w->updates += symmetric ? 2L * w->nc : w->nc;
@@ -456,6 +463,12 @@ static int body_blocks(nncg_work *w, int n, const int *body)
     if (!w->bptr || !w->bcon) { free(cnt); free(fill); return 1; }
     for (int a = 0; a < 2 * nc; a++)
         if (body[a] >= 0) w->bcon[cnt[body[a]] + fill[body[a]]++] = a / 2;
+    w->bfirst = fc_calloc((size_t)cnt[n] + 1, 1);
+    char *seen = fc_calloc((size_t)nc + 1, 1);
+    if (!w->bfirst || !seen) { free(cnt); free(fill); free(seen); return 1; }
+    for (int t = 0; t < cnt[n]; t++)
+        if (!seen[w->bcon[t]]) { seen[w->bcon[t]] = 1; w->bfirst[t] = 1; }
+    free(seen);
     int nb = 0;   /* compact: drop the ids without contacts */
     for (int b = 0; b < n; b++)
         if (cnt[b + 1] > cnt[b]) { w->bptr[nb + 1] = w->bptr[nb] + cnt[b + 1] - cnt[b]; nb++; }
@@ -541,10 +554,10 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
         }
         if (pass == 1) w->Gt->nnz = nz;
     }
-    if ((opt->nncg.order != 0 || opt->nncg.body_passes > 0) &&
+    if ((opt->nncg.order != 0 || opt->nncg.body_passes != 0) &&
         contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body))
         goto out;
-    if (opt->nncg.body_passes > 0 && body_blocks(w, n, body)) goto out;
+    if (opt->nncg.body_passes != 0 && body_blocks(w, n, body)) goto out;
     /* W_aa = H_a^T G_a */
     double *x = w->vx;   /* n scratch, zero */
     memset(x, 0, (size_t)n * sizeof *x);
