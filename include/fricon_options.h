@@ -342,12 +342,6 @@ typedef struct fc_nncg_options {
     fc_local_solver local; /* one-contact solver; default FC_LOCAL_HYBRID */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
-    int body_passes;       /* > 0 (global form, block-diagonal M): the sweep
-                              goes body by body, each body's contacts swept
-                              this many times before the next body (a
-                              contact of two bodies in both); -1 the
-                              contacts once each, in that body order; 0
-                              off, the per-contact sweep; default 0        */
 } fc_nncg_options;
 
 typedef struct fc_options {

@@ -84,8 +84,7 @@ static void limits(const char *path)
 }
 
 /* A bundled step of the granular pile (fricon simulate pile, 300
- * spheres, 947 contacts): 1e-4 in every order and acceleration, and
- * with the body-block sweep (nncg.body_passes). */
+ * spheres, 947 contacts): 1e-4 in every order and acceleration. */
 static void pile_step(void)
 {
     const char *path = FRICON_EXAMPLES "/pile300-step30.hdf5";
@@ -93,8 +92,7 @@ static void pile_step(void)
     if (!p) return;
     static const char *set[][2] = {{NULL, NULL}, {"nncg.order", "1"}, {"nncg.order", "2"},
                                    {"nncg.accel", "0"}, {"nncg.accel", "2"},
-                                   {"nncg.symmetric", "1"}, {"nncg.body_passes", "1"},
-                                   {"nncg.body_passes", "3"}};
+                                   {"nncg.symmetric", "1"}};
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         fc_info info;
         double e = run(p, 1e-4, set[k][0], set[k][1], 0, 60.0, &info);
@@ -145,8 +143,6 @@ int main(void)
     converges("global/Box_Stacks-i0122-82-5.hdf5", 1e-8, NULL, NULL);
     converges("global/Box_Stacks-i0122-82-5.hdf5", 1e-8, "nncg.order", "1");
     converges("global/Spheres-i099-356-679.hdf5", 1e-6, NULL, NULL);
-    converges("global/Spheres-i099-356-679.hdf5", 1e-6, "nncg.body_passes", "2");
-    converges("global/Box_Stacks-i0122-82-5.hdf5", 1e-8, "nncg.body_passes", "1");
     converges("global/CubeH8.hdf5", 1e-8, NULL, NULL);
     converges("global/GFC3D_TwoRods1.dat", 1e-8, NULL, NULL);
     converges("fc3d/KaplasTower-i1061-4.hdf5.dat", 1e-6, NULL, NULL);

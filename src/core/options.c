@@ -137,7 +137,6 @@ static const fc_option_info table[] = {
     E(nncg.local, FC_LOCAL_HYBRID, FC_LOCAL_EXACT, "nncg one-contact solver: 0 hybrid, 1 projection, 2 AC Newton, 3 exact"),
     D(nncg.local_tol, 1e-14, 0, 1, OPEN, "nncg: one-contact solver tolerance"),
     I(nncg.local_max_iter, 20, 1, 10000, "nncg: one-contact Newton iterations"),
-    I(nncg.body_passes, 0, -1, 100, "nncg: >0 sweeps body by body, each body's contacts this many times; -1 body order, each contact once (global form)"),
     D(apgd.L0, 0.0, -INF, 1e12, CLOSED, "apgd: first Lipschitz estimate; <= 0: from one product with W"),
     D(apgd.L_grow, 2.0, 1, 1e3, CLOSED, "apgd: L growth when the descent test fails"),
     D(apgd.L_shrink, 0.9, 0, 1, OPEN_LO, "apgd: L shrink after each iteration"),

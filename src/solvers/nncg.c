@@ -44,11 +44,6 @@ typedef struct nncg_work {
     fc_local *loc;
     int *order;
     double *x, *pdir, *best;   /* m */
-    /* body-block relaxation (nncg.body_passes > 0, velocity form): the
-     * contacts of body b are bcon[bptr[b] .. bptr[b+1]-1] */
-    int nbody, *bptr, *bcon;
-    char *bfirst;              /* bcon[t] is the contact's first listing */
-    long updates;              /* one-contact updates done (the work) */
 } nncg_work;
 
 static void work_free(nncg_work *w)
@@ -58,7 +53,6 @@ static void work_free(nncg_work *w)
     fc_matrix_free(w->Wb);
     free(w->v); free(w->vp); free(w->vx);
     free(w->loc); free(w->order);
-    free(w->bptr); free(w->bcon); free(w->bfirst);
     free(w->x); free(w->pdir); free(w->best);
 }
 
@@ -102,27 +96,9 @@ static void contact_w(nncg_work *w, const fc_local_params *par, int a, double *r
     fc_local_solve(&w->loc[a], qa, par, rp);
 }
 
-/* One sweep in w->order (forward, then backward when symmetric); with
- * body blocks, bodies in turn, each body's contacts swept `passes` times
- * (PGS on the body's local problem, the other contacts frozen: the
- * rotation of a sphere couples the tangential reactions of all its
- * contacts, docs/granular-piles.md). */
-static void sweep(nncg_work *w, const fc_local_params *par, int symmetric, int passes, double *r)
+/* One sweep in w->order (forward, then backward when symmetric). */
+static void sweep(nncg_work *w, const fc_local_params *par, int symmetric, double *r)
 {
-    if (w->bptr && passes > 0) {
-        for (int b = 0; b < w->nbody; b++)
-            for (int k = 0; k < passes; k++)
-                for (int t = w->bptr[b]; t < w->bptr[b + 1]; t++) contact_v(w, par, w->bcon[t], r);
-        w->updates += (long)passes * w->bptr[w->nbody];
-        return;
-    }
-    if (w->bptr) {   /* passes -1: body order, each contact once (locality only) */
-        for (int t = 0; t < w->bptr[w->nbody]; t++)
-            if (w->bfirst[t]) contact_v(w, par, w->bcon[t], r);
-        w->updates += w->nc;
-        return;
-    }
-    w->updates += symmetric ? 2L * w->nc : w->nc;
     for (int i = 0; i < w->nc; i++) {
         if (w->Gt) contact_v(w, par, w->order[i], r);
         else contact_w(w, par, w->order[i], r);
@@ -195,7 +171,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         memcpy(w->x, r, (size_t)m * sizeof *r);
         if (aa.on) fo_accel_save(&aa, r, m);
         if (w->Gt) memcpy(w->vx, w->v, (size_t)n * sizeof *w->v);
-        sweep(w, &par, o->symmetric, o->body_passes, r);
+        sweep(w, &par, o->symmetric, r);
         it++;
         double gg = 0.0, rn = 0.0;
         for (int i = 0; i < m; i++) {
@@ -445,37 +421,6 @@ static int contact_bodies(const fc_matrix *Hc, const fc_matrix *Ht, int d, int n
     return 0;
 }
 
-/* The body blocks from the contacts' bodies (body: 2 nc ids < n, -1
- * none): each body with contacts, in id order (the simulator's spatial
- * order), its contacts in file order; a contact between two bodies is in
- * both.  1 when out of memory. */
-static int body_blocks(nncg_work *w, int n, const int *body)
-{
-    int nc = w->nc;
-    int *cnt = fc_calloc((size_t)n + 2, sizeof *cnt), *fill = fc_calloc((size_t)n + 1, sizeof *fill);
-    if (!cnt || !fill) { free(cnt); free(fill); return 1; }
-    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) cnt[body[a] + 1]++;
-    w->nbody = 0;
-    for (int b = 0; b < n; b++) w->nbody += cnt[b + 1] > 0;
-    for (int b = 0; b < n; b++) cnt[b + 1] += cnt[b];
-    w->bptr = fc_calloc((size_t)w->nbody + 1, sizeof *w->bptr);
-    w->bcon = fc_calloc((size_t)cnt[n] + 1, sizeof *w->bcon);
-    if (!w->bptr || !w->bcon) { free(cnt); free(fill); return 1; }
-    for (int a = 0; a < 2 * nc; a++)
-        if (body[a] >= 0) w->bcon[cnt[body[a]] + fill[body[a]]++] = a / 2;
-    w->bfirst = fc_calloc((size_t)cnt[n] + 1, 1);
-    char *seen = fc_calloc((size_t)nc + 1, 1);
-    if (!w->bfirst || !seen) { free(cnt); free(fill); free(seen); return 1; }
-    for (int t = 0; t < cnt[n]; t++)
-        if (!seen[w->bcon[t]]) { seen[w->bcon[t]] = 1; w->bfirst[t] = 1; }
-    free(seen);
-    int nb = 0;   /* compact: drop the ids without contacts */
-    for (int b = 0; b < n; b++)
-        if (cnt[b + 1] > cnt[b]) { w->bptr[nb + 1] = w->bptr[nb] + cnt[b + 1] - cnt[b]; nb++; }
-    free(cnt); free(fill);
-    return 0;
-}
-
 /* Velocity form of p when M is block diagonal with blocks of at most
  * NNCG_MAX_BLOCK, each positive definite: Ht, Gt, loc, order, M^-1 f in
  * minvf.  Returns 0 on success, 1 when M does not qualify, -1 when out
@@ -554,10 +499,7 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
         }
         if (pass == 1) w->Gt->nnz = nz;
     }
-    if ((opt->nncg.order != 0 || opt->nncg.body_passes != 0) &&
-        contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body))
-        goto out;
-    if (opt->nncg.body_passes != 0 && body_blocks(w, n, body)) goto out;
+    if (opt->nncg.order != 0 && contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body)) goto out;
     /* W_aa = H_a^T G_a */
     double *x = w->vx;   /* n scratch, zero */
     memset(x, 0, (size_t)n * sizeof *x);
@@ -680,9 +622,8 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
     velocity(&w, r, minvf, v);   /* exact v of the returned r */
     memcpy(w.v, v, (size_t)n * sizeof *v);
     info->residual = measure(p, &w, r, u);
-    fc_log(opt, 0, "nncg: %s after %d sweeps (%.1f sweeps of work), error %.3e, %.3f s",
-           fc_status_name(st), info->iterations, (double)w.updates / (nc > 0 ? nc : 1),
-           info->residual, fc_clock_elapsed(&clk));
+    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s", fc_status_name(st),
+           info->iterations, info->residual, fc_clock_elapsed(&clk));
     info->status = st;
     work_free(&w);
     free(minvf);

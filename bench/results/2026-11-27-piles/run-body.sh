@@ -1,6 +1,7 @@
 #!/bin/sh
 # nncg.body_passes (body-block relaxation) against plain nncg, cold, tol 1e-4.
-# usage: sh run-body.sh FILE...   (from the worktree root, build/ built)
+# usage: sh run-body.sh FILE...   (from the worktree root, build/ built at
+# commit fbad932 of branch body: nncg.body_passes is not in later trees)
 # KCS="0:3000 1:1600" picks the (passes:cap) pairs.
 # Per run: outer sweeps, work in sweeps (one-contact updates / nc), error, CPU s (user).
 # Caps of about 3000 sweeps of work: k=0 3000, k=1 1600 (1.86 sweeps of work
