@@ -127,7 +127,8 @@ static void detection(const char *scene, int count)
         }
         for (int t = 2; t <= 3; t++) {
             int same = w[t]->npairs == w[1]->npairs && w[t]->ncontacts == w[1]->ncontacts &&
-                       !memcmp(w[t]->pairs, w[1]->pairs, 2 * sizeof(int) * (size_t)w[1]->npairs);
+                       (w[1]->npairs == 0 ||   /* pairs may be NULL then */
+                        !memcmp(w[t]->pairs, w[1]->pairs, 2 * sizeof(int) * (size_t)w[1]->npairs));
             /* the detection's fields (r is the solve's: compared below) */
             for (int c = 0; same && c < w[1]->ncontacts; c++) {
                 fc_mbd_contact a = w[1]->contacts[c], b = w[t]->contacts[c];
