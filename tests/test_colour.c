@@ -11,6 +11,7 @@
  * Built with FRICON_TEST_QUICK (the ThreadSanitizer job) it runs a
  * smaller column and fewer problems. */
 #include "test.h"
+#include "scene.h"
 #include "check.h"
 #include "fricon.h"
 #include "fricon_mbd.h"
@@ -182,22 +183,14 @@ static void same_results(const fc_problem *p, const char *solver, int max_iter)
  * thousands of contacts. */
 static void column(void)
 {
-    fc_mbd_scene_params par;
-    fc_mbd_scene_defaults(&par);
 #ifdef FRICON_TEST_QUICK
-    par.count = 300;
+    int count = 300;
 #else
-    par.count = 1000;
+    int count = 1000;
 #endif
     fc_mbd_world *w;
     fc_error err;
-    CHECK(fc_mbd_scene("column", &par, &w, &err) == FC_OK, "%s", err.msg);
-    fc_options o;
-    fc_default_options(&o);
-    o.max_iter = 5;
-    fc_mbd_step_info in;
-    CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
-    const fc_problem *p = fc_mbd_last_problem(w);
+    const fc_problem *p = test_scene_step("column", count, &w);
     CHECK(p && p->kind == FC_GLOBAL && p->nc > 500, "column step: %d contacts", p ? p->nc : 0);
     if (!p || p->kind != FC_GLOBAL) { fc_mbd_world_free(w); return; }
     check_shared(p);

@@ -3,6 +3,7 @@
  * library keeps no global mutable state).  Problems are read before the
  * threads start (HDF5 error-handler toggling is not thread-safe). */
 #include "test.h"
+#include "scene.h"
 #include "fricon.h"
 #include "fricon_mbd.h"
 
@@ -82,18 +83,10 @@ static fc_problem *load(const char *name)
  * alone), for nsgs, a first-order solver and auto. */
 static void thread_counts(void)
 {
-    fc_mbd_scene_params par;
-    fc_mbd_scene_defaults(&par);
-    par.count = 2000;
     fc_mbd_world *w;
-    fc_error err;
-    CHECK(fc_mbd_scene("column", &par, &w, &err) == FC_OK, "%s", err.msg);
     fc_options o;
-    fc_default_options(&o);
-    o.max_iter = 5;
-    fc_mbd_step_info in;
-    CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
-    const fc_problem *p = fc_mbd_last_problem(w);
+    fc_error err;
+    const fc_problem *p = test_scene_step("column", 2000, &w);
     CHECK(p && p->nc >= 4096, "column step: %d contacts", p ? p->nc : 0);
     if (!p || p->nc < 4096) { fc_mbd_world_free(w); return; }
     static const char *const solvers[] = {"nsgs", "apgd-ccp", "auto"};
