@@ -140,6 +140,9 @@ static inline double fc_problem_error(const fc_problem *p, const double *r, doub
     fc_problem_u(p, r, u);
     return fc_error_local(p, r, u);
 }
+/* With equalities: the larger of that measure (u = W r + V lambda + q)
+ * and the equality residual; NaN kept (src/measure/residual.c). */
+double fc_error_local_eq(const fc_problem *p, const double *r, const double *lambda, double *u);
 
 /* Dense vector kernels (src/util/vec.c), threaded from FC_PAR_MIN
  * entries; the sums by fc_chunks. */

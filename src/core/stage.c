@@ -69,14 +69,8 @@ int fc_stage_run(fc_stages *s, const fc_solver *solver, const char *label, fc_st
     if (s->no_measure) return 1;
     if (!fc_all_finite((size_t)m, r)) s->err = INFINITY;
     else if (s->measure) s->err = s->measure(s->measure_user, r, u);
-    else if (s->lambda) {   /* a NaN kept */
-        fc_problem_u_eq(p, r, s->lambda, u);
-        s->err = fc_error_local(p, r, u);
-        double eq = fc_equality_residual(p, r, NULL, s->lambda);
-        if (eq > s->err || eq != eq) s->err = eq;
-    } else {
-        s->err = fc_problem_error(p, r, u);
-    }
+    else if (s->lambda) s->err = fc_error_local_eq(p, r, s->lambda, u);
+    else s->err = fc_problem_error(p, r, u);
     double seconds = fc_now() - t0;
     if (s->info) fc_info_add_stage(s->info, label, s->status, s->stage_iterations, s->err, seconds);
     fc_log(s->opt, 1, "stage %s: %s after %d iterations, error %.3e, %.3f s", label,

@@ -358,28 +358,18 @@ static double joint_residual(const fc_problem *p, const double *v)
     return sqrt(s) / fmax(1.0, sqrt(nb));
 }
 
-/* The joints' multipliers of the last step in this step's columns (0 for
- * a new row); 0 when out of memory. */
-static int joint_warm_start(const fc_mbd_world *w, double *lambda)
+/* The joints' lambda and the step's columns: handed to the joints (per
+ * row) from in, or the joints' last ones (0 for a new row) into out;
+ * 0 when out of memory. */
+static int joint_lambda(fc_mbd_world *w, const double *in, double *out)
 {
     int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
     if (!dof) return 0;
     dof_map(w, dof);
-    fc_mbd_joint_gather(w, dof, lambda);
+    if (in) fc_mbd_joint_scatter(w, dof, in);
+    if (out) fc_mbd_joint_gather(w, dof, out);
     free(dof);
     return 1;
-}
-
-/* The multipliers kept, and handed to the joints (per row). */
-static void keep_lambda(fc_mbd_world *w, double *lambda)
-{
-    int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
-    if (dof) {
-        dof_map(w, dof);
-        fc_mbd_joint_scatter(w, dof, lambda);
-    }
-    free(dof);
-    w->last_lambda = lambda;
 }
 
 static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
@@ -432,7 +422,7 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         else fc_default_options(&o);
         o.r0 = r0;
         double *lambda0 = p->neq > 0 ? fc_calloc((size_t)p->neq, sizeof *lambda0) : NULL;
-        if (lambda0 && joint_warm_start(w, lambda0)) o.lambda0 = lambda0;
+        if (lambda0 && joint_lambda(w, NULL, lambda0)) o.lambda0 = lambda0;
         const fc_solver *sv = fc_solver_find(solver ? solver : fc_mbd_default_solver(w));
         fc_err e = FC_OK;
         /* the step reduces for solvers without the global entry point */
@@ -481,7 +471,8 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
             fc_problem_free(p);
             return e;
         }
-        keep_lambda(w, lambda);
+        joint_lambda(w, lambda, NULL);   /* kept: the joints' and the export's */
+        w->last_lambda = lambda;
         int d = p->d;
         for (int c = 0; c < w->ncontacts; c++)
             for (int k = 0; k < 3; k++) w->contacts[c].r[k] = k < d ? r[d * c + k] : 0.0;

@@ -48,6 +48,13 @@ void fc_problem_u_eq(const fc_problem *p, const double *r, const double *lambda,
     if (p->neq > 0 && lambda) fc_matrix_gemv(p->V, 1.0, lambda, 1.0, u);
 }
 
+double fc_error_local_eq(const fc_problem *p, const double *r, const double *lambda, double *u)
+{
+    fc_problem_u_eq(p, r, lambda, u);
+    double err = fc_error_local(p, r, u), eq = fc_equality_residual(p, r, NULL, lambda);
+    return eq > err || eq != eq ? eq : err;
+}
+
 double fc_residual_eq(const fc_problem *p, const double *r, const double *v,
                       const double *lambda, double *dyn, double *eq)
 {

@@ -27,13 +27,6 @@ typedef struct eq_best {
     double err;
 } eq_best;
 
-/* The measure fc_solve judges by: the contact part and the equality rows. */
-static double eq_error(const fc_problem *p, const double *r, const double *lambda, double *u)
-{
-    fc_problem_u_eq(p, r, lambda, u);
-    return fmax(fc_error_local(p, r, u), fc_equality_residual(p, r, NULL, lambda));
-}
-
 typedef fc_status (*eq_fn)(const fc_problem *p, const fc_options *opt, double *r, double *u,
                            double *lambda, fc_info *info);
 
@@ -52,7 +45,7 @@ static double stage(const fc_problem *p, const fc_options *opt, const fc_clock *
     memset(&sub, 0, sizeof sub);
     double t0 = fc_clock_elapsed(clk);
     fc_status st = fn(p, &o, r, u, lambda, &sub);
-    double err = eq_error(p, r, lambda, u);
+    double err = fc_error_local_eq(p, r, lambda, u);
     if (!isfinite(err)) err = INFINITY;
     info->iterations += sub.iterations;
     fc_info_add_stage(info, name, st, sub.iterations, err, fc_clock_elapsed(clk) - t0);
@@ -80,7 +73,7 @@ fc_status fc_auto_solve_eq(const fc_problem *p, const fc_options *opt, double *r
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
-    b.err = eq_error(p, r, lambda, u);
+    b.err = fc_error_local_eq(p, r, lambda, u);
     if (!isfinite(b.err)) b.err = INFINITY;
     static const struct { eq_fn fn; const char *name; int share; } plan[] = {
         {fc_ipm_mdp_solve_eq, "ipm-mdp", AUTO_EQ_IPM_MDP_ITERATIONS},
@@ -97,7 +90,7 @@ fc_status fc_auto_solve_eq(const fc_problem *p, const fc_options *opt, double *r
     }
     memcpy(r, b.r, (size_t)m * sizeof *r);
     memcpy(lambda, b.lambda, (size_t)p->neq * sizeof *lambda);
-    double err = eq_error(p, r, lambda, u);
+    double err = fc_error_local_eq(p, r, lambda, u);
     free(b.r);
     free(b.lambda);
     if (err <= opt->tolerance) return FC_CONVERGED;
