@@ -14,6 +14,7 @@ typedef struct fc_anderson {
     double *fprev, *gprev;  /* m: last residual and image             */
     double *gram;           /* mem x mem: dF_i . dF_j by ring slots   */
     double *A, *b;          /* mem x mem, mem: the normal equations   */
+    double *part;           /* per-chunk partial sums of a step       */
 } fc_anderson;
 
 /* 0 on success, -1 when out of memory. */
