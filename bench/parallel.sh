@@ -8,13 +8,15 @@
 #
 # 1. A problem of 10^4+ contacts: `fricon simulate column --count N`
 #    (default 3000 spheres: about 10400 contacts) runs 2 steps (NSGS, at
-#    most 50 sweeps: generation only) and exports step 2 in local form to
-#    DIR/column-N-local.hdf5 (--reuse: kept when there).
+#    most 50 sweeps: generation only) and exports step 2 in local and
+#    global form to DIR/column-N-local.hdf5 and DIR/column-N.hdf5
+#    (--reuse: kept when there).
 # 2. build/bench_kernels on it: the SPEC measure, W x, and one iteration
 #    of admm (constant rho, no probe), apgd-ccp and fpp (iteration time =
 #    (t(10 + N) - t(10)) / N, default N 100), threads 1 and 2 alternated
 #    K times (default 7); the column "results" says whether threads 1 and
-#    2 (and the repeats) returned the same bits.
+#    2 (and the repeats) returned the same bits; then one iteration of
+#    gadmm (constant rho) on the global form, the same way.
 # 3. The simulator: `fricon simulate pile --count M` (default 10^4
 #    spheres, S steps, default 5, NSGS with 1 sweep: the solve is not what
 #    is timed) with --threads 1 and 2 alternated K times: the detection
@@ -68,20 +70,24 @@ say "# fricon $(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo '?'
 
 # ---- 1. the problem
 PROB=$OUT/column-$COUNT-local.hdf5
-if [ $REUSE = 0 ] || [ ! -f "$PROB" ]; then
+GPROB=$OUT/column-$COUNT.hdf5
+if [ $REUSE = 0 ] || [ ! -f "$PROB" ] || [ ! -f "$GPROB" ]; then
   tmp=$OUT/gen
   rm -rf "$tmp"
-  "$FRICON" simulate column --count "$COUNT" --steps 2 --every 2 --export "$tmp" --local \
+  "$FRICON" simulate column --count "$COUNT" --steps 2 --every 2 --export "$tmp" --both \
       --solver nsgs --max-iter 50 --quiet > /dev/null 2>&1
   f=$(ls "$tmp"/column-*-local.hdf5 2>/dev/null | head -1)
-  [ -n "$f" ] || { echo "parallel: the column of $COUNT spheres exported no problem" >&2; exit 1; }
+  g=${f%-local.hdf5}.hdf5
+  [ -n "$f" ] && [ -f "$g" ] || { echo "parallel: the column of $COUNT spheres exported no problem" >&2; exit 1; }
   mv "$f" "$PROB"
+  mv "$g" "$GPROB"
   rm -rf "$tmp"
 fi
 
 # ---- 2. the kernels and the first-order solvers
 say ""
 "$KERNELS" "$PROB" --reps "$REPS" --iters "$ITERS" | tee -a "$REPORT"
+"$KERNELS" "$GPROB" --reps "$REPS" --iters "$ITERS" --solvers gadmm | tee -a "$REPORT"
 
 # ---- 3. the simulator's contact detection
 say ""

@@ -12,17 +12,19 @@
 # generated into bench-threads/ (`fricon simulate column`, as
 # bench/mbd_scale.sh does).
 # For each file:
-# 1. per-sweep time, nsgs without Anderson (plain sweeps), in three
+# 1. per-sweep time, nsgs without Anderson (plain sweeps), in four
 #    settings: file order with 1 thread, coloured order (nsgs.order=2)
-#    with 1 thread and with 2.  A time is the difference of two solves,
+#    with 1 thread and with 2, the stretches (nsgs.order=3, auto's
+#    choice from 2 threads; with 1 thread it is the file order) with 2.  A time is the difference of two solves,
 #    K + 10 and 10 sweeps (the error measured only at the last one), over K:
 #    the set-up (conversions, colouring) cancels.  The settings are run in
 #    turn, N times (default 5), and the median is kept.
 # 2. build/bench_bandwidth FILE --threads 2: the bound of one product
 #    with W at the triad's bandwidth (what one sweep must read at least).
-# 3. ratios: coloured 1 thread / 2 threads (target >= 1.7), coloured 1
-#    thread / file order (the colouring's own cost), and each sweep time
-#    over the bound of its thread count (target <= 1.5).
+# 3. ratios: coloured 1 thread / 2 threads and file order 1 thread /
+#    stretches 2 threads (target >= 1.7), coloured 1 thread / file order
+#    (the colouring's own cost), and each sweep time over the bound of its
+#    thread count (target <= 1.5).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRICON=$HERE/../build/fricon
@@ -74,20 +76,23 @@ for f in "${FILES[@]}"; do
     sweep_ms "$f" 1 1 >>"$tmp/file1"
     sweep_ms "$f" 1 2 >>"$tmp/col1"
     sweep_ms "$f" 2 2 >>"$tmp/col2"
+    sweep_ms "$f" 2 3 >>"$tmp/str2"
   done
   file1=$(median <"$tmp/file1"); col1=$(median <"$tmp/col1"); col2=$(median <"$tmp/col2")
+  str2=$(median <"$tmp/str2")
   probe=$("$PROBE" "$f" --threads 2 --reps 5 2>&1)
   bound1=$(echo "$probe" | sed -n 's/.*(bound \([0-9.]*\) ms.* with 2 .*/\1/p')
   bound2=$(echo "$probe" | sed -n 's/.*with 2 (bound \([0-9.]*\) ms.*/\1/p')
   echo "$f"
   echo "$probe" | sed 's/^/  probe: /'
-  echo "  ms per sweep (median of $REPS, $K sweeps): file order 1 thread $file1, coloured 1 thread $col1, coloured 2 threads $col2"
-  awk -v f1="$file1" -v c1="$col1" -v c2="$col2" -v b1="${bound1:-0}" -v b2="${bound2:-0}" 'BEGIN {
+  echo "  ms per sweep (median of $REPS, $K sweeps): file order 1 thread $file1, coloured 1 thread $col1, coloured 2 threads $col2, stretches 2 threads $str2"
+  awk -v f1="$file1" -v c1="$col1" -v c2="$col2" -v s2="$str2" -v b1="${bound1:-0}" -v b2="${bound2:-0}" 'BEGIN {
     printf "  speed-up coloured 1 -> 2 threads: %.2fx (target >= 1.7)\n", c1 / c2
+    printf "  speed-up file order 1 thread -> stretches 2 threads: %.2fx (target >= 1.7)\n", f1 / s2
     printf "  coloured / file order, 1 thread: %.2fx\n", c1 / f1
     if (b1 > 0 && b2 > 0)
-      printf "  sweep / bound: file order 1 thread %.2fx, coloured 1 thread %.2fx, coloured 2 threads %.2fx (target <= 1.5)\n",
-             f1 / b1, c1 / b1, c2 / b2
+      printf "  sweep / bound: file order 1 thread %.2fx, coloured 1 thread %.2fx, coloured 2 threads %.2fx, stretches 2 threads %.2fx (target <= 1.5)\n",
+             f1 / b1, c1 / b1, c2 / b2, s2 / b2
   }'
   rm -rf "$tmp"
 done

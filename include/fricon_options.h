@@ -26,16 +26,20 @@ typedef enum fc_local_solver {
 
 typedef struct fc_nsgs_options {
     double omega;          /* relaxation (PSOR when != 1); default 1.0      */
-    int order;             /* contact order of a sweep: 0 auto (coloured when
-                              the solve has more than one thread, at least
-                              10^4 contacts and a useful colouring, else the
+    int order;             /* contact order of a sweep: 0 auto (the
+                              stretches when the solve has more than one
+                              thread and at least 10^4 contacts, else the
                               file order), 1 the file order, 2 coloured
                               (contacts that do not couple swept in
                               parallel, colour after colour: the same result
-                              for any thread count; docs/solvers.md#nsgs);
-                              default 0                                   */
+                              for any thread count), 3 the stretches (one
+                              contiguous stretch of the file order per
+                              thread, then the contacts coupling two
+                              stretches: the same result for a given thread
+                              count; docs/solvers.md#nsgs); default 0     */
     int shuffle;           /* 0: fixed order; 1: shuffle each sweep (the
-                              colours' order when coloured); default 0    */
+                              colours' order when coloured; the stretches
+                              then give way to the file order); default 0 */
     unsigned seed;         /* seed of the shuffle; default 1               */
     int error_every;       /* full error computed every k sweeps; 0: when the
                               sweep's change predicts the tolerance (at least

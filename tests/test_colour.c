@@ -1,4 +1,5 @@
-/* The coloured order of nsgs, psor and nsgs-v (nsgs.order = 2, issue 28):
+/* The coloured order of nsgs, psor and nsgs-v (nsgs.order = 2, issue 28)
+ * and the stretches (nsgs.order = 3):
  * - the colourings are valid on real problems: no two contacts of one
  *   colour couple in W (local) or share an unknown of v (global), every
  *   contact has exactly one colour, and a dense W needs one colour per
@@ -7,7 +8,11 @@
  *   1e-8 on shared problems, the error recomputed by check.h;
  * - a coloured solve gives bit for bit the same result run to run and
  *   with 1, 2 and 3 threads (on a generated column step, large enough
- *   for the other parallel kernels too).
+ *   for the other parallel kernels too);
+ * - the stretches: each contact once, the stretches in the contacts'
+ *   order, no two contacts of different stretches coupled (in W, or by an
+ *   unknown of v) unless one is at the interface; nsgs, psor and nsgs-v
+ *   with 2 threads reach 1e-8 and give the same bits run to run.
  * Built with FRICON_TEST_QUICK (the ThreadSanitizer job) it runs a
  * smaller column and fewer problems. */
 #include "test.h"
@@ -101,6 +106,85 @@ static void check_shared(const fc_problem *p)
     fc_matrix_free(Ht);
 }
 
+/* A block order of S stretches: a partition, each group increasing, the
+ * stretches one after the other in the contacts' order; group[a] its group
+ * (S: the interface). */
+static int stretches_formed(const fc_colouring *c, int n, int S, int *group)
+{
+    if (c->n != n || c->stretches != S || c->ncolours != S + 1 || c->start[0] != 0 ||
+        c->start[S + 1] != n)
+        return 0;
+    for (int a = 0; a < n; a++) group[a] = -1;
+    int last = -1;   /* the last interior contact: stretches in order */
+    for (int k = 0; k <= S; k++)
+        for (int i = c->start[k]; i < c->start[k + 1]; i++) {
+            int a = c->member[i];
+            if (a < 0 || a >= n || group[a] >= 0) return 0;
+            if (i > c->start[k] && a <= c->member[i - 1]) return 0;
+            if (k < S && a <= last) return 0;
+            if (k < S) last = a;
+            group[a] = k;
+        }
+    return 1;
+}
+
+/* W's stretches (S = 2, 3): interior contacts of two stretches never
+ * coupled by a nonzero block. */
+static void check_stretch_blocks(const fc_problem *p, int S)
+{
+    fc_matrix *W = fc_matrix_to_bsr(p->W, p->d);
+    fc_colouring c;
+    CHECK(W && fc_stretch_blocks(W, S, &c) == 0, "%s: stretches failed", name(p));
+    if (!W || !c.start) { fc_matrix_free(W); return; }
+    int *group = calloc((size_t)p->nc, sizeof *group), bad = 0, bs2 = W->bs * W->bs;
+    CHECK(stretches_formed(&c, p->nc, S, group), "%s: %d stretches not a partition", name(p), S);
+    for (int a = 0; a < p->nc; a++)
+        for (int k = W->p[a]; k < W->p[a + 1]; k++) {
+            int b = W->j[k], nz = 0;
+            for (int e = 0; e < bs2; e++) nz |= W->x[(size_t)k * bs2 + e] != 0.0;
+            bad += nz && group[a] < S && group[b] < S && group[a] != group[b];
+        }
+    CHECK(bad == 0, "%s: %d couplings between two stretches", name(p), bad);
+    printf("%s: %d stretches, %d of %d contacts at the interface\n", name(p), S,
+           c.start[S + 1] - c.start[S], p->nc);
+    free(group);
+    fc_colouring_free(&c);
+    fc_matrix_free(W);
+}
+
+/* H's stretches: no unknown of v touched by interior contacts of two
+ * stretches. */
+static void check_stretch_shared(const fc_problem *p, int S)
+{
+    fc_matrix *Hc = fc_matrix_to_csr(p->H);
+    fc_matrix *Ht = Hc ? fc_csr_transpose(Hc) : NULL;
+    fc_colouring c;
+    CHECK(Ht && fc_stretch_shared(p->nc, p->d, Ht, NULL, p->n, S, &c) == 0,
+          "%s: stretches failed", name(p));
+    if (!Ht || !c.start) { fc_matrix_free(Hc); fc_matrix_free(Ht); return; }
+    int *group = calloc((size_t)p->nc, sizeof *group), bad = 0;
+    int *seen = malloc((size_t)p->n * sizeof *seen);
+    CHECK(stretches_formed(&c, p->nc, S, group), "%s: %d stretches not a partition", name(p), S);
+    for (int i = 0; i < p->n; i++) seen[i] = -1;
+    for (int a = 0; a < p->nc; a++) {
+        if (group[a] == S) continue;
+        for (int row = p->d * a; row < p->d * a + p->d; row++)
+            for (int q = Ht->p[row]; q < Ht->p[row + 1]; q++) {
+                int u = Ht->j[q];
+                bad += seen[u] >= 0 && seen[u] != group[a];
+                seen[u] = group[a];
+            }
+    }
+    CHECK(bad == 0, "%s: %d unknowns shared by two stretches", name(p), bad);
+    printf("%s (global): %d stretches, %d of %d contacts at the interface\n", name(p), S,
+           c.start[S + 1] - c.start[S], p->nc);
+    free(group);
+    free(seen);
+    fc_colouring_free(&c);
+    fc_matrix_free(Hc);
+    fc_matrix_free(Ht);
+}
+
 /* A dense W (every block coupled): one colour per contact, refused under
  * the auto rule's limit. */
 static void dense(void)
@@ -119,8 +203,9 @@ static void dense(void)
     fc_matrix_free(D);
 }
 
-/* solver with order 2 to 1e-8, the error recomputed. */
-static void converges(const char *rel, const char *solver)
+/* solver with order 2 (one thread) or 3 (two threads) to 1e-8, the error
+ * recomputed. */
+static void converges_order(const char *rel, const char *solver, int order)
 {
     fc_problem *p = test_load(rel);
     if (!p) return;
@@ -129,8 +214,9 @@ static void converges(const char *rel, const char *solver)
     double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
     fc_options opt;
     fc_default_options(&opt);
-    opt.nsgs.order = 2;
-    opt.max_iter = 20000;   /* one thread: same_results shows any count gives the same */
+    opt.nsgs.order = order;
+    opt.max_iter = 20000;   /* coloured, one thread: same_results shows any count gives the same */
+    opt.threads = order == 3 ? 2 : 1;
     fc_info info;
     fc_error err;
     CHECK(fc_solve(p, solver, &opt, r, u, v, &info, &err) == FC_OK, "%s: %s", rel, err.msg);
@@ -139,26 +225,34 @@ static void converges(const char *rel, const char *solver)
     e = fmax(e, dyn);
     CHECK(info.status == FC_CONVERGED && e <= 1e-8, "%s on %s: %s, error %.3e (check.h)", solver,
           rel, fc_status_name(info.status), e);
-    printf("%s on %s coloured: %d sweeps, error %.3e\n", solver, rel, info.iterations, e);
+    printf("%s on %s order %d: %d sweeps, error %.3e\n", solver, rel, order, info.iterations, e);
     free(r); free(u); free(v);
     fc_problem_free(p);
 }
 
+static void converges(const char *rel, const char *solver)
+{
+    converges_order(rel, solver, 2);
+    converges_order(rel, solver, 3);
+}
+
 /* The same problem solved with order 2 at 1, 2, 3 threads and at 2
- * threads again: all four bit for bit equal. */
-static void same_results(const fc_problem *p, const char *solver, int max_iter)
+ * threads again, or with order 3 four times at 2 threads: all four bit
+ * for bit equal. */
+static void same_results(const fc_problem *p, const char *solver, int order, int max_iter)
 {
     int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 1;
     double *r[4], *v[4];
     fc_info info[4];
-    static const int threads[4] = {1, 2, 3, 2};
+    int threads[4] = {1, 2, 3, 2};
+    if (order == 3) threads[0] = threads[2] = 2;
     for (int t = 0; t < 4; t++) {
         r[t] = calloc((size_t)m, sizeof *r[t]);
         v[t] = calloc((size_t)n, sizeof *v[t]);
         double *u = calloc((size_t)m, sizeof *u);
         fc_options o;
         fc_default_options(&o);
-        o.nsgs.order = 2;
+        o.nsgs.order = order;
         o.max_iter = max_iter;
         o.threads = threads[t];
         fc_error err;
@@ -170,11 +264,12 @@ static void same_results(const fc_problem *p, const char *solver, int max_iter)
         CHECK(!memcmp(r[0], r[t], (size_t)m * sizeof *r[0]) &&
                   !memcmp(v[0], v[t], (size_t)n * sizeof *v[0]) &&
                   info[0].iterations == info[t].iterations && info[0].residual == info[t].residual,
-              "%s coloured on %d contacts: run %d (threads %d) differs from threads 1 "
-              "(residual %.17g / %.17g)", solver, p->nc, t, threads[t], info[t].residual,
-              info[0].residual);
-    printf("%s coloured, %d contacts: threads 1, 2, 3, 2 identical (%d sweeps, error %.3e)\n",
-           solver, p->nc, info[0].iterations, info[0].residual);
+              "%s order %d on %d contacts: run %d (threads %d) differs from run 0 (threads %d) "
+              "(residual %.17g / %.17g)", solver, order, p->nc, t, threads[t], threads[0],
+              info[t].residual, info[0].residual);
+    printf("%s order %d, %d contacts: threads %d, %d, %d, %d identical (%d sweeps, error %.3e)\n",
+           solver, order, p->nc, threads[0], threads[1], threads[2], threads[3],
+           info[0].iterations, info[0].residual);
     for (int t = 0; t < 4; t++) { free(r[t]); free(v[t]); }
 }
 
@@ -194,13 +289,20 @@ static void column(void)
     CHECK(p && p->kind == FC_GLOBAL && p->nc > 500, "column step: %d contacts", p ? p->nc : 0);
     if (!p || p->kind != FC_GLOBAL) { fc_mbd_world_free(w); return; }
     check_shared(p);
-    same_results(p, "nsgs-v", 15);
+    check_stretch_shared(p, 2);
+    check_stretch_shared(p, 3);
+    same_results(p, "nsgs-v", 2, 15);
+    same_results(p, "nsgs-v", 3, 15);
     fc_problem *loc = NULL;
     CHECK(fc_problem_reduce(p, &loc, &err) == FC_OK, "reduce: %s", err.msg);
     if (loc) {
         check_blocks(loc);
-        same_results(loc, "nsgs", 15);
-        same_results(loc, "psor", 15);
+        check_stretch_blocks(loc, 2);
+        check_stretch_blocks(loc, 3);
+        same_results(loc, "nsgs", 2, 15);
+        same_results(loc, "psor", 2, 15);
+        same_results(loc, "nsgs", 3, 15);
+        same_results(loc, "psor", 3, 15);
         fc_problem_free(loc);
     }
     fc_mbd_world_free(w);
@@ -215,6 +317,7 @@ int main(void)
     for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
         fc_problem *p = test_load(local[i]);
         if (p) check_blocks(p);
+        if (p) check_stretch_blocks(p, 2);
         fc_problem_free(p);
     }
     static const char *const global[] = {"global/Spheres-i099-356-679.hdf5",
@@ -222,6 +325,7 @@ int main(void)
     for (size_t i = 0; i < sizeof global / sizeof global[0]; i++) {
         fc_problem *p = test_load(global[i]);
         if (p) check_shared(p);
+        if (p) check_stretch_shared(p, 2);
         fc_problem_free(p);
     }
     dense();

@@ -4,8 +4,9 @@
  * "threads"):
  * - the vector sums, W x, the SPEC measure: the same bits for threads 1,
  *   2 and 3 and run to run (chunks fixed by the length alone);
- * - admm, apgd and fpp converge on shared problems with threads 2, the
- *   residual recomputed by tests/check.h, and return the bits of threads 1;
+ * - admm, gadmm, apgd and fpp converge on shared problems with threads 2,
+ *   the residual recomputed by tests/check.h, and return the bits of
+ *   threads 1;
  * - the simulator's contact detection gives the same pairs and contacts
  *   for threads 1, 2 and 3, step after step. */
 #include "test.h"
@@ -79,30 +80,36 @@ static void solver_threads(const char *rel, const char *solver, double tol)
     fc_problem *p = test_load(rel);
     if (!p) return;
     int m = fc_problem_m(p);
-    double *r[3], *u[3];
+    int n = p->kind == FC_GLOBAL ? p->n : 1;
+    double *r[3], *u[3], *v[3];
     fc_info info[3];
     for (int t = 1; t <= 2; t++) {
         r[t] = calloc((size_t)m, sizeof *r[t]);
         u[t] = calloc((size_t)m, sizeof *u[t]);
+        v[t] = calloc((size_t)n, sizeof *v[t]);
         fc_options o;
         fc_default_options(&o);
         o.tolerance = tol;
         o.max_iter = 20000;
         o.threads = t;
         fc_error err;
-        CHECK(fc_solve(p, solver, &o, r[t], u[t], NULL, &info[t], &err) == FC_OK, "%s: %s", solver,
-              err.msg);
+        CHECK(fc_solve(p, solver, &o, r[t], u[t], p->kind == FC_GLOBAL ? v[t] : NULL, &info[t],
+                       &err) == FC_OK, "%s: %s", solver, err.msg);
     }
-    double chk = check_error(p, r[2]);
+    double dyn = 0.0, eq = 0.0;
+    double chk = p->kind == FC_GLOBAL ? check_error_eq(p, r[2], v[2], NULL, &dyn, &eq)
+                                      : check_error(p, r[2]);
+    chk = fmax(chk, dyn);
     CHECK(info[2].status == FC_CONVERGED && chk <= 2 * tol,
           "%s on %s, threads 2: %s after %d iterations, residual %.3e (check.h %.3e)", solver, rel,
           fc_status_name(info[2].status), info[2].iterations, info[2].residual, chk);
-    CHECK(info[1].iterations == info[2].iterations && !memcmp(r[1], r[2], (size_t)m * sizeof *r[1]),
+    CHECK(info[1].iterations == info[2].iterations && !memcmp(r[1], r[2], (size_t)m * sizeof *r[1]) &&
+              !memcmp(v[1], v[2], (size_t)n * sizeof *v[1]),
           "%s on %s: threads 2 (%d iterations, %.17g) differs from threads 1 (%d, %.17g)", solver,
           rel, info[2].iterations, info[2].residual, info[1].iterations, info[1].residual);
     printf("%s on %s: %d iterations, residual %.3e, threads 1 and 2 identical\n", solver, rel,
            info[2].iterations, chk);
-    for (int t = 1; t <= 2; t++) { free(r[t]); free(u[t]); }
+    for (int t = 1; t <= 2; t++) { free(r[t]); free(u[t]); free(v[t]); }
     fc_problem_free(p);
 }
 
@@ -161,6 +168,7 @@ int main(void)
     solver_threads("fc3d/Rover1039.dat", "fpp", 1e-6);
     solver_threads("fc3d/Rover1039.dat", "apgd", 1e-6);
     solver_threads("fc3d/KaplasTower-i1061-4.hdf5.dat", "admm", 1e-6);
+    solver_threads("global/Spheres-i099-356-679.hdf5", "gadmm", 1e-6);
     solver_threads("fc3d/Rover1039.dat", "vi-eg", 1e-6);
     detection("pile", 400);
     detection("wall", 120);

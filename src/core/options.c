@@ -37,7 +37,7 @@ static const fc_option_info table[] = {
     I(threads, 1, 0, FC_THREADS_MAX, "OpenMP threads of the solve's kernels; 0: FRICON_NUM_THREADS, else every core"),
     I(stall_iterations, 100000, 0, INT_MAX, "iterations without a 10% gain of the best error before status stalled (0: off)"),
     D(nsgs.omega, 1.0, 0, 2, OPEN, "relaxation factor of nsgs (psor when != 1)"),
-    I(nsgs.order, 0, 0, 2, "sweep order: 0 auto (coloured from 2 threads and 10^4 contacts), 1 file, 2 coloured"),
+    I(nsgs.order, 0, 0, 3, "sweep order: 0 auto (stretches from 2 threads and 10^4 contacts), 1 file, 2 coloured, 3 stretches"),
     I(nsgs.shuffle, 0, 0, 1, "1: shuffle the contact order each sweep"),
     U(nsgs.seed, 1, 0, UINT_MAX, "seed of the shuffle"),
     I(nsgs.error_every, 0, 0, INT_MAX, "sweeps between two evaluations of the full error (0: predicted)"),

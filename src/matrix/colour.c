@@ -138,3 +138,94 @@ done:
     free(cp); free(cnt); free(colour); free(mark); free(list);
     return rc;
 }
+
+/* The stretch of each contact: cuts at equal shares of weight w (the
+ * cumulative weight cw[0..n], increasing), stretch[a] in 0 .. S-1. */
+static void cut(int n, const long *cw, int S, int *stretch)
+{
+    long total = cw[n];
+    int s = 0;
+    for (int a = 0; a < n; a++) {
+        while (s + 1 < S && cw[a] >= (total * (s + 1) + S - 1) / S) s++;
+        stretch[a] = s;
+    }
+}
+
+/* The groups from the stretches and the interface flags (iface[a] != 0). */
+static int gather_stretches(int n, int S, const int *stretch, const char *iface,
+                            fc_colouring *c)
+{
+    c->n = n;
+    c->ncolours = S + 1;
+    c->stretches = S;
+    c->start = fc_calloc((size_t)S + 2, sizeof *c->start);
+    c->member = fc_calloc((size_t)n + 1, sizeof *c->member);
+    if (!c->start || !c->member) { fc_colouring_free(c); return -1; }
+    for (int a = 0; a < n; a++) c->start[(iface[a] ? S : stretch[a]) + 1]++;
+    for (int k = 0; k <= S; k++) c->start[k + 1] += c->start[k];
+    int *next = fc_calloc((size_t)S + 2, sizeof *next);
+    if (!next) { fc_colouring_free(c); return -1; }
+    memcpy(next, c->start, (size_t)(S + 1) * sizeof *next);
+    for (int a = 0; a < n; a++) c->member[next[iface[a] ? S : stretch[a]]++] = a;
+    free(next);
+    return 0;
+}
+
+int fc_stretch_blocks(const fc_matrix *W, int stretches, fc_colouring *c)
+{
+    memset(c, 0, sizeof *c);
+    if (W->kind != FC_MAT_BSR || stretches < 1) return -1;
+    int n = W->rows / W->bs, bs = W->bs, rc = -1;
+    long *cw = fc_calloc((size_t)n + 1, sizeof *cw);
+    int *stretch = fc_calloc((size_t)n + 1, sizeof *stretch);
+    char *iface = fc_calloc((size_t)n + 1, 1);
+    if (cw && stretch && iface) {
+        for (int a = 0; a < n; a++) cw[a + 1] = W->p[a + 1];
+        cut(n, cw, stretches, stretch);
+        for (int a = 0; a < n; a++)   /* W_ab couples a and b both ways */
+            for (int k = W->p[a]; k < W->p[a + 1]; k++) {
+                int b = W->j[k];
+                if (stretch[b] != stretch[a] && block_nonzero(W->x + (size_t)k * bs * bs, bs))
+                    iface[a] = iface[b] = 1;
+            }
+        rc = gather_stretches(n, stretches, stretch, iface, c);
+    }
+    free(cw); free(stretch); free(iface);
+    return rc;
+}
+
+int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
+                      int stretches, fc_colouring *c)
+{
+    memset(c, 0, sizeof *c);
+    if (stretches < 1) return -1;
+    const fc_matrix *S[2] = {A, B};
+    int rc = -1;
+    long *cw = fc_calloc((size_t)nc + 1, sizeof *cw);
+    int *stretch = fc_calloc((size_t)nc + 1, sizeof *stretch);
+    int *lo = fc_calloc((size_t)ncols + 1, sizeof *lo);
+    int *hi = fc_calloc((size_t)ncols + 1, sizeof *hi);
+    char *iface = fc_calloc((size_t)nc + 1, 1);
+    if (cw && stretch && lo && hi && iface) {
+        for (int a = 0; a < nc; a++) cw[a + 1] = a + 1;
+        cut(nc, cw, stretches, stretch);
+        /* lo, hi: the first and last stretch touching each unknown */
+        for (int k = 0; k < ncols; k++) { lo[k] = stretches; hi[k] = -1; }
+        for (int a = 0; a < nc; a++)
+            for (int s = 0; s < 2; s++)
+                for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++) {
+                    int u = S[s]->j[k];
+                    if (stretch[a] < lo[u]) lo[u] = stretch[a];
+                    if (stretch[a] > hi[u]) hi[u] = stretch[a];
+                }
+        for (int a = 0; a < nc; a++)
+            for (int s = 0; s < 2; s++)
+                for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++) {
+                    int u = S[s]->j[k];
+                    if (lo[u] != hi[u]) iface[a] = 1;
+                }
+        rc = gather_stretches(nc, stretches, stretch, iface, c);
+    }
+    free(cw); free(stretch); free(lo); free(hi); free(iface);
+    return rc;
+}

@@ -14,6 +14,9 @@ typedef struct fc_colouring {
     int n, ncolours;
     int *start;     /* ncolours + 1: colour c is member[start[c] .. start[c+1]-1] */
     int *member;    /* the n contacts by colour, increasing within one   */
+    int stretches;  /* > 0: a block order (fc_stretch_*): groups 0 ..
+                       stretches-1 are swept in parallel, one thread
+                       each in order, then group `stretches` in order */
 } fc_colouring;
 
 /* Colours of W's block graph (block-CSR, a block row per contact): a and
@@ -27,15 +30,37 @@ int fc_colour_blocks(const fc_matrix *W, int max_colours, fc_colouring *c);
 int fc_colour_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
                      int max_colours, fc_colouring *c);
 
+/* Block-parallel orders: the contacts cut into `stretches` contiguous
+ * stretches of their order (equal shares of W's blocks, or of the
+ * contacts); a contact coupled to another stretch goes to the interface,
+ * the last group, swept after the stretches, in order.  0: done; -1: out
+ * of memory. */
+int fc_stretch_blocks(const fc_matrix *W, int stretches, fc_colouring *c);
+int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
+                      int stretches, fc_colouring *c);
+
 void fc_colouring_free(fc_colouring *c);
 
-/* The most colours a solve of nc contacts with nsgs.order (0 auto, 1 file
- * order, 2 coloured) accepts; 0: file order. */
+/* nsgs.order's values. */
+enum { FC_ORDER_AUTO = 0, FC_ORDER_FILE = 1, FC_ORDER_COLOURED = 2, FC_ORDER_STRETCHES = 3 };
+
+/* The order a solve of nc contacts with nsgs.order takes: FC_ORDER_FILE,
+ * _COLOURED or _STRETCHES (which needs 2 threads: at one it is the file
+ * order).  Auto: from 2 threads and FC_COLOUR_AUTO_MIN contacts the
+ * stretches (docs/solvers.md#nsgs-psor). */
+static inline int fc_sweep_order(int order, int nc)
+{
+    if (order == FC_ORDER_AUTO)
+        order = fc_threads() >= 2 && nc >= FC_COLOUR_AUTO_MIN ? FC_ORDER_STRETCHES : FC_ORDER_FILE;
+    if (order == FC_ORDER_STRETCHES && fc_threads() < 2) return FC_ORDER_FILE;
+    return order;
+}
+
+/* The most colours a coloured solve of nc contacts accepts: every count
+ * when asked for, nc / FC_COLOUR_MIN_SIZE when chosen by auto. */
 static inline int fc_colour_limit(int order, int nc)
 {
-    if (order == 2) return nc;
-    if (order == 1 || fc_threads() < 2 || nc < FC_COLOUR_AUTO_MIN) return 0;
-    return nc / FC_COLOUR_MIN_SIZE;
+    return order == FC_ORDER_COLOURED ? nc : nc / FC_COLOUR_MIN_SIZE;
 }
 
 #endif

@@ -9,7 +9,6 @@
 #include "mbd/mbd.h"
 
 #include <limits.h>
-#include <omp.h>
 
 typedef struct cell_entry {
     long long ix, iy, iz;
@@ -248,8 +247,10 @@ int fc_mbd_broadphase(fc_mbd_world *w)
     }
     grid g = {cells, nsmall, table, tsize, pos, large, nlarge, rad, spd, pn, NULL};
     /* bodies in index order, each with its partners in order: the pairs
-     * come out sorted.  Threads take contiguous ranges of bodies, their
-     * pairs concatenated in thread order: the same list for any count */
+     * come out sorted.  Threads take contiguous chunks of bodies
+     * (FC_MBD_CHUNKS per thread, dynamically: the bodies' partners vary
+     * along the index), the chunks' pairs concatenated in chunk order:
+     * the same list for any count */
     int nt = n >= FC_PAR_MIN && fc_threads() > 1 ? fc_threads() : 1;
     if (nt == 1) {
         fc_mbd_tbuf out = {.pairs = w->pairs, .cap_pairs = w->cap_pairs};
@@ -259,25 +260,25 @@ int fc_mbd_broadphase(fc_mbd_world *w)
         w->npairs = out.npairs;
         if (bad) goto done;
     } else {
-        if (fc_mbd_tbuf_reserve(w, nt)) goto done;
-        /* the large bodies' rows would weigh on the first thread: their
-         * tests first, shared (when the flags fit in 64 MB) */
+        int used = FC_MBD_CHUNKS * nt;
+        if (fc_mbd_tbuf_reserve(w, used)) goto done;
+        /* the large bodies' rows would weigh on their chunk: their tests
+         * first, shared (when the flags fit in 64 MB) */
         if ((size_t)nlarge * (size_t)n <= ((size_t)1 << 26))
             g.hit = hit = malloc((size_t)nlarge * (size_t)n + 1);
-        int bad = 0, used = nt;
+        int bad = 0;
 #pragma omp parallel num_threads(nt) reduction(| : bad)
         {
-            int t = omp_get_thread_num(), T = omp_get_num_threads();
             if (hit) {
 #pragma omp for schedule(static)
                 for (int j = 0; j < n; j++)
                     for (int l = 0; l < nlarge; l++)
                         hit[(size_t)l * n + j] = j > large[l] && large_overlap(w, &g, large[l], j);
             }
-#pragma omp single
-            used = T;
-            bad = range_pairs(w, &g, (int)((long)n * t / T), (int)((long)n * (t + 1) / T),
-                              &w->tbuf[t]) != 0;
+#pragma omp for schedule(dynamic, 1)
+            for (int c = 0; c < used; c++)
+                bad |= range_pairs(w, &g, (int)((long)n * c / used), (int)((long)n * (c + 1) / used),
+                                   &w->tbuf[c]) != 0;
         }
         long total = 0;
         for (int t = 0; t < used; t++) total += w->tbuf[t].npairs;

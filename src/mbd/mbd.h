@@ -33,7 +33,7 @@ struct fc_mbd_world {
     double joint_stab;     /* factor of C / h in the joints' b           */
     double *last_lambda;   /* the last step's joint multipliers (neq)    */
     struct fc_mbd_tbuf *tbuf; /* threaded detection: one buffer per    */
-    int ntbuf;                /* thread, kept from step to step          */
+    int ntbuf;                /* chunk, kept from step to step           */
 };
 
 /* The narrow phase's output: contacts appended to a growing buffer, with
@@ -46,8 +46,10 @@ typedef struct fc_mbd_narrow {
     int ncontacts, cap_contacts;
 } fc_mbd_narrow;
 
-/* A thread's share of the detection: its candidate pairs and contacts,
- * concatenated in thread order (the sequential order) after each phase. */
+/* A chunk of the threaded detection: its candidate pairs and contacts,
+ * concatenated in chunk order (the sequential order) after each phase;
+ * FC_MBD_CHUNKS chunks per thread, taken dynamically (load balance). */
+#define FC_MBD_CHUNKS 8
 typedef struct fc_mbd_tbuf {
     int *pairs;
     int npairs, cap_pairs;

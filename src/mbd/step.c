@@ -7,13 +7,12 @@
 #include "mbd/mbd.h"
 
 #include <limits.h>
-#include <omp.h>
 #include <stdio.h>
 
 /* The narrow phase of the broad phase's pairs.  Threads take contiguous
- * ranges of pairs into their own buffers, then copy them, in thread
- * order, to their offsets in w->contacts: the sequential order whatever
- * the count. */
+ * chunks of pairs (FC_MBD_CHUNKS per thread, dynamically) into the
+ * chunks' buffers, then copy them, in chunk order, to their offsets in
+ * w->contacts: the sequential order whatever the count. */
 static int narrow_phase(fc_mbd_world *w)
 {
     int np = w->npairs;
@@ -23,42 +22,36 @@ static int narrow_phase(fc_mbd_world *w)
             if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
         return 0;
     }
-    if (fc_mbd_tbuf_reserve(w, nt)) return -1;
-    int bad = 0;
-#pragma omp parallel num_threads(nt)
-    {
-        int t = omp_get_thread_num(), T = omp_get_num_threads();
-        fc_mbd_narrow *out = &w->tbuf[t].narrow;
+    int K = FC_MBD_CHUNKS * nt, bad = 0;
+    if (fc_mbd_tbuf_reserve(w, K)) return -1;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(| : bad)
+    for (int c = 0; c < K; c++) {
+        fc_mbd_narrow *out = &w->tbuf[c].narrow;
         out->ncontacts = 0;
         int mine = 0;
-        for (long k = (long)np * t / T, e = (long)np * (t + 1) / T; k < e && !mine; k++)
+        for (long k = (long)np * c / K, e = (long)np * (c + 1) / K; k < e && !mine; k++)
             mine = fc_mbd_collide_into(w, w->pairs[2 * k], w->pairs[2 * k + 1], out) < 0;
-#pragma omp atomic
         bad |= mine;
-#pragma omp barrier
-#pragma omp single
-        {
-            long total = 0;
-            for (int i = 0; i < T; i++) total += w->tbuf[i].narrow.ncontacts;
-            if (!bad && total > w->cap_contacts) {
-                fc_mbd_contact *c = total <= INT_MAX ? realloc(w->contacts, (size_t)total * sizeof *c) : NULL;
-                if (c) {
-                    w->contacts = c;
-                    w->cap_contacts = (int)total;
-                } else {
-                    bad = 1;
-                }
-            }
-            if (!bad) w->ncontacts = (int)total;
-        }
-        if (!bad) {
-            long at = 0;
-            for (int i = 0; i < t; i++) at += w->tbuf[i].narrow.ncontacts;
-            if (out->ncontacts)
-                memcpy(w->contacts + at, out->contacts, (size_t)out->ncontacts * sizeof *out->contacts);
-        }
     }
-    return bad ? -1 : 0;
+    if (bad) return -1;
+    long total = 0;
+    for (int c = 0; c < K; c++) total += w->tbuf[c].narrow.ncontacts;
+    if (total > w->cap_contacts) {
+        fc_mbd_contact *ct = total <= INT_MAX ? realloc(w->contacts, (size_t)total * sizeof *ct) : NULL;
+        if (!ct) return -1;
+        w->contacts = ct;
+        w->cap_contacts = (int)total;
+    }
+    w->ncontacts = (int)total;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int c = 0; c < K; c++) {
+        const fc_mbd_narrow *out = &w->tbuf[c].narrow;
+        long at = 0;
+        for (int i = 0; i < c; i++) at += w->tbuf[i].narrow.ncontacts;
+        if (out->ncontacts)
+            memcpy(w->contacts + at, out->contacts, (size_t)out->ncontacts * sizeof *out->contacts);
+    }
+    return 0;
 }
 
 int fc_mbd_detect(fc_mbd_world *w)

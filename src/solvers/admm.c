@@ -45,6 +45,7 @@ typedef struct admm {
     int skew;                     /* W (local) or M (global) not symmetric */
     double *sk;                   /* its skew part times the last iterate  */
     fc_chol *Mf;                  /* global: Cholesky of a symmetric M     */
+    fc_matrix *Ht;                /* global: H' as CSR (H'v by rows: threaded) */
     double *vr, *ur;              /* global: v = M^-1 (H r + f), u from it */
     const fc_problem *orig;       /* local, scaled: the problem as given   */
     const double *D;              /* its scaling, r = D r' (m)             */
@@ -61,7 +62,7 @@ static void admm_free(admm *w)
     free(w->base); free(w->a); free(w->b); free(w->ah); free(w->bh); free(w->a0); free(w->b0);
     free(w->x); free(w->rhs); free(w->sol); free(w->u); free(w->s); free(w->tmp);
     free(w->tmp2); free(w->v); free(w->sk);
-    fc_chol_free(w->Mf); free(w->vr); free(w->ur);
+    fc_chol_free(w->Mf); free(w->vr); free(w->ur); fc_matrix_free(w->Ht);
     free(w->ro); free(w->uo);
     free(w->Y); free(w->T); free(w->z); free(w->lam); free(w->best_lam); free(w->eqv);
 }
@@ -169,6 +170,42 @@ static void admm_local_update(admm *w, double sq[5])
         for (int j = 0; j < 5; j++) part[j][k] = s[j];
     }
     for (int j = 0; j < 5; j++) sq[j] = fc_chunks_sum(c, part[j]);
+}
+
+/* The global iteration's xi- and r-updates from x = H'v, contact by
+ * contact (threaded from FC_PAR_MIN contacts): u = x + w, x = u + s,
+ * a = P_K*(x - bh / rho), b = bh - rho (x - a), tmp = a - ah; the
+ * squared norms of x - a, x, a into sq[0..2] (by fc_chunks: the same for
+ * any thread count). */
+static void admm_global_update(admm *w, double sq[3])
+{
+    const fc_problem *p = w->p;
+    int d = w->d, nc = w->nc;
+    double rho = w->rho;
+    fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
+    double part[3][FC_CHUNKS_MAX];
+#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
+    for (int k = 0; k < c.count; k++) {
+        double s[3] = {0.0, 0.0, 0.0};
+        for (int ct = k * c.len, end = fc_chunk_end(c, k, nc); ct < end; ct++) {
+            int i0 = d * ct;
+            for (int i = i0; i < i0 + d; i++) {
+                w->u[i] = w->x[i] + p->w[i];
+                w->x[i] = w->u[i] + (i == i0 ? w->s[ct] : 0.0);   /* H'v + w + s */
+                w->a[i] = w->x[i] - w->bh[i] / rho;
+            }
+            project_dual(d, p->mu[ct], p->mu_r ? p->mu_r[ct] : 0.0, w->a + i0);
+            for (int i = i0; i < i0 + d; i++) {
+                w->b[i] = w->bh[i] - rho * (w->x[i] - w->a[i]);
+                w->tmp[i] = w->a[i] - w->ah[i];
+                s[0] += (w->x[i] - w->a[i]) * (w->x[i] - w->a[i]);
+                s[1] += w->x[i] * w->x[i];
+                s[2] += w->a[i] * w->a[i];
+            }
+        }
+        for (int j = 0; j < 3; j++) part[j][k] = s[j];
+    }
+    for (int j = 0; j < 3; j++) sq[j] = fc_chunks_sum(c, part[j]);
 }
 
 /* sqrt(sq), or x's careful norm when the plain square is not safe. */
@@ -332,6 +369,16 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         admm_free(&w);
         return FC_STATUS_ERROR;
     }
+    if (global) {   /* H' by rows, for the threaded products H'v */
+        fc_matrix *Hc = p->H->kind == FC_MAT_CSR ? NULL : fc_matrix_to_csr(p->H);
+        if (Hc || p->H->kind == FC_MAT_CSR) w.Ht = fc_csr_transpose(Hc ? Hc : p->H);
+        fc_matrix_free(Hc);
+        if (!w.Ht) {
+            snprintf(info->message, sizeof info->message, "admm: out of memory");
+            admm_free(&w);
+            return FC_STATUS_ERROR;
+        }
+    }
     /* the prediction needs only the pattern: judged before M's Cholesky
      * and rho's eigenvalue estimate, which a refusal would waste */
     if (!admm_factor_fits(&w)) {
@@ -440,29 +487,22 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
                 fc_matrix_gemv_t(p->M, -0.5, v, 1.0, w.sk);
                 for (int i = 0; i < n; i++) w.rhs[i] -= w.sk[i];
             }
+#pragma omp parallel for schedule(static) FC_PAR_IF(w.m)
             for (int i = 0; i < w.m; i++)
                 w.rhs[n + i] = w.ah[i] - p->w[i] - (i % d == 0 ? w.s[i / d] : 0.0) + w.bh[i] / w.rho;
             if (fc_kkt_solve(w.K, w.rhs, w.sol, 2, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
             if (w.neq) admm_solve_eq(&w, w.sol);
-            memcpy(v, w.sol, (size_t)n * sizeof *v);
-            fc_matrix_gemv_t(p->H, 1.0, v, 0.0, w.x);          /* H'v */
-            for (int i = 0; i < w.m; i++) {
-                w.u[i] = w.x[i] + p->w[i];
-                w.x[i] = w.u[i] + (i % d == 0 ? w.s[i / d] : 0.0); /* H'v + w + s */
-                w.a[i] = w.x[i] - w.bh[i] / w.rho;
-            }
-            for (int c = 0; c < w.nc; c++)
-                project_dual(d, p->mu[c], p->mu_r ? p->mu_r[c] : 0.0, w.a + d * c);
-            for (int i = 0; i < w.m; i++) w.b[i] = w.bh[i] - w.rho * (w.x[i] - w.a[i]);
-            for (int i = 0; i < w.m; i++) w.tmp[i] = w.x[i] - w.a[i];
-            pr = fc_norm2(w.m, w.tmp);
-            for (int i = 0; i < w.m; i++) w.tmp[i] = w.a[i] - w.ah[i];
+            fc_copy(n, w.sol, v);
+            fc_matrix_gemv(w.Ht, 1.0, v, 0.0, w.x);          /* H'v */
+            double sq[3];
+            admm_global_update(&w, sq);
+            pr = sqrt(sq[0]);
             fc_matrix_gemv(p->H, w.rho, w.tmp, 0.0, w.v);
             dr = fc_norm2(n, w.v);
-            pscale = fmax(fc_norm2(w.m, w.x), fc_norm2(w.m, w.a));
+            pscale = fmax(admm_norm(sq[1], w.m, w.x), admm_norm(sq[2], w.m, w.a));
             fc_matrix_gemv(p->H, 1.0, w.b, 0.0, w.v);
             dscale = fc_norm2(n, w.v);
-            memcpy(r, w.b, m * sizeof *r);
+            fc_copy(w.m, w.b, r);
         }
         int finite = fc_all_finite(m, w.a) && fc_all_finite(m, w.b);
         if (!finite && restarted) { st = FC_DIVERGED; why = "NaN or infinite iterate"; break; }
@@ -474,8 +514,8 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             for (int i = 0; i < n; i++) w.vr[i] += p->f[i];
             if (w.neq) fc_matrix_gemv(p->G, 1.0, w.lam, 1.0, w.vr);
             fc_chol_solve(w.Mf, w.vr, w.vr, NULL);
-            memcpy(w.ur, p->w, m * sizeof *w.ur);
-            fc_matrix_gemv_t(p->H, 1.0, w.vr, 1.0, w.ur);
+            fc_copy(w.m, p->w, w.ur);
+            fc_matrix_gemv(w.Ht, 1.0, w.vr, 1.0, w.ur);
             e = fc_error_measure(d, w.nc, p->mu, p->mu_r, p->w, r, w.ur, NULL);
             if (w.neq) {   /* M v = H r + G lambda + f exactly: G'v + b is the residual */
                 memcpy(w.z, p->b, (size_t)w.neq * sizeof *w.z);
@@ -610,7 +650,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         admm_u(&w, r, u);
     } else {
         memcpy(u, p->w, m * sizeof *u);
-        fc_matrix_gemv_t(p->H, 1.0, v, 1.0, u);
+        fc_matrix_gemv(w.Ht, 1.0, v, 1.0, u);
     }
     info->iterations = it;
     if (best_out) *best_out = best;

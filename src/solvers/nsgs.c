@@ -182,6 +182,16 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         return missed;
     }
     int nt = fc_threads();
+    if (c->stretches) {   /* one stretch per thread, then the interface */
+        int S = c->stretches;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1) reduction(+ : missed)
+        for (int s = 0; s < S; s++)
+            for (int i = c->start[s]; i < c->start[s + 1]; i++)
+                missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+        for (int i = c->start[S]; i < c->start[S + 1]; i++)
+            missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+        return missed;
+    }
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
     for (int k = 0; k < c->ncolours; k++) {
         int col = w->corder[k];
@@ -254,9 +264,11 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         fc_local_setup(&w.loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
         w.order[a] = a;
     }
-    int limit = W->kind == FC_MAT_BSR ? fc_colour_limit(o->order, nc) : 0;
-    if (limit > 0) {
-        int e = fc_colour_blocks(W, limit, &w.col);
+    int order = W->kind == FC_MAT_BSR ? fc_sweep_order(o->order, nc) : FC_ORDER_FILE;
+    if (order == FC_ORDER_STRETCHES && o->shuffle) order = FC_ORDER_FILE;
+    if (order != FC_ORDER_FILE) {
+        int e = order == FC_ORDER_STRETCHES ? fc_stretch_blocks(W, fc_threads(), &w.col)
+                                            : fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
         if (!e) {
             w.corder = fc_calloc((size_t)w.col.ncolours, sizeof *w.corder);
             w.Wc = coloured_rows(W, &w.col);
@@ -267,9 +279,13 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             return FC_STATUS_ERROR;
         }
         for (int k = 0; k < w.col.ncolours; k++) w.corder[k] = k;
-        fc_log(opt, 1, e ? "nsgs: more than %d colours for %d contacts: file order"
-                         : "nsgs: %d colours for %d contacts",
-               e ? limit : w.col.ncolours, nc);
+        if (w.col.stretches)
+            fc_log(opt, 1, "nsgs: %d stretches for %d contacts, %d at the interface",
+                   w.col.stretches, nc, w.col.start[w.col.stretches + 1] - w.col.start[w.col.stretches]);
+        else
+            fc_log(opt, 1, e ? "nsgs: more than %d colours for %d contacts: file order"
+                             : "nsgs: %d colours for %d contacts",
+                   e ? fc_colour_limit(order, nc) : w.col.ncolours, nc);
     }
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};

@@ -213,6 +213,16 @@ static void sweep(const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
         return;
     }
     int nt = fc_threads();
+    if (c->stretches) {   /* one stretch per thread, then the interface */
+        int S = c->stretches;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1)
+        for (int s = 0; s < S; s++)
+            for (int i = c->start[s]; i < c->start[s + 1]; i++)
+                update(p, Ht, Gt, loc, par, r, v, c->member[i]);
+        for (int i = c->start[S]; i < c->start[S + 1]; i++)
+            update(p, Ht, Gt, loc, par, r, v, c->member[i]);
+        return;
+    }
 #pragma omp parallel num_threads(nt) if (nt > 1)
     for (int k = 0; k < c->ncolours; k++) {
 #pragma omp for schedule(static)
@@ -304,16 +314,22 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
         fc_local_setup(&loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
     }
     const fc_nsgs_options *o = &opt->nsgs;
-    int limit = fc_colour_limit(o->order, nc);
-    if (limit > 0) {
-        int e = fc_colour_shared(nc, d, Ht, Gt, n, limit, &col);
+    int order = fc_sweep_order(o->order, nc);
+    if (order != FC_ORDER_FILE) {
+        int e = order == FC_ORDER_STRETCHES
+                    ? fc_stretch_shared(nc, d, Ht, Gt, n, fc_threads(), &col)
+                    : fc_colour_shared(nc, d, Ht, Gt, n, fc_colour_limit(order, nc), &col);
         if (e < 0) {
             snprintf(info->message, sizeof info->message, "out of memory");
             goto done;
         }
-        fc_log(opt, 1, e ? "nsgs-v: more than %d colours for %d contacts: file order"
-                         : "nsgs-v: %d colours for %d contacts",
-               e ? limit : col.ncolours, nc);
+        if (col.stretches)
+            fc_log(opt, 1, "nsgs-v: %d stretches for %d contacts, %d at the interface",
+                   col.stretches, nc, col.start[col.stretches + 1] - col.start[col.stretches]);
+        else
+            fc_log(opt, 1, e ? "nsgs-v: more than %d colours for %d contacts: file order"
+                             : "nsgs-v: %d colours for %d contacts",
+                   e ? fc_colour_limit(order, nc) : col.ncolours, nc);
     }
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
