@@ -14,10 +14,19 @@
  * Every rank holds the whole problem (each read the file). */
 #include "internal.h"
 #include "cone/cone.h"
+#include "core/stage.h"
 #include "measure/measure.h"
 #include "dist/dist.h"
 
 #include <stdio.h>
+
+/* A problem of at most this many contacts whose distributed sweeps have
+ * not converged after DIST_POLISH_SWEEPS is finished by the serial
+ * polisher on rank 0 (said in info->message and the log): Gauss-Seidel
+ * alone is slow on some small problems (docs/distributed.md). */
+#define DIST_POLISH_CONTACTS 5000
+#define DIST_POLISH_SWEEPS 1000
+#define DIST_POLISHER "nsgs-v"
 
 typedef struct dn_work {
     fc_dist_layout L;
@@ -287,8 +296,10 @@ static double measure(dn_work *w, const fc_problem *p, const fc_clock *clk, int 
     return isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2]) ? sqrt(s[0]) / sc : NAN;
 }
 
+/* The distributed sweeps, at most cap of them (*capped: 1 when the cap,
+ * lower than max_iter, ended them). */
 static fc_status iterate(dn_work *w, const fc_problem *p, const fc_options *opt, const fc_clock *clk,
-                         fc_info *info)
+                         int cap, int *capped, fc_info *info)
 {
     const fc_nsgs_options *o = &opt->nsgs;
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
@@ -299,7 +310,12 @@ static fc_status iterate(dn_work *w, const fc_problem *p, const fc_options *opt,
     memcpy(w->best, w->rl, rows * sizeof *w->rl);
     fc_status st = best <= opt->tolerance ? FC_CONVERGED : FC_MAX_ITER;
     if (!isfinite(best)) best = INFINITY;
+    *capped = 0;
     while (st == FC_MAX_ITER) {
+        if (it >= cap && cap < opt->max_iter) {
+            *capped = 1;
+            break;
+        }
         if (it >= opt->max_iter) {
             snprintf(info->message, sizeof info->message, "%d sweeps done, error %.3e > %.1e", it,
                      best, opt->tolerance);
@@ -375,6 +391,34 @@ static int finish(dn_work *w, const fc_problem *p, const double *r, double *u, d
     return 0;
 }
 
+/* The serial polisher on rank 0 from the gathered r, with what is left
+ * of the budget; its r broadcast.  Collective. */
+static fc_status polish(dn_work *w, const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                        double *r, double *u, double *v, fc_info *info)
+{
+    int sweeps = info->iterations;
+    long res[2] = {FC_MAX_ITER, 0};   /* status, iterations */
+    if (w->L.rank == 0) {
+        fc_options o = *opt;
+        o.max_iter = opt->max_iter - sweeps;
+        o.time_limit = fc_time_left(clk);
+        o.progress = NULL;
+        o.r0 = NULL;
+        fc_info pi;
+        memset(&pi, 0, sizeof pi);
+        res[0] = fc_solver_find(DIST_POLISHER)->solve_global(p, &o, r, u, v, &pi);
+        res[1] = pi.iterations;
+    }
+    MPI_Bcast(res, 2, MPI_LONG, 0, w->L.comm);
+    MPI_Bcast(r, p->d * p->nc, MPI_DOUBLE, 0, w->L.comm);
+    info->iterations = sweeps + (int)res[1];
+    snprintf(info->message, sizeof info->message,
+             "%d distributed sweeps, then polished by serial %s on rank 0 (%ld sweeps; nc <= %d)",
+             sweeps, DIST_POLISHER, res[1], DIST_POLISH_CONTACTS);
+    fc_log(opt, 0, "dist-nsgs: %s", info->message);
+    return (fc_status)res[0];
+}
+
 fc_status fc_dist_nsgs_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                     double *u, double *v, fc_info *info)
 {
@@ -396,8 +440,11 @@ fc_status fc_dist_nsgs_solve_global(const fc_problem *p, const fc_options *opt, 
     MPI_Allreduce(MPI_IN_PLACE, shared, 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     fc_log(opt, 1, "dist-nsgs: %d ranks, %d bodies, interface: %ld body copies, %ld dofs sent and "
            "%ld messages per sweep", w.L.size, w.L.nb, shared[0], shared[1], shared[2]);
-    fc_status st = iterate(&w, p, opt, &clk, info);
-    if (gather_r(&w, p, r) || finish(&w, p, r, u, v)) {
+    int capped = 0, small = p->nc <= DIST_POLISH_CONTACTS && fc_solver_find(DIST_POLISHER);
+    fc_status st = iterate(&w, p, opt, &clk, small ? DIST_POLISH_SWEEPS : opt->max_iter, &capped, info);
+    int bad_end = gather_r(&w, p, r);
+    if (!bad_end && capped) st = polish(&w, p, opt, &clk, r, u, v, info);
+    if (bad_end || finish(&w, p, r, u, v)) {
         snprintf(info->message, sizeof info->message, "out of memory");
         work_free(&w);
         return FC_STATUS_ERROR;
