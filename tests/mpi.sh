@@ -5,7 +5,8 @@
 # gathered solution file recomputed by fricon check and by the independent
 # checker (fccheck.py, r only: u through W); the pile has interface bodies;
 # --max-iter and --time-limit are honoured on every rank; rank 0 alone
-# prints (one JSON line); bad input is one line and exit 2.
+# prints (one JSON line); bad input is one line and exit 2; one rank
+# sweeps as serial velocity-form Gauss-Seidel (checked with NP = 2).
 # usage: mpi.sh FRICON SHARED_DATA CHECKER MPIRUN NP
 set -u
 BIN=$1 DATA=$2 CHECKER=$3 MPIRUN=$4 NP=$5
@@ -51,6 +52,16 @@ if [ -f "$pile" ]; then
   run solve "$pile" --solver dist-nsgs --quiet --verbose --verbose --max-iter 3 >"$TMP/out" 2>&1
   copies=$(sed -n 's/.*interface: \([0-9]*\) body copies.*/\1/p' "$TMP/out")
   [ "${copies:-0}" -gt 0 ] && ok || bad "pile: no interface bodies on $NP ranks ($(head -c 300 "$TMP/out"))"
+  # one rank is Gauss-Seidel on the velocity form in file order: nncg
+  # without its conjugate step and in file order, serial, to the last digit
+  if [ "$NP" = 2 ]; then
+    "$MPIRUN" -q -np 1 "$BIN" solve "$pile" --solver dist-nsgs --json >"$TMP/d1" 2>/dev/null
+    "$BIN" solve "$pile" --solver nncg --set nncg.accel=0 --set nncg.order=0 --json >"$TMP/s1" 2>/dev/null
+    for k in status iterations residual; do
+      [ "$(json_field $k "$TMP/d1")" = "$(json_field $k "$TMP/s1")" ] \
+        && ok || bad "pile, one rank: $k differs from serial sweeps: $(cat "$TMP/d1" "$TMP/s1")"
+    done
+  fi
   # --max-iter: exit 1, status max-iter after exactly 3 sweeps
   run solve "$pile" --solver dist-nsgs --json --cold --max-iter 3 >"$TMP/json" 2>/dev/null
   rc=$?

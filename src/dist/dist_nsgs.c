@@ -19,6 +19,7 @@
 #include "dist/dist.h"
 
 #include <stdio.h>
+#include <time.h>
 
 /* A problem of at most this many contacts whose distributed sweeps have
  * not converged after DIST_POLISH_SWEEPS is finished by the serial
@@ -40,6 +41,7 @@ typedef struct dn_work {
     double *v, *rl, *best;  /* local velocity; owned r; best owned r         */
     double *scratch;        /* max(FC_DIST_MAX_BODY, nv) + ...               */
     int *piv;
+    double work;            /* CPU seconds in this rank's sweeps and measure */
 } dn_work;
 
 static void work_free(dn_work *w)
@@ -274,6 +276,7 @@ static void contact(dn_work *w, const fc_problem *p, const fc_local_params *par,
  * whether any rank's clock has expired.  Collective. */
 static double measure(dn_work *w, const fc_problem *p, const fc_clock *clk, int *expired)
 {
+    clock_t c0 = clock();
     int d = w->d;
     double s[5] = {0};   /* e^2, r^2, u^2, w^2, expired */
     for (int o = 0; o < w->L.nown; o++) {
@@ -289,6 +292,7 @@ static double measure(dn_work *w, const fc_problem *p, const fc_clock *clk, int 
         }
     }
     s[4] = fc_clock_expired(clk) ? 1.0 : 0.0;
+    w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
     MPI_Allreduce(MPI_IN_PLACE, s, 5, MPI_DOUBLE, MPI_SUM, w->L.comm);
     *expired = s[4] > 0.0;
     double sc = sqrt(fmax(s[3], fmax(s[1], s[2])));
@@ -326,7 +330,9 @@ static fc_status iterate(dn_work *w, const fc_problem *p, const fc_options *opt,
             snprintf(info->message, sizeof info->message, "time limit after %d sweeps, error %.3e", it, best);
             break;
         }
+        clock_t c0 = clock();
         for (int c = 0; c < w->L.nown; c++) contact(w, p, &par, c);
+        w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
         it++;
         fc_dist_exchange_run(&w->L, &w->X, w->v);
         double err = measure(w, p, clk, &expired);
@@ -439,9 +445,14 @@ fc_status fc_dist_nsgs_solve_global(const fc_problem *p, const fc_options *opt, 
     long shared[3] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb};
     MPI_Allreduce(MPI_IN_PLACE, shared, 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     fc_log(opt, 1, "dist-nsgs: %d ranks, %d bodies, interface: %ld body copies, %ld dofs sent and "
-           "%ld messages per sweep", w.L.size, w.L.nb, shared[0], shared[1], shared[2]);
+           "%ld messages per sweep; rank 0: %d contacts; setup %.3f s", w.L.size, w.L.nb, shared[0],
+           shared[1], shared[2], w.L.nown, fc_clock_elapsed(&clk));
     int capped = 0, small = p->nc <= DIST_POLISH_CONTACTS && fc_solver_find(DIST_POLISHER);
+    double cpu[2] = {(double)clock(), 0.0};
     fc_status st = iterate(&w, p, opt, &clk, small ? DIST_POLISH_SWEEPS : opt->max_iter, &capped, info);
+    cpu[0] = ((double)clock() - cpu[0]) / CLOCKS_PER_SEC;   /* the sweeps' CPU, the busiest rank's */
+    cpu[1] = w.work;                                         /* of which the rank's own work */
+    MPI_Allreduce(MPI_IN_PLACE, cpu, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     int bad_end = gather_r(&w, p, r);
     if (!bad_end && capped) st = polish(&w, p, opt, &clk, r, u, v, info);
     if (bad_end || finish(&w, p, r, u, v)) {
@@ -451,8 +462,10 @@ fc_status fc_dist_nsgs_solve_global(const fc_problem *p, const fc_options *opt, 
     }
     info->residual = fc_error_local(p, r, u);
     info->status = st;
-    fc_log(opt, 0, "dist-nsgs: %s after %d sweeps on %d ranks, error %.3e, %.3f s", fc_status_name(st),
-           info->iterations, w.L.size, info->residual, fc_clock_elapsed(&clk));
+    fc_log(opt, 0, "dist-nsgs: %s after %d sweeps on %d ranks, error %.3e, %.3f s (distributed "
+           "sweeps: %.3f s CPU on the busiest rank, of which sweeping and measuring %.3f s, the "
+           "rest in MPI)", fc_status_name(st), info->iterations, w.L.size, info->residual,
+           fc_clock_elapsed(&clk), cpu[0], cpu[1]);
     work_free(&w);
     return st;
 }
