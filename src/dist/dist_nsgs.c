@@ -39,7 +39,8 @@ typedef struct dn_work {
     int *ioff;
     fc_local *loc;          /* owned contacts                                */
     double *v, *rl, *best;  /* local velocity; owned r; best owned r         */
-    double *scratch;        /* max(FC_DIST_MAX_BODY, nv) + ...               */
+    double *scratch;        /* a body's matrix, two body vectors, nv         */
+    int maxs;               /* the largest body (dofs)                       */
     int *piv;
     double work;            /* CPU seconds in this rank's sweeps and measure */
 } dn_work;
@@ -143,16 +144,18 @@ static int setup(const fc_problem *p, const double *r, dn_work *w, char *msg, si
     w->Ht = w->Hc ? fc_csr_transpose(w->Hc) : NULL;
     w->nv = L->loff[L->nloc];
     w->ioff = fc_calloc((size_t)L->nloc + 1, sizeof *w->ioff);
-    w->scratch = fc_calloc((size_t)FC_DIST_MAX_BODY * FC_DIST_MAX_BODY + 2 * (size_t)FC_DIST_MAX_BODY + w->nv + 1,
-                           sizeof *w->scratch);
-    w->piv = fc_calloc(FC_DIST_MAX_BODY, sizeof *w->piv);
+    for (int b = 0; b < L->nb; b++)
+        if (L->bstart[b + 1] - L->bstart[b] > w->maxs) w->maxs = L->bstart[b + 1] - L->bstart[b];
+    size_t ms = (size_t)w->maxs;
+    w->scratch = fc_calloc(ms * ms + 2 * ms + (size_t)w->nv + 1, sizeof *w->scratch);
+    w->piv = fc_calloc(ms + 1, sizeof *w->piv);
     w->v = fc_calloc((size_t)w->nv + 1, sizeof *w->v);
     w->rl = fc_calloc((size_t)rows + 1, sizeof *w->rl);
     w->best = fc_calloc((size_t)rows + 1, sizeof *w->best);
     w->loc = fc_calloc((size_t)L->nown + 1, sizeof *w->loc);
     if (!Mc || !w->Ht || !w->ioff || !w->scratch || !w->piv || !w->v || !w->rl || !w->best || !w->loc) goto out;
-    double *A = w->scratch, *x = A + (size_t)FC_DIST_MAX_BODY * FC_DIST_MAX_BODY;
-    double *h = x + FC_DIST_MAX_BODY, *dense = h + FC_DIST_MAX_BODY;
+    double *A = w->scratch, *x = A + ms * ms;
+    double *h = x + ms, *dense = h + ms;
     long isz = 0;
     for (int i = 0; i < L->nloc; i++) {
         int s = L->loff[i + 1] - L->loff[i];
@@ -387,7 +390,7 @@ static int finish(dn_work *w, const fc_problem *p, const double *r, double *u, d
 {
     fc_matrix *Mc = fc_matrix_to_csr(p->M);
     if (!Mc) return 1;
-    double *A = w->scratch, *x = A + (size_t)FC_DIST_MAX_BODY * FC_DIST_MAX_BODY;
+    double *A = w->scratch, *x = A + (size_t)w->maxs * w->maxs;
     for (int b = 0; b < w->L.nb; b++) {
         if (body_velocity(p, Mc, w, b, r, A, w->piv, x)) { fc_matrix_free(Mc); return 1; }
         for (int k = 0; k < w->L.bstart[b + 1] - w->L.bstart[b]; k++) v[w->L.bdof[w->L.bstart[b] + k]] = x[k];
