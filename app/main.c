@@ -55,9 +55,19 @@ int main(int argc, char **argv)
 #ifdef FRICON_MPI
     /* under mpirun every rank runs the command; rank 0 alone speaks */
     MPI_Init(&argc, &argv);
+    int size = 1, rc;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (cli_mpi_rank() > 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
         return EXIT_BAD_INPUT;
-    int rc = fricon_main(argc, argv);
+    /* the commands that write files would run (and write) once per rank */
+    const char *serial[] = {"simulate", "convert", "bench", "profile"};
+    for (int i = 0; i < 4 && size > 1 && argc > 1; i++)
+        if (!strcmp(argv[1], serial[i])) {
+            fprintf(stderr, "fricon: %s runs on one process (under mpirun only solve is distributed)\n", argv[1]);
+            MPI_Finalize();
+            return EXIT_BAD_INPUT;
+        }
+    rc = fricon_main(argc, argv);
     MPI_Finalize();
     return rc;
 #else

@@ -6,7 +6,8 @@
 # checker (fccheck.py, r only: u through W); the pile has interface bodies;
 # --max-iter and --time-limit are honoured on every rank; rank 0 alone
 # prints (one JSON line); bad input is one line and exit 2; one rank
-# sweeps as serial velocity-form Gauss-Seidel (checked with NP = 2).
+# sweeps as serial velocity-form Gauss-Seidel (checked with NP = 2);
+# simulate (which writes files) is refused under several ranks.
 # usage: mpi.sh FRICON SHARED_DATA CHECKER MPIRUN NP
 set -u
 BIN=$1 DATA=$2 CHECKER=$3 MPIRUN=$4 NP=$5
@@ -81,6 +82,12 @@ run solve "$TMP/nonexistent.hdf5" --solver dist-nsgs >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q nonexistent "$TMP/err" \
   && ok || bad "missing file: exit $rc, stderr: $(head -c 300 "$TMP/err")"
+
+# ---- a command that writes files is refused under several ranks
+run simulate pile --count 10 --steps 1 --export "$TMP/twice" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -e "$TMP/twice" ] \
+  && ok || bad "simulate under mpirun: exit $rc, stderr: $(head -c 300 "$TMP/err")"
 
 echo "mpi.sh (np $NP): $pass passed, $fail failed"
 [ $fail -eq 0 ]
