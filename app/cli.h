@@ -42,6 +42,10 @@ int cli_set_option(fc_options *opt, const char *assignment);
  * it was applied, EXIT_BAD_INPUT (message printed) when val is bad. */
 int cli_solver_option(fc_options *opt, const char *name, const char *val);
 
+/* The MPI rank of this process (0 without FRICON_MPI or outside
+ * mpirun): only rank 0 writes files and prints. */
+int cli_mpi_rank(void);
+
 /* Write s as a JSON string literal. */
 void cli_json_string(const char *s);
 

@@ -164,6 +164,7 @@ int cmd_solve(int argc, char **argv)
 {
     solve_args a;
     if (parse_args(argc, argv, &a)) return EXIT_BAD_INPUT;
+    if (cli_mpi_rank() > 0) a.output = NULL;   /* rank 0 writes the gathered solution */
     if (a.output && cli_same_file(a.file, a.output))
         return cli_fail("%s: --output is the problem file itself (it would be overwritten)", a.output);
     fc_problem *p;

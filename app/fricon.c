@@ -7,6 +7,21 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef FRICON_MPI
+#include <mpi.h>
+#endif
+
+int cli_mpi_rank(void)
+{
+    int rank = 0;
+#ifdef FRICON_MPI
+    int on = 0, off = 0;
+    MPI_Initialized(&on);
+    MPI_Finalized(&off);
+    if (on && !off) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
+    return rank;
+}
 
 /* Each command's usage: its name and its lines of the general usage. */
 static const struct { const char *cmd, *text; } usages[] = {

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef FRICON_MPI
+#include <mpi.h>
+#endif
 
 /* The OpenMP threads the command asks for: --threads N (0: every core),
  * else FRICON_NUM_THREADS, else 1.  A bad value is left to the option
@@ -49,5 +52,25 @@ static void restart_single_threaded(int argc, char **argv)
 int main(int argc, char **argv)
 {
     restart_single_threaded(argc, argv);
+#ifdef FRICON_MPI
+    /* under mpirun every rank runs the command; rank 0 alone speaks */
+    MPI_Init(&argc, &argv);
+    int size = 1, rc;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (cli_mpi_rank() > 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
+        return EXIT_BAD_INPUT;
+    /* the commands that write files would run (and write) once per rank */
+    const char *serial[] = {"simulate", "convert", "bench", "profile"};
+    for (int i = 0; i < 4 && size > 1 && argc > 1; i++)
+        if (!strcmp(argv[1], serial[i])) {
+            fprintf(stderr, "fricon: %s runs on one process (under mpirun only solve is distributed)\n", argv[1]);
+            MPI_Finalize();
+            return EXIT_BAD_INPUT;
+        }
+    rc = fricon_main(argc, argv);
+    MPI_Finalize();
+    return rc;
+#else
     return fricon_main(argc, argv);
+#endif
 }

@@ -2,7 +2,8 @@
 # Install fricon's build and test dependencies from Debian when missing.
 # Run as root (or through sudo); does nothing when everything is present.
 # --bench: also Siconos 4.4 (python3-siconos), which only
-# bench/compare-siconos.sh uses.
+# bench/compare-siconos.sh uses.  --mpi: also Open MPI and METIS, which
+# only the -DFRICON_MPI=ON build (src/dist/, docs/distributed.md) uses.
 set -e
 PKGS="build-essential cmake pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
 liblapacke-dev libopenblas-dev gnuplot-nox python3-numpy python3-scipy python3-h5py \
@@ -11,7 +12,8 @@ clang libomp-dev"
 for arg in "$@"; do
   case "$arg" in
     --bench) PKGS="$PKGS python3-siconos" ;;
-    *) echo "install-deps.sh: unknown argument '$arg' (only --bench)" >&2; exit 2 ;;
+    --mpi) PKGS="$PKGS libopenmpi-dev openmpi-bin libmetis-dev" ;;
+    *) echo "install-deps.sh: unknown argument '$arg' (--bench, --mpi)" >&2; exit 2 ;;
   esac
 done
 missing=""

@@ -5,11 +5,24 @@
 # in build-tsan/, by clang with LLVM's libomp: its Archer tool tells TSan
 # what OpenMP's barriers order (gcc's libgomp is not instrumented and its
 # barriers look like races).
+# --mpi: the distributed solver's tests (ctest -L mpi: dist-nsgs under
+# mpirun -np 2 and -np 4) in build-mpi/, built with -DFRICON_MPI=ON after
+# install-deps.sh --mpi (Open MPI, METIS); only the command is built.
 set -e
 cd "$(dirname "$0")/.."
-sh scripts/install-deps.sh
 label=""
-if [ "${1:-}" = "--sanitize" ]; then
+targets=""
+if [ "${1:-}" = "--mpi" ]; then
+  sh scripts/install-deps.sh --mpi
+else
+  sh scripts/install-deps.sh
+fi
+if [ "${1:-}" = "--mpi" ]; then
+  dir=build-mpi
+  label="-L mpi"
+  targets=fricon_cli
+  set -- -DCMAKE_BUILD_TYPE=Release -DFRICON_MPI=ON
+elif [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
   set -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFRICON_SANITIZE=ON
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -31,7 +44,7 @@ fi
 cmake -S . -B "$dir" "$@" >/dev/null
 if [ -n "$label" ]; then
   # only the labelled tests' executables (and the library under them)
-  targets=$(cd "$dir" && ctest -N $label | sed -n 's/^ *Test *#[0-9]*: //p')
+  [ -n "$targets" ] || targets=$(cd "$dir" && ctest -N $label | sed -n 's/^ *Test *#[0-9]*: //p')
   # shellcheck disable=SC2086 # one target per word
   cmake --build "$dir" -j2 --target $targets
 else

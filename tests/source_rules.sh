@@ -32,14 +32,16 @@ check $? "include/fricon.h declares an option struct (they belong in fricon_opti
 # every solver name of the registry has a file named after it or after its
 # family (the part before the first '-': nsn-ac -> nsn.c, ipm-mdp -> ipm_mdp.c;
 # vi-fpp -> fpp.c, gadmm -> admm.c, apgd-ccp -> apgd.c; psor is nsgs with
-# over-relaxation, in nsgs.c)
+# over-relaxation, in nsgs.c), under src/solvers/ or, for the distributed
+# ones (FRICON_MPI), src/dist/ (dist-nsgs -> src/dist/dist_nsgs.c)
 for name in $(sed -n 's/^ *{"\([a-z-]*\)", *".*/\1/p' "$root/src/core/registry.c" | sort -u); do
   base=${name//-/_}; fam=${name%%-*}
   found=0
   for cand in "$base" "$fam" "${name#vi-}" "${name#g}" "${name%-ccp}" "${name/psor/nsgs}"; do
     [ -f "$root/src/solvers/${cand//-/_}.c" ] && found=1
+    [ -f "$root/src/dist/${cand//-/_}.c" ] && found=1
   done
-  [ $found = 1 ]; check $? "solver '$name' has no file src/solvers/{$base,$fam}.c"
+  [ $found = 1 ]; check $? "solver '$name' has no file src/{solvers,dist}/{$base,$fam}.c"
 done
 
 echo "$((checks - fails)) passed, $fails failed"

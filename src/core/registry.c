@@ -2,6 +2,9 @@
  * and the dimensions it handles.  A new solver is one line here and one
  * file under src/solvers/. */
 #include "internal.h"
+#ifdef FRICON_MPI
+#include "dist/dist.h"
+#endif
 
 /* ipm-mdp and gipm on (M, H) directly: the primal (bodies') form. */
 static fc_status ipm_mdp_direct(const fc_problem *p, const fc_options *opt, double *r, double *u,
@@ -92,6 +95,11 @@ static const fc_solver solvers[] = {
      fc_nsgs_solve_eq, fc_nsgs_v_solve_global_eq},
     {"nncg", "nonsmooth nonlinear conjugate gradient over Gauss-Seidel sweeps; velocity form, load-path order (global)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nncg_solve, fc_nncg_solve_global, 0, NULL, 0, NULL, NULL},
+#ifdef FRICON_MPI
+    {"dist-nsgs", "MPI: Gauss-Seidel on the velocity form over METIS domains, interface bodies "
+                  "exchanged after each sweep (mpirun -np K; global, M block diagonal; local: nsgs)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_solve, fc_dist_nsgs_solve_global, 0, NULL, 0, NULL, NULL},
+#endif
     {"stick", "the all-sticking solution: least-norm W r = -q (one Cholesky), if inside the cones",
      FC_DIM(2) | FC_DIM(3), fc_stick_solve, NULL, 0, NULL, 0, NULL, NULL},
 };

@@ -1,0 +1,77 @@
+/* The distributed solver on MPI (built with -DFRICON_MPI=ON only): the
+ * decomposition of a global problem over the ranks (layout.c, with the
+ * graph partition of partition.c), the interface exchange (exchange.c)
+ * and the solver dist-nsgs (dist_nsgs.c).  docs/distributed.md. */
+#ifndef FRICON_DIST_H
+#define FRICON_DIST_H
+
+#include "fricon.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Largest body (dofs) whose block of M is inverted densely. */
+#define FC_DIST_MAX_BODY 2048
+
+/* A global problem split over the ranks of comm.  A body is a group of
+ * dofs closed under M's pattern (a diagonal block of M) and merged with
+ * the dofs touched by the same contacts (a rigid body with a diagonal
+ * M).  Bodies are partitioned; a contact belongs to the rank of its
+ * lowest-numbered body; a body is local to a rank that owns it or owns
+ * one of its contacts, and an interface body when local to several.
+ * The global arrays are replicated on every rank (each reads the file). */
+typedef struct fc_dist_layout {
+    MPI_Comm comm;
+    int rank, size;
+    int nb;                 /* bodies                                        */
+    int *bstart, *bdof;     /* body b: dofs bdof[bstart[b] .. bstart[b+1])   */
+    int *dof_body, *dof_pos;/* n: the body of a dof, its place in the body   */
+    int *cptr, *cbody;      /* contact a: bodies cbody[cptr[a] .. cptr[a+1]) */
+    int *part;              /* nb: the rank a body is assigned to           */
+    int *owner;             /* nc: the rank owning a contact                 */
+    /* this rank */
+    int nown, *own;         /* owned contacts, in file order                 */
+    int nloc, *loc;         /* local bodies (global ids, ascending)          */
+    int *glob2loc;          /* nb: local index or -1                         */
+    int *loff;              /* nloc + 1: offsets in the local velocity       */
+    int *nsplit;            /* nloc: ranks owning contacts on the body (>= 1)*/
+    int nif, *ifb;          /* interface bodies (local indices, ascending)   */
+    int nnb, *nbr;          /* neighbour ranks, ascending                    */
+    int *nptr, *nlist;      /* neighbour k: shared local bodies, ascending   */
+    int *nbuf;              /* nnb + 1: offsets of neighbour k's dofs        */
+} fc_dist_layout;
+
+/* Build the layout of p over comm (collective: every rank passes the same
+ * p).  0 on success; else 1 with a one-line reason in msg. */
+int fc_dist_layout_build(const fc_problem *p, MPI_Comm comm, fc_dist_layout *L,
+                         char *msg, size_t len);
+void fc_dist_layout_free(fc_dist_layout *L);
+
+/* part[b] in [0, nparts) for the nb bodies of the contact graph (contact
+ * a joins bodies cbody[cptr[a] .. cptr[a+1])), balanced by contacts and
+ * cutting few contacts (METIS k-way).  0 on success. */
+int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, int nparts, int *part);
+
+/* The interface exchange's buffers (sized once per solve). */
+typedef struct fc_dist_exchange {
+    double *send, *recv;    /* nbuf[nnb] each                                */
+    double *sum;            /* local velocity size                           */
+    double *vstart;         /* local velocity at the last exchange           */
+    MPI_Request *req;       /* 2 nnb                                         */
+} fc_dist_exchange;
+
+int fc_dist_exchange_init(const fc_dist_layout *L, fc_dist_exchange *X, const double *v);
+void fc_dist_exchange_free(fc_dist_exchange *X);
+/* After a sweep: each rank's change of an interface body's velocity since
+ * the last exchange, divided by its nsplit (the sweep ran on 1/nsplit of
+ * the body's mass), summed over the ranks in rank order (the same sum on
+ * every rank), added to the velocity at the last exchange.  Collective. */
+void fc_dist_exchange_run(const fc_dist_layout *L, fc_dist_exchange *X, double *v);
+
+/* MPI_Init when nobody did (a library caller), with MPI_Finalize at exit. */
+void fc_dist_ensure_init(void);
+
+fc_status fc_dist_nsgs_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                    double *u, double *v, fc_info *info);
+
+#endif

@@ -1,0 +1,73 @@
+/* The bodies partitioned over the ranks: METIS k-way on the body-contact
+ * graph (bodies the vertices, weighted by 1 + their contacts; an edge per
+ * pair of bodies sharing contacts, weighted by how many).  A cut edge is a
+ * contact whose bodies live on two ranks: an interface body to exchange. */
+#include "internal.h"
+#include "dist/dist.h"
+
+#include <metis.h>
+
+static int cmp_ll(const void *x, const void *y)
+{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Bodies in equal contiguous ranges (METIS failed or was not needed). */
+static void ranges(int nb, int nparts, int *part)
+{
+    for (int b = 0; b < nb; b++) part[b] = (int)((long long)b * nparts / (nb > 0 ? nb : 1));
+}
+
+int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, int nparts, int *part)
+{
+    if (nparts <= 1 || nb <= nparts) {
+        ranges(nb, nparts < 1 ? 1 : nparts, part);
+        return 0;
+    }
+    long npairs = 0;
+    for (int a = 0; a < nc; a++) {
+        long k = cptr[a + 1] - cptr[a];
+        npairs += k * (k - 1);
+    }
+    long long *pair = fc_calloc((size_t)npairs + 1, sizeof *pair);
+    idx_t *xadj = fc_calloc((size_t)nb + 1, sizeof *xadj);
+    idx_t *adj = fc_calloc((size_t)npairs + 1, sizeof *adj);
+    idx_t *ewgt = fc_calloc((size_t)npairs + 1, sizeof *ewgt);
+    idx_t *vwgt = fc_calloc((size_t)nb + 1, sizeof *vwgt);
+    idx_t *out = fc_calloc((size_t)nb + 1, sizeof *out);
+    int ret = 1;
+    if (!pair || !xadj || !adj || !ewgt || !vwgt || !out) goto done;
+    long np = 0;
+    for (int b = 0; b < nb; b++) vwgt[b] = 1;
+    for (int a = 0; a < nc; a++)
+        for (int s = cptr[a]; s < cptr[a + 1]; s++) {
+            vwgt[cbody[s]]++;
+            for (int t = cptr[a]; t < cptr[a + 1]; t++)
+                if (t != s) pair[np++] = (long long)cbody[s] * nb + cbody[t];
+        }
+    qsort(pair, (size_t)np, sizeof *pair, cmp_ll);
+    long ne = 0;
+    for (long k = 0; k < np; k++) {
+        if (k > 0 && pair[k] == pair[k - 1]) { ewgt[ne - 1]++; continue; }
+        int b = (int)(pair[k] / nb);
+        xadj[b + 1]++;
+        adj[ne] = (idx_t)(pair[k] % nb);
+        ewgt[ne++] = 1;
+    }
+    for (int b = 0; b < nb; b++) xadj[b + 1] += xadj[b];
+    idx_t nv = nb, ncon = 1, k = nparts, cut = 0;
+    idx_t options[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(options);
+    options[METIS_OPTION_SEED] = 1;   /* the same partition on every run */
+    if (METIS_PartGraphKway(&nv, &ncon, xadj, adj, vwgt, NULL, ewgt, &k, NULL, NULL, options, &cut,
+                            out) == METIS_OK) {
+        for (int b = 0; b < nb; b++) part[b] = (int)out[b];
+    } else {
+        ranges(nb, nparts, part);
+    }
+    ret = 0;
+done:
+    free(pair); free(xadj); free(adj); free(ewgt); free(vwgt); free(out);
+    return ret;
+}
