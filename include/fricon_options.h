@@ -351,6 +351,9 @@ typedef struct fc_nncg_options {
                               default 30                                  */
     int newton_form;       /* the Newton function (fc_nsn_formulation): 0 AC, 1 JM, 2
                               FB, 3 NM; default 0                          */
+    double newton_near;    /* also a Newton-Krylov step whenever the measured
+                              error is within newton_near x the tolerance
+                              (newton_gap sweeps apart); 0: never; default 0 */
     int newton_gs;         /* GMRES preconditioner: 0 J's block diagonal,
                               k > 0 k Gauss-Seidel sweeps on the Newton
                               system (velocity form); default 0           */

@@ -21,6 +21,7 @@
 #include "solvers/nncg.h"
 #include "solvers/nncg_newton.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 /* Largest diagonal block of M inverted densely (6: a rigid body). */
@@ -31,6 +32,11 @@
 #define NNCG_MEASURE_GAP 8
 /* Measure when the predicted error is below this many times the tolerance. */
 #define NNCG_PREDICT_MARGIN 2.0
+/* Newton-Krylov steps in a row at most, while each is a full step that
+ * cuts ||F|| below this ratio (the sweeps between two steps undo part of
+ * a step's gain: docs/granular-piles.md). */
+#define NNCG_NEWTON_CHAIN 10
+#define NNCG_NEWTON_CHAIN_RATIO 0.7
 
 typedef struct nncg_work {
     int d, nc, m, n;
@@ -163,7 +169,8 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     fc_status st = FC_MAX_ITER;
     double err = INFINITY, best_err = INFINITY, gg_prev = 0.0, ratio = 0.0;
     int it = 0, checked_at = 0, restarts = 0;
-    int newton = o->newton > 0 && (w->d == 2 || w->d == 3), next_newton = o->newton;
+    int newton = (o->newton > 0 || o->newton_near > 0) && (w->d == 2 || w->d == 3);
+    int next_newton = o->newton > 0 ? o->newton : INT_MAX, last_newton = -INT_MAX / 2;
     int gap = o->newton_gap;
     memset(w->pdir, 0, (size_t)m * sizeof *w->pdir);
     if (newton && (fc_nk_init(&w->nk, w->d, w->nc, o->krylov, o->newton_form, w->loc, w->Ht, w->Gt,
@@ -197,28 +204,36 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                      "time limit after %d sweeps, error %.3e", it, best_err);
             break;
         }
-        if (newton && it >= next_newton) {   /* a Newton-Krylov step, then the sweeps restart */
+        int near = o->newton_near > 0 && err <= o->newton_near * opt->tolerance &&
+                   it - last_newton >= o->newton_gap;
+        if (newton && (it >= next_newton || near)) {   /* Newton-Krylov steps, then the sweeps restart */
             err = measure(p, w, r, u);   /* u at r (the conjugate step moved r since) */
-            int ok = fc_nk_step(&w->nk, p, w_apply, w, clk, r, u);
-            if (ok && w->Gt)
-                for (int j = 0; j < m; j++) {
-                    double dr = w->nk.x[j];
-                    if (dr == 0.0) continue;
-                    for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
+            int ok, chain = 0;
+            do {
+                ok = fc_nk_step(&w->nk, p, w_apply, w, clk, r, u);
+                if (ok && w->Gt)
+                    for (int j = 0; j < m; j++) {
+                        double dr = w->nk.x[j];
+                        if (dr == 0.0) continue;
+                        for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
+                    }
+                double before = err;
+                if (ok) err = fc_error_local(p, r, u);
+                fc_log(opt, 1, "nncg sweep %d: Newton-Krylov step %s (%d Krylov iterations in all, eta %.2g, reached %.2g, step %.3g, |F| x %.3g), error %.3e -> %.3e",
+                       it, ok ? "taken" : "rejected", w->nk.krylov_its, w->nk.eta, w->nk.lin, w->nk.t,
+                       w->nk.fratio, before, err);
+                if (err < best_err) {
+                    best_err = err;
+                    memcpy(w->best, r, (size_t)m * sizeof *r);
                 }
-            double before = err;
-            if (ok) err = fc_error_local(p, r, u);
-            fc_log(opt, 1, "nncg sweep %d: Newton-Krylov step %s (%d Krylov iterations in all, eta %.2g, reached %.2g, step %.3g, |F| x %.3g), error %.3e -> %.3e",
-                   it, ok ? "taken" : "rejected", w->nk.krylov_its, w->nk.eta, w->nk.lin, w->nk.t,
-                   w->nk.fratio, before, err);
+            } while (ok && ++chain < NNCG_NEWTON_CHAIN && w->nk.t == 1.0 &&
+                     w->nk.fratio < NNCG_NEWTON_CHAIN_RATIO && err > opt->tolerance &&
+                     !fc_clock_expired(clk));
             gap = ok ? o->newton_gap : 2 * gap;
-            next_newton = it + gap;
+            if (o->newton > 0) next_newton = it + gap;
+            last_newton = it;
             gg_prev = 0.0;
             checked_at = it;
-            if (err < best_err) {
-                best_err = err;
-                memcpy(w->best, r, (size_t)m * sizeof *r);
-            }
             if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
         }
         memcpy(w->x, r, (size_t)m * sizeof *r);

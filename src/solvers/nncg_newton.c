@@ -282,6 +282,7 @@ int fc_nk_step(fc_nk *k, const fc_problem *p, fc_nk_apply W, void *ctx, const fc
         k->eta = fmin(NK_ETA_MAX, fmax(NK_ETA_MIN, eta));
     }
     k->steps++;
+    k->fnorm_prev = fnorm;
     k->krylov_its += gmres(k, W, ctx, clk, fnorm);
     W(ctx, k->x, k->du);
     double t = 1.0;
@@ -295,14 +296,12 @@ int fc_nk_step(fc_nk *k, const fc_problem *p, fc_nk_apply W, void *ctx, const fc
             for (size_t i = 0; i < m; i++) k->x[i] = k->rt[i] - r[i];
             memcpy(r, k->rt, m * sizeof *r);
             memcpy(u, k->ut, m * sizeof *u);
-            k->fnorm_prev = sqrt(ft);
             k->t = t;
             k->fratio = sqrt(ft) / fnorm;
             k->accepted++;
             return 1;
         }
     }
-    k->fnorm_prev = fnorm;
     k->t = 0.0;
     k->fratio = 1.0;
     return 0;

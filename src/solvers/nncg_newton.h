@@ -21,7 +21,7 @@ typedef struct fc_nk {
     double *A, *B, *P;         /* nc d x d: dF/du, dF/dr, (A W_aa + B)^-1 */
     double *F, *rt, *ut, *x, *du, *z;   /* m */
     double *V, *Hs, *g, *cs, *sn, *y;   /* the Krylov basis and its Hessenberg */
-    double eta, fnorm_prev;    /* Eisenstat-Walker forcing */
+    double eta, fnorm_prev;    /* Eisenstat-Walker forcing; ||F|| at the last step's start */
     double lin;                /* the last GMRES's ||J x + F|| / ||F|| */
     double t, fratio;          /* the last step's length and ||F|| after / before */
     int steps, accepted, krylov_its;
