@@ -12,6 +12,8 @@
  * contact graph from the supports (contacts touching one body only, i.e.
  * the fixed obstacles), nncg.order.  Any other global problem is reduced
  * to W and solved in the local form, where the order is the file order.
+ * nncg.newton / nncg.newton_near: Newton-Krylov steps between the sweeps
+ * (nncg_newton.c; off by default, measured even with the sweeps).
  * docs/granular-piles.md: the approaches tried and the choice. */
 #include "internal.h"
 #include "cone/cone.h"

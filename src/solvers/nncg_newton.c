@@ -6,7 +6,8 @@
  * J = A W + B (A, B block diagonal), and J x = -F is solved by GMRES(kmax)
  * with W applied by the caller's callback (on the velocity form
  * H^T (M^-1 H x): no W, no factorisation), right-preconditioned by the
- * inverses of J's diagonal blocks A_a W_aa + B_a, to the relative
+ * inverses of J's diagonal blocks A_a W_aa + B_a (or by Gauss-Seidel
+ * sweeps on J x = b built on them, nncg.newton_gs), to the relative
  * residual eta of Eisenstat and Walker's second forcing choice (cheap
  * early steps).  Since u is affine in r, u + t W x is exact for every
  * step length t: the Armijo line search on 1/2 ||F||^2 costs no product
@@ -161,7 +162,7 @@ static void precond_gs(const fc_nk *k, const double *b, double *y)
     for (int s = 0; s < k->gs; s++)
         for (int a = 0; a < k->nc; a++) {
             size_t o = (size_t)d * a, oo = (size_t)d * d * a;
-            const double *Aa = k->A + oo, *Ba = k->B + oo, *Wa = k->Wd + oo, *Pa = k->P + oo;
+            const double *Aa = k->A + oo, *Wa = k->Wd + oo, *Pa = k->P + oo;
             double wy[5], res[5];
             for (int i = 0; i < d; i++) {   /* (W y)_a without the diagonal block */
                 double t = 0.0;
@@ -174,7 +175,6 @@ static void precond_gs(const fc_nk *k, const double *b, double *y)
                 for (int j = 0; j < d; j++) t -= Aa[IDX(i, j)] * wy[j];
                 res[i] = t;
             }
-            (void)Ba;
             for (int i = 0; i < d; i++) {
                 double t = 0.0;
                 for (int j = 0; j < d; j++) t += Pa[IDX(i, j)] * res[j];
