@@ -346,7 +346,7 @@ typedef struct fc_nncg_options {
                               (semismooth Newton, GMRES with W applied as
                               H^T M^-1 H); 0: none; default 0              */
     int newton_gap;        /* sweeps between two Newton-Krylov steps
-                              (doubled after a rejected step); default 5  */
+                              (doubled after a rejected or weak step); default 5 */
     int krylov;            /* GMRES iterations at most per Newton step;
                               default 30                                  */
     int newton_form;       /* the Newton function (fc_nsn_formulation): 0 AC, 1 JM, 2

@@ -35,10 +35,15 @@
 /* Measure when the predicted error is below this many times the tolerance. */
 #define NNCG_PREDICT_MARGIN 2.0
 /* Newton-Krylov steps in a row at most, while each is a full step that
- * cuts ||F|| below this ratio (the sweeps between two steps undo part of
- * a step's gain: docs/granular-piles.md). */
+ * cuts ||F|| below this ratio and lowers the error (the sweeps between
+ * two steps undo part of a step's gain: docs/granular-piles.md). */
 #define NNCG_NEWTON_CHAIN 10
 #define NNCG_NEWTON_CHAIN_RATIO 0.7
+/* A Newton-Krylov step cutting ||F|| by less than this ratio is weak: the
+ * gap to the next one doubles, as after a rejected step (steps every
+ * sweep or two with short line-search steps kept the conjugate step
+ * from ever building up on pile300-step30). */
+#define NNCG_NEWTON_WEAK 0.9
 
 typedef struct nncg_work {
     int d, nc, m, n;
@@ -211,6 +216,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         if (newton && (it >= next_newton || near)) {   /* Newton-Krylov steps, then the sweeps restart */
             err = measure(p, w, r, u);   /* u at r (the conjugate step moved r since) */
             int ok, chain = 0;
+            double before;
             do {
                 ok = fc_nk_step(&w->nk, p, w_apply, w, clk, r, u);
                 if (ok && w->Gt)
@@ -219,7 +225,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                         if (dr == 0.0) continue;
                         for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
                     }
-                double before = err;
+                before = err;
                 if (ok) err = fc_error_local(p, r, u);
                 fc_log(opt, 1, "nncg sweep %d: Newton-Krylov step %s (%d Krylov iterations in all, eta %.2g, reached %.2g, step %.3g, |F| x %.3g), error %.3e -> %.3e",
                        it, ok ? "taken" : "rejected", w->nk.krylov_its, w->nk.eta, w->nk.lin, w->nk.t,
@@ -228,10 +234,10 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                     best_err = err;
                     memcpy(w->best, r, (size_t)m * sizeof *r);
                 }
-            } while (ok && ++chain < NNCG_NEWTON_CHAIN && w->nk.t == 1.0 &&
+            } while (ok && ++chain < NNCG_NEWTON_CHAIN && w->nk.t == 1.0 && err < before &&
                      w->nk.fratio < NNCG_NEWTON_CHAIN_RATIO && err > opt->tolerance &&
                      !fc_clock_expired(clk));
-            gap = ok ? o->newton_gap : 2 * gap;
+            gap = ok && w->nk.fratio < NNCG_NEWTON_WEAK ? o->newton_gap : 2 * gap;
             if (o->newton > 0) next_newton = it + gap;
             last_newton = it;
             gg_prev = 0.0;
