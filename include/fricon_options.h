@@ -346,6 +346,21 @@ typedef struct fc_nncg_options {
     fc_local_solver local; /* one-contact solver; default FC_LOCAL_HYBRID */
     double local_tol;      /* one-contact tolerance; default 1e-14         */
     int local_max_iter;    /* one-contact Newton iterations; default 20    */
+    int newton;            /* sweeps before the first Newton-Krylov step
+                              (semismooth Newton, GMRES with W applied as
+                              H^T M^-1 H); 0: none; default 0              */
+    int newton_gap;        /* sweeps between two Newton-Krylov steps
+                              (doubled after a rejected or weak step); default 5 */
+    int krylov;            /* GMRES iterations at most per Newton step;
+                              default 30                                  */
+    int newton_form;       /* the Newton function (fc_nsn_formulation): 0 AC, 1 JM, 2
+                              FB, 3 NM; default 0                          */
+    double newton_near;    /* also a Newton-Krylov step whenever the measured
+                              error is within newton_near x the tolerance
+                              (newton_gap sweeps apart); 0: never; default 0 */
+    int newton_gs;         /* GMRES preconditioner: 0 J's block diagonal,
+                              k > 0 k Gauss-Seidel sweeps on the Newton
+                              system (velocity form); default 0           */
 } fc_nncg_options;
 
 typedef struct fc_options {

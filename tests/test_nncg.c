@@ -4,7 +4,8 @@
  * a bundled granular pile step), the reduced form of the others (CubeH8,
  * TwoRods), local problems; every order and acceleration converges; the
  * conjugate step takes fewer sweeps than plain sweeps on the stacks;
- * max_iter and the time limit are honoured. */
+ * max_iter and the time limit are honoured; so with the Newton-Krylov
+ * steps (nncg.newton). */
 #include "test.h"
 #include "check.h"
 
@@ -137,6 +138,77 @@ static void warm_start(const char *rel)
     fc_problem_free(p);
 }
 
+/* nncg with the Newton-Krylov steps (nncg.newton; kv: option, value
+ * pairs, NULL-ended): the independent error, info filled. */
+static double run_kv(const fc_problem *p, double tol, const char *const *kv, int max_iter,
+                     double time_limit, fc_info *info)
+{
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
+    fc_options o;
+    fc_default_options(&o);
+    o.tolerance = tol;
+    if (max_iter > 0) o.max_iter = max_iter;
+    o.time_limit = time_limit;
+    fc_error err;
+    for (int k = 0; kv[k]; k += 2)
+        CHECK(fc_options_set(&o, kv[k], kv[k + 1], &err) == FC_OK, "%s", err.msg);
+    CHECK(fc_solve(p, "nncg", &o, r, u, v, info, &err) == FC_OK, "nncg: %s", err.msg);
+    double e = check_error(p, r);
+    free(r); free(u); free(v);
+    return e;
+}
+
+/* The Newton-Krylov steps (every preconditioner and function) keep nncg
+ * converging on the bundled pile step (velocity form) and on a local
+ * problem, change the iterates (other sweep counts than plain nncg), and
+ * honour the time limit inside the Krylov solve. */
+static void newton_steps(void)
+{
+    static const char *const base[] = {NULL}, *const bj[] = {"nncg.newton", "20", NULL},
+        *const gs[] = {"nncg.newton", "20", "nncg.newton_gs", "2", NULL},
+        *const nm[] = {"nncg.newton", "20", "nncg.newton_form", "3", "nncg.newton_gap", "2", NULL},
+        *const every[] = {"nncg.newton", "1", "nncg.newton_gap", "1", "nncg.krylov", "200", NULL};
+    const char *const *sets[] = {bj, gs, nm};
+    const char *path = FRICON_EXAMPLES "/pile300-step30.hdf5";
+    fc_problem *p = test_read(path);
+    if (p) {
+        fc_info i0, info;
+        run_kv(p, 1e-4, base, 0, 60.0, &i0);
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+            double e = run_kv(p, 1e-4, sets[k], 0, 60.0, &info);
+            printf("pile300-step30 Newton-Krylov set %zu: %s after %d sweeps (plain nncg %d), "
+                   "independent error %.3e\n", k, fc_status_name(info.status), info.iterations,
+                   i0.iterations, e);
+            CHECK(info.status == FC_CONVERGED && e <= 1e-4 * (1 + 1e-6),
+                  "Newton-Krylov set %zu: %s, %.3e", k, fc_status_name(info.status), e);
+            CHECK(info.dyn_residual <= 1e-8, "Newton-Krylov: dynamics residual %.3e",
+                  info.dyn_residual);
+            CHECK(info.iterations != i0.iterations, "Newton-Krylov set %zu: the same %d sweeps",
+                  k, info.iterations);
+        }
+        double e = run_kv(p, 1e-14, every, 0, 0.05, &info);
+        CHECK(info.status == FC_TIME_LIMIT && info.seconds < 2.0 && isfinite(e),
+              "Newton-Krylov, time limit 0.05 s: %s after %.3f s", fc_status_name(info.status),
+              info.seconds);
+        e = run_kv(p, 1e-14, every, 5, 60.0, &info);
+        CHECK(info.status == FC_MAX_ITER && info.iterations == 5 && isfinite(e) && e < 1.0,
+              "Newton-Krylov, max_iter 5: %s after %d, %.3e", fc_status_name(info.status),
+              info.iterations, e);
+        fc_problem_free(p);
+    }
+    p = test_load("fc3d/KaplasTower-i1061-4.hdf5.dat");
+    if (!p) return;
+    fc_info info;
+    double e = run_kv(p, 1e-6, bj, 0, 60.0, &info);
+    printf("KaplasTower (local) Newton-Krylov: %s after %d sweeps, independent error %.3e\n",
+           fc_status_name(info.status), info.iterations, e);
+    CHECK(info.status == FC_CONVERGED && e <= 1e-6 * (1 + 1e-6), "KaplasTower Newton-Krylov: %s, %.3e",
+          fc_status_name(info.status), e);
+    fc_problem_free(p);
+}
+
 int main(void)
 {
     warm_start("global/Spheres-i099-356-679.hdf5");
@@ -152,5 +224,6 @@ int main(void)
     conjugate_saves_sweeps("global/Spheres-i099-356-679.hdf5", 1e-6);
     limits(FRICON_EXAMPLES "/pile300-step30.hdf5");
     pile_step();
+    newton_steps();
     TEST_DONE();
 }

@@ -12,6 +12,8 @@
  * contact graph from the supports (contacts touching one body only, i.e.
  * the fixed obstacles), nncg.order.  Any other global problem is reduced
  * to W and solved in the local form, where the order is the file order.
+ * nncg.newton / nncg.newton_near: Newton-Krylov steps between the sweeps
+ * (nncg_newton.c; off by default, measured even with the sweeps).
  * docs/granular-piles.md: the approaches tried and the choice. */
 #include "internal.h"
 #include "cone/cone.h"
@@ -19,7 +21,9 @@
 #include "problem/reduce.h"
 #include "core/firstorder.h"
 #include "solvers/nncg.h"
+#include "solvers/nncg_newton.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 /* Largest diagonal block of M inverted densely (6: a rigid body). */
@@ -30,6 +34,16 @@
 #define NNCG_MEASURE_GAP 8
 /* Measure when the predicted error is below this many times the tolerance. */
 #define NNCG_PREDICT_MARGIN 2.0
+/* Newton-Krylov steps in a row at most, while each is a full step that
+ * cuts ||F|| below this ratio and lowers the error (the sweeps between
+ * two steps undo part of a step's gain: docs/granular-piles.md). */
+#define NNCG_NEWTON_CHAIN 10
+#define NNCG_NEWTON_CHAIN_RATIO 0.7
+/* A Newton-Krylov step cutting ||F|| by less than this ratio is weak: the
+ * gap to the next one doubles, as after a rejected step (steps every
+ * sweep or two with short line-search steps kept the conjugate step
+ * from ever building up on pile300-step30). */
+#define NNCG_NEWTON_WEAK 0.9
 
 typedef struct nncg_work {
     int d, nc, m, n;
@@ -44,6 +58,8 @@ typedef struct nncg_work {
     fc_local *loc;
     int *order;
     double *x, *pdir, *best;   /* m */
+    double *vn;                /* n: G x in the Newton step's products with W */
+    fc_nk nk;                  /* the Newton-Krylov step (nncg.newton > 0) */
 } nncg_work;
 
 static void work_free(nncg_work *w)
@@ -54,6 +70,8 @@ static void work_free(nncg_work *w)
     free(w->v); free(w->vp); free(w->vx);
     free(w->loc); free(w->order);
     free(w->x); free(w->pdir); free(w->best);
+    free(w->vn);
+    fc_nk_free(&w->nk);
 }
 
 static double row_dot(const fc_matrix *A, int i, const double *x)
@@ -131,6 +149,22 @@ static void velocity(const nncg_work *w, const double *r, const double *minvf, d
     }
 }
 
+/* y = W x: H^T (M^-1 H x) on the velocity form, else the product with W. */
+static void w_apply(void *ctx, const double *x, double *y)
+{
+    nncg_work *w = ctx;
+    if (!w->Gt) {
+        fc_matrix_gemv(w->W, 1.0, x, 0.0, y);
+        return;
+    }
+    memset(w->vn, 0, (size_t)w->n * sizeof *w->vn);
+    for (int j = 0; j < w->m; j++) {
+        if (x[j] == 0.0) continue;
+        for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->vn[w->Gt->j[t]] += x[j] * w->Gt->x[t];
+    }
+    for (int i = 0; i < w->m; i++) y[i] = row_dot(w->Ht, i, w->vn);
+}
+
 /* The NNCG iterations on the prepared work (w->order set); r in/out. */
 static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_clock *clk,
                          nncg_work *w, double *r, double *u, fc_info *info)
@@ -142,7 +176,16 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     fc_status st = FC_MAX_ITER;
     double err = INFINITY, best_err = INFINITY, gg_prev = 0.0, ratio = 0.0;
     int it = 0, checked_at = 0, restarts = 0;
+    int newton = (o->newton > 0 || o->newton_near > 0) && (w->d == 2 || w->d == 3);
+    int next_newton = o->newton > 0 ? o->newton : INT_MAX, last_newton = -INT_MAX / 2;
+    int gap = o->newton_gap;
     memset(w->pdir, 0, (size_t)m * sizeof *w->pdir);
+    if (newton && (fc_nk_init(&w->nk, w->d, w->nc, o->krylov, o->newton_form, w->loc, w->Ht, w->Gt,
+                               n, o->newton_gs) ||
+                   (w->Gt && !(w->vn = fc_calloc((size_t)n + 1, sizeof *w->vn))))) {
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
     fo_accel aa = {0};
     if (o->accel == 2 && fo_accel_init_nsgs(&aa, &opt->nsgs, m)) {
         snprintf(info->message, sizeof info->message, "out of memory");
@@ -167,6 +210,39 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             snprintf(info->message, sizeof info->message,
                      "time limit after %d sweeps, error %.3e", it, best_err);
             break;
+        }
+        int near = o->newton_near > 0 && err <= o->newton_near * opt->tolerance &&
+                   it - last_newton >= o->newton_gap;
+        if (newton && (it >= next_newton || near)) {   /* Newton-Krylov steps, then the sweeps restart */
+            err = measure(p, w, r, u);   /* u at r (the conjugate step moved r since) */
+            int ok, chain = 0;
+            double before;
+            do {
+                ok = fc_nk_step(&w->nk, p, w_apply, w, clk, r, u);
+                if (ok && w->Gt)
+                    for (int j = 0; j < m; j++) {
+                        double dr = w->nk.x[j];
+                        if (dr == 0.0) continue;
+                        for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
+                    }
+                before = err;
+                if (ok) err = fc_error_local(p, r, u);
+                fc_log(opt, 1, "nncg sweep %d: Newton-Krylov step %s (%d Krylov iterations in all, eta %.2g, reached %.2g, step %.3g, |F| x %.3g), error %.3e -> %.3e",
+                       it, ok ? "taken" : "rejected", w->nk.krylov_its, w->nk.eta, w->nk.lin, w->nk.t,
+                       w->nk.fratio, before, err);
+                if (err < best_err) {
+                    best_err = err;
+                    memcpy(w->best, r, (size_t)m * sizeof *r);
+                }
+            } while (ok && ++chain < NNCG_NEWTON_CHAIN && w->nk.t == 1.0 && err < before &&
+                     w->nk.fratio < NNCG_NEWTON_CHAIN_RATIO && err > opt->tolerance &&
+                     !fc_clock_expired(clk));
+            gap = ok && w->nk.fratio < NNCG_NEWTON_WEAK ? o->newton_gap : 2 * gap;
+            if (o->newton > 0) next_newton = it + gap;
+            last_newton = it;
+            gg_prev = 0.0;
+            checked_at = it;
+            if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
         }
         memcpy(w->x, r, (size_t)m * sizeof *r);
         if (aa.on) fo_accel_save(&aa, r, m);
@@ -216,7 +292,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             continue;
         }
         /* the conjugate step; g = r - x, G g = v - vx */
-        double beta = gg_prev > 0.0 ? gg / gg_prev : 2.0;
+        double beta = gg_prev > 0.0 ? gg / gg_prev : INFINITY;
         gg_prev = gg;
         if (o->accel != 1 || beta > o->restart) {
             restarts++;
@@ -238,6 +314,9 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             }
     }
     if (st != FC_CONVERGED && best_err < INFINITY) memcpy(r, w->best, (size_t)m * sizeof *r);
+    if (newton)
+        fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations",
+               w->nk.steps, w->nk.accepted, w->nk.krylov_its);
     fo_accel_free(&aa);
     info->iterations = it;
     return st;
