@@ -49,6 +49,13 @@
  * sweeps done (docs/auto-measurements.md#nncg-first). */
 #define FC_AUTO_NNCG_JUDGE 100
 #define FC_AUTO_NNCG_PATIENCE 10
+/* nncg's best error falls by steps (flat for hundreds of sweeps, then a
+ * drop): within FC_AUTO_NNCG_NEAR times the tolerance it is also judged on
+ * its rate over the whole stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps
+ * (about what the plan after it costs on the 3D piles and 2D flows:
+ * docs/auto-measurements.md#nncg-steps). */
+#define FC_AUTO_NNCG_NEAR 10.0
+#define FC_AUTO_NNCG_NEAR_SWEEPS 1500
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
 #define FC_AUTO_LEMKE_PIVOT 0.0045
@@ -135,7 +142,15 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     }
     double patience = (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
     if (a->p->d == 2 && !a->nncg) patience = fmax(patience, a->lemke_sweeps / FC_AUTO_NEWTON_MARGIN);
-    return needed < patience;
+    if (needed < patience) return 1;
+    /* nncg near the tolerance: its rate over the whole stage (a flat step
+     * of its best error is not a stall) */
+    if (a->nncg && err <= FC_AUTO_NNCG_NEAR * a->opt->tolerance && it < FC_AUTO_NNCG_NEAR_SWEEPS &&
+        a->hist_it[0] < it && a->hist_err[0] > err) {
+        double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
+        return log(a->opt->tolerance / err) / whole < patience;
+    }
+    return 0;
 }
 
 /* The caller's progress callback seen through the stages, and the
