@@ -11,6 +11,7 @@
 #include "solvers/nncg.h"
 
 #include <lapacke.h>
+#include <limits.h>
 #include <stdio.h>
 
 /* The first NSGS stage is judged from this many sweeps after Anderson's
@@ -393,6 +394,21 @@ static const plan_step plan[] = {
     {"lemke",      "lemke, last",        FC_START_BEST, lemke_last,        budget_all,  NULL,                NULL},
 };
 
+/* Run the plan's step s, with its watch, budget and option patch. */
+static void run_step(auto_run *a, const plan_step *s, double *r, double *u)
+{
+    if (!s->when(a)) return;
+    fc_options o = fc_stage_options(&a->st, s->budget(a));
+    if (s->before) s->before(a, &o);
+    if (a->opt->progress || a->watch || a->plateau) {
+        o.progress = progress;
+        o.progress_user = a;
+    }
+    int ran = !a->stopped && fc_stage_run(&a->st, fc_solver_find(s->solver), s->label, s->start, &o, r, u);
+    a->watch = a->plateau = a->grace = 0;
+    if (s->after) s->after(a, ran);
+}
+
 /* What auto's plan on a reduction is given: the global problem and the
  * iterations its nncg stage used. */
 typedef struct auto_global {
@@ -431,19 +447,20 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
         a.lemke_sweeps = p->nc * fmax(1.0, FC_AUTO_LEMKE_PIVOT * p->nc);
         fc_log(opt, 1, "auto: Lemke's predicted cost %.0f sweeps", a.lemke_sweeps);
     }
-    for (size_t k = 0; k < sizeof plan / sizeof *plan && a.st.best_err > opt->tolerance; k++) {
-        const plan_step *s = &plan[k];
-        if (!s->when(&a)) continue;
-        fc_options o = fc_stage_options(&a.st, s->budget(&a));
-        if (s->before) s->before(&a, &o);
-        if (opt->progress || a.watch || a.plateau) {
-            o.progress = progress;
-            o.progress_user = &a;
-        }
-        int ran = !a.stopped &&
-                  fc_stage_run(&a.st, fc_solver_find(s->solver), s->label, s->start, &o, r, u);
-        a.watch = a.plateau = a.grace = 0;
-        if (s->after) s->after(&a, ran);
+    const size_t nplan = sizeof plan / sizeof *plan;
+    for (size_t k = 0; k < nplan && a.st.best_err > opt->tolerance; k++) run_step(&a, &plan[k], r, u);
+    /* With no iteration cap (no --max-iter) and time left, the rows from
+     * admm to nsgs's plateau run again from the best iterate while a round
+     * gains 10%: auto uses the time it is given (Lemke, last, is not
+     * repeated: the same pivots again). */
+    size_t tail = 0;
+    while (tail < nplan && strcmp(plan[tail].solver, "admm")) tail++;
+    int unlimited = opt->max_iter == INT_MAX && opt->time_limit > 0;
+    for (double round = INFINITY; unlimited && a.st.best_err > opt->tolerance && a.st.best_err < 0.9 * round &&
+                                  !a.stopped && !fc_clock_expired(&a.clk);) {
+        round = a.st.best_err;
+        for (size_t k = tail; k + 1 < nplan && a.st.best_err > opt->tolerance; k++)
+            run_step(&a, &plan[k], r, u);
     }
     int done = a.st.best_err <= opt->tolerance;
     memcpy(r, best, (size_t)m * sizeof *r);
@@ -452,7 +469,8 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     info->iterations = a.st.iterations;
     info->residual = err;
     fc_status st = done ? FC_CONVERGED
-                 : (opt->time_limit > 0 && fc_clock_expired(&a.clk)) ? FC_TIME_LIMIT : FC_MAX_ITER;
+                 : (opt->time_limit > 0 && fc_clock_expired(&a.clk)) ? FC_TIME_LIMIT
+                 : unlimited ? FC_STALLED : FC_MAX_ITER;
     if (!fc_all_finite((size_t)m, r)) st = FC_DIVERGED;
     if (!done)
         snprintf(info->message, sizeof info->message, "%s%d stages, best error %.3e",
