@@ -93,6 +93,7 @@ typedef struct auto_run {
     int mdp_refused;        /* ... and it ended in an error               */
     int nncg;               /* the watched stage is nncg: its best error, patience */
     double nncg_best;
+    int nncg_ran;           /* a global problem's nncg stage ran on (M, H) */
     int nhist, stride, calls;   /* a watched NSGS stage's measurements     */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -136,7 +137,7 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     a->needed = needed;
     fc_log(a->opt, 1, "auto: %s sweep %d, error %.3e, %.0f sweeps to go", a->nncg ? "nncg" : "nsgs", it, err,
            needed);
-    if (a->newton_sweeps > 0) {
+    if (a->newton_sweeps > 0 && !a->nncg) {
         double next = a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
@@ -238,6 +239,12 @@ static int any_d(const auto_run *a) { (void)a; return 1; }
 static int d3(const auto_run *a) { return a->p->d == 3; }
 static int d2(const auto_run *a) { return a->p->d == 2; }
 static int d5(const auto_run *a) { return a->p->d != 2 && a->p->d != 3; }
+/* d = 2, 3 with friction, unless nncg ran on the global problem (M, H):
+ * nncg on W first (docs/auto-measurements.md#nncg-local). */
+static int nncg_first(const auto_run *a)
+{
+    return (a->p->d == 2 || a->p->d == 3) && fc_problem_has_friction(a->p) && !a->nncg_ran;
+}
 /* d = 2: Lemke is predicted cheaper than NSGS's extrapolation (infinite
  * when its error stopped falling) and than an NSGS stage's cap: else the
  * last NSGS stage goes on to its plateau (docs/auto-measurements.md#2d-large). */
@@ -315,6 +322,14 @@ static void watched_after_stick(auto_run *a, fc_options *o)
         a->grace = (int)fmin(1e9, a->newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a->st.iterations;
     watched(a, o);
 }
+/* The nncg stage: watched on its best error from FC_AUTO_NNCG_JUDGE sweeps. */
+static void watched_nncg(auto_run *a, fc_options *o)
+{
+    watched(a, o);
+    a->grace = FC_AUTO_NNCG_JUDGE;
+    a->nncg = 1;
+    a->nncg_best = INFINITY;
+}
 static void plateau(auto_run *a, fc_options *o)
 {
     (void)o;
@@ -343,6 +358,11 @@ static void stick_done(auto_run *a, int ran)
     a->stick_sweeps = 0;
     a->stick_tried = 1;
 }
+static void nncg_done(auto_run *a, int ran)
+{
+    (void)ran;
+    a->nncg = 0;
+}
 static void mdp_done(auto_run *a, int ran)
 {
     a->mdp_iterations = ran ? a->st.stage_iterations : 0;
@@ -364,7 +384,7 @@ typedef struct plan_step {
 /* Read top to bottom until the tolerance is met.  Cold starts for the
  * interior points (they lose to warm starts), warm from the best iterate
  * otherwise.  Why each row (sections of docs/auto-measurements.md):
- * nsgs solves the easy problems at once (#first-nsgs); stick, a structure
+ * nncg, with friction, where no nncg ran on (M, H) (#nncg-local); nsgs solves the easy problems at once (#first-nsgs); stick, a structure
  * at rest in one factorisation (#cost); nsgs again, costed from the
  * analysis (#second-nsgs); gipm, the convex case's LL' (#gipm); ipm-mdp,
  * the hard problems (#ipm-mdp, #direct); ipm where its LU was refused
@@ -376,6 +396,7 @@ typedef struct plan_step {
  * (#nncg-first). */
 static const plan_step plan[] = {
     /* solver       label                 start           when               budget       before               after */
+    {"nncg",       NULL,                 FC_START_BEST, nncg_first,        budget_nsgs, watched_nncg,        nncg_done},
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_nsgs, watched,             NULL},
     {"stick",      NULL,                 FC_START_COLD, stick_on_offer,    budget_all,  NULL,                stick_done},
     {"nsgs",       NULL,                 FC_START_BEST, after_stick,       budget_nsgs, watched_after_stick, NULL},
@@ -414,6 +435,7 @@ static void run_step(auto_run *a, const plan_step *s, double *r, double *u)
 typedef struct auto_global {
     const fc_problem *p;
     int iterations;
+    int nncg;   /* its nncg stage ran */
 } auto_global;
 
 static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_options *opt,
@@ -436,6 +458,7 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     fc_stages_init(&a.st, p, opt, &a.clk, info, best);
     a.st.global = global;
     a.st.iterations = g ? g->iterations : 0;
+    a.nncg_ran = g && g->nncg;
     /* the initial guess counts as an iterate: nothing worse is returned,
      * and a guess that solves the problem at once */
     a.st.best_err = fc_problem_error(p, best, u);
@@ -534,10 +557,11 @@ fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, doubl
     auto_run a;
     memset(&a, 0, sizeof a);
     fc_clock_start(&a.clk, opt);
-    auto_global g = {p, 0};
+    auto_global g = {p, 0, 0};
     if ((p->d == 2 || p->d == 3) && fc_problem_has_friction(p) && fc_nncg_velocity_form(p)) {
         fc_status st = nncg_stage(&a, p, opt, r, u, v, info);
         g.iterations = info->iterations;
+        g.nncg = 1;
         a.nncg = 0;
         if (st == FC_CONVERGED || st == FC_STATUS_ERROR || a.stopped || fc_clock_expired(&a.clk) ||
             g.iterations >= opt->max_iter) {
