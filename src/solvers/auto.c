@@ -57,6 +57,11 @@
  * docs/auto-measurements.md#nncg-steps). */
 #define FC_AUTO_NNCG_NEAR 10.0
 #define FC_AUTO_NNCG_NEAR_SWEEPS 1500
+/* The plan's nncg stage on W runs from this tolerance on: at 1e-4 nncg is
+ * the oracle or close on the local form; at 1e-8 its linear rate flattens
+ * far from the tolerance where stick, Newton or ipm-mdp finish
+ * (docs/auto-measurements.md#nncg-local). */
+#define FC_AUTO_NNCG_LOCAL_TOL 1e-6
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
 #define FC_AUTO_LEMKE_PIVOT 0.0045
@@ -239,11 +244,13 @@ static int any_d(const auto_run *a) { (void)a; return 1; }
 static int d3(const auto_run *a) { return a->p->d == 3; }
 static int d2(const auto_run *a) { return a->p->d == 2; }
 static int d5(const auto_run *a) { return a->p->d != 2 && a->p->d != 3; }
-/* d = 2, 3 with friction, unless nncg ran on the global problem (M, H):
- * nncg on W first (docs/auto-measurements.md#nncg-local). */
+/* d = 2, 3 with friction, a tolerance from FC_AUTO_NNCG_LOCAL_TOL, unless
+ * nncg ran on the global problem (M, H): nncg on W first
+ * (docs/auto-measurements.md#nncg-local). */
 static int nncg_first(const auto_run *a)
 {
-    return (a->p->d == 2 || a->p->d == 3) && fc_problem_has_friction(a->p) && !a->nncg_ran;
+    return (a->p->d == 2 || a->p->d == 3) && fc_problem_has_friction(a->p) && !a->nncg_ran &&
+           a->opt->tolerance >= FC_AUTO_NNCG_LOCAL_TOL;
 }
 /* d = 2: Lemke is predicted cheaper than NSGS's extrapolation (infinite
  * when its error stopped falling) and than an NSGS stage's cap: else the
