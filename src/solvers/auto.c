@@ -51,17 +51,18 @@
 #define FC_AUTO_NNCG_JUDGE 100
 #define FC_AUTO_NNCG_PATIENCE 10
 /* nncg's best error falls by steps (flat for hundreds of sweeps, then a
- * drop): within FC_AUTO_NNCG_NEAR times the tolerance it is also judged on
- * its rate over the whole stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps
- * (about what the plan after it costs on the 3D piles and 2D flows:
- * docs/auto-measurements.md#nncg-steps). */
+ * drop): within FC_AUTO_NNCG_NEAR times a tolerance from
+ * FC_AUTO_NNCG_LOOSE_TOL it is also judged on its rate over the whole
+ * stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps (about what the plan after
+ * it costs on the 3D piles and 2D flows: docs/auto-measurements.md#nncg-steps). */
 #define FC_AUTO_NNCG_NEAR 10.0
 #define FC_AUTO_NNCG_NEAR_SWEEPS 1500
-/* The plan's nncg stage on W runs from this tolerance on: at 1e-4 nncg is
- * the oracle or close on the local form; at 1e-8 its linear rate flattens
- * far from the tolerance where stick, Newton or ipm-mdp finish
+/* The plan's nncg stage on W, and the whole-stage rule above, from this
+ * tolerance on: at 1e-4 nncg is the oracle or close on the local form; at
+ * 1e-8 its rate flattens (far from the tolerance, or within 10x for
+ * hundreds of sweeps) where stick, Newton or ipm-mdp finish
  * (docs/auto-measurements.md#nncg-local). */
-#define FC_AUTO_NNCG_LOCAL_TOL 1e-6
+#define FC_AUTO_NNCG_LOOSE_TOL 1e-6
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
 #define FC_AUTO_LEMKE_PIVOT 0.0045
@@ -152,7 +153,8 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     if (needed < patience) return 1;
     /* nncg near the tolerance: its rate over the whole stage (a flat step
      * of its best error is not a stall) */
-    if (a->nncg && err <= FC_AUTO_NNCG_NEAR * a->opt->tolerance && it < FC_AUTO_NNCG_NEAR_SWEEPS &&
+    if (a->nncg && a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL && err <= FC_AUTO_NNCG_NEAR * a->opt->tolerance &&
+        it < FC_AUTO_NNCG_NEAR_SWEEPS &&
         a->hist_it[0] < it && a->hist_err[0] > err) {
         double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
         return log(a->opt->tolerance / err) / whole < patience;
@@ -244,13 +246,13 @@ static int any_d(const auto_run *a) { (void)a; return 1; }
 static int d3(const auto_run *a) { return a->p->d == 3; }
 static int d2(const auto_run *a) { return a->p->d == 2; }
 static int d5(const auto_run *a) { return a->p->d != 2 && a->p->d != 3; }
-/* d = 2, 3 with friction, a tolerance from FC_AUTO_NNCG_LOCAL_TOL, unless
+/* d = 2, 3 with friction, a tolerance from FC_AUTO_NNCG_LOOSE_TOL, unless
  * nncg ran on the global problem (M, H): nncg on W first
  * (docs/auto-measurements.md#nncg-local). */
 static int nncg_first(const auto_run *a)
 {
     return (a->p->d == 2 || a->p->d == 3) && fc_problem_has_friction(a->p) && !a->nncg_ran &&
-           a->opt->tolerance >= FC_AUTO_NNCG_LOCAL_TOL;
+           a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL;
 }
 /* d = 2: Lemke is predicted cheaper than NSGS's extrapolation (infinite
  * when its error stopped falling) and than an NSGS stage's cap: else the
