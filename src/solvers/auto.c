@@ -153,11 +153,11 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     if (needed < patience) return 1;
     /* nncg near the tolerance: its rate over the whole stage (a flat step
      * of its best error is not a stall) */
-    if (a->nncg && a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL && err <= FC_AUTO_NNCG_NEAR * a->opt->tolerance &&
-        it < FC_AUTO_NNCG_NEAR_SWEEPS &&
-        a->hist_it[0] < it && a->hist_err[0] > err) {
+    const double tol = a->opt->tolerance;
+    if (a->nncg && tol >= FC_AUTO_NNCG_LOOSE_TOL && err <= FC_AUTO_NNCG_NEAR * tol &&
+        it < FC_AUTO_NNCG_NEAR_SWEEPS && a->hist_it[0] < it && a->hist_err[0] > err) {
         double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
-        return log(a->opt->tolerance / err) / whole < patience;
+        return log(tol / err) / whole < patience;
     }
     return 0;
 }
@@ -393,9 +393,11 @@ typedef struct plan_step {
 /* Read top to bottom until the tolerance is met.  Cold starts for the
  * interior points (they lose to warm starts), warm from the best iterate
  * otherwise.  Why each row (sections of docs/auto-measurements.md):
- * nncg, with friction, where no nncg ran on (M, H) (#nncg-local); nsgs solves the easy problems at once (#first-nsgs); stick, a structure
- * at rest in one factorisation (#cost); nsgs again, costed from the
- * analysis (#second-nsgs); gipm, the convex case's LL' (#gipm); ipm-mdp,
+ * nncg, with friction at loose tolerances, where no nncg ran on (M, H)
+ * (#nncg-local); nsgs solves the easy problems at once (#first-nsgs);
+ * stick, a structure at rest in one factorisation (#cost); nsgs again,
+ * costed from the analysis (#second-nsgs); gipm, the convex case's LL'
+ * (#gipm); ipm-mdp,
  * the hard problems (#ipm-mdp, #direct); ipm where its LU was refused
  * (#refused); nsgs to a plateau from its iterate (#plateau); prox where W
  * is singular (#prox); ipm-mdp from other margins (#margins); ipm from 0
