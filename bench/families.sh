@@ -3,7 +3,7 @@
 #
 # usage: bench/families.sh [--solvers LIST] [--time-limit S] [--form global|local]
 #                          [--half tuning|validation|all] [--warm|--cold]
-#                          [--fricon PATH] COLLECTION OUTDIR
+#                          [--repeat N] [--wall] [--fricon PATH] COLLECTION OUTDIR
 #
 # COLLECTION is the output of bench/collections.sh (its manifest.csv lists
 # each file with its family, half and tolerance).  For each family and
@@ -12,7 +12,9 @@
 # from zero) into OUTDIR/runs/FAMILY-HALF/; then `fricon profile
 # --manifest` writes OUTDIR/FAMILY-HALF/ (profiles, summary) and
 # OUTDIR/families.md: auto's time over the per-problem oracle (the fastest
-# other fricon solver that reached the tolerance).
+# other fricon solver that reached the tolerance).  --repeat N (default 3):
+# `fricon bench --repeat`, a solve under 50 ms runs N times, the fastest kept;
+# times are the solves' CPU seconds (`fricon bench --cpu`) unless --wall.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRICON=$HERE/../build/fricon
@@ -21,18 +23,21 @@ LIMIT=30
 FORM=global
 HALF=all
 START=--warm
+REPEAT=3
+CLOCK=--cpu
 COLL=
 OUT=
 while [ $# -gt 0 ]; do
   case "$1" in
-    --solvers|--time-limit|--form|--half|--fricon)
+    --solvers|--time-limit|--form|--half|--fricon|--repeat)
       [ $# -ge 2 ] || { echo "families: $1 needs a value" >&2; exit 2; }
       case "$1" in
         --solvers) SOLVERS=$2 ;; --time-limit) LIMIT=$2 ;; --form) FORM=$2 ;;
-        --half) HALF=$2 ;; --fricon) FRICON=$2 ;;
+        --half) HALF=$2 ;; --fricon) FRICON=$2 ;; --repeat) REPEAT=$2 ;;
       esac
       shift 2 ;;
     --warm|--cold) START=$1; shift ;;
+    --wall) CLOCK=; shift ;;
     -*) echo "families: unknown option '$1'" >&2; exit 2 ;;
     *) if [ -z "$COLL" ]; then COLL=$1; elif [ -z "$OUT" ]; then OUT=$1
        else echo "families: COLLECTION and OUTDIR expected" >&2; exit 2; fi
@@ -66,7 +71,7 @@ for group in $(tail -n +2 "$MAN" | awk -F, -v f="$CFAM" -v h="$CH" '{print $f ",
     case "${files[$i]}" in /*) ;; *) files[$i]=$COLL/${files[$i]} ;; esac
   done
   echo "families: $fam ($half): ${#files[@]} files at tol $tol" >&2
-  "$FRICON" bench --solvers "$SOLVERS" --tol "$tol" --time-limit "$LIMIT" $START \
+  "$FRICON" bench --solvers "$SOLVERS" --tol "$tol" --time-limit "$LIMIT" --repeat "$REPEAT" $CLOCK $START \
             --out "$OUT/runs/$fam-$half" "${files[@]}" || true
   [ -f "$OUT/runs/$fam-$half/results.csv" ] && csvs+=("$OUT/runs/$fam-$half/results.csv")
 done

@@ -39,6 +39,12 @@ if [ "$ASAN" != --asan ]; then
   [ "$(row "$TMP/g" Rover1039.dat nsgs)" = oom ] && ok || bad "allocation past the limit: $(row "$TMP/g" Rover1039.dat nsgs)"
   [ "$(row "$TMP/g" Rover1039.dat ipm)" = converged ] && ok || bad "campaign went on after the allocation"
 fi
+# --repeat: the same converged rows (a short solve kept at its fastest run); a bad count refused
+"$BIN" bench --solvers nsgs,ipm --repeat 3 --cpu --time-limit 5 --out "$TMP/r" "$EX/Rover1039.dat" >"$TMP/r.log" 2>&1 || bad "repeat campaign exit $?"
+[ "$(row "$TMP/r" Rover1039.dat nsgs)" = converged ] && [ "$(row "$TMP/r" Rover1039.dat ipm)" = converged ] && ok || bad "repeat rows"
+grep -q "repeat 3" "$TMP/r/summary.md" && grep -q "CPU time" "$TMP/r/summary.md" && ok || bad "summary does not say repeat 3, CPU time"
+"$BIN" bench --repeat 0 --out "$TMP/r0" "$EX/Rover1039.dat" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok || bad "--repeat 0: exit $rc, expected 2"
 "$BIN" bench --out "$TMP/x" "$TMP/nonexistent.dat" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok || bad "missing input: exit $rc, expected 2"
 echo "bench: $pass passed, $fail failed"

@@ -11,6 +11,7 @@
 #include "solvers/nncg.h"
 
 #include <lapacke.h>
+#include <limits.h>
 #include <stdio.h>
 
 /* The first NSGS stage is judged from this many sweeps after Anderson's
@@ -49,6 +50,19 @@
  * sweeps done (docs/auto-measurements.md#nncg-first). */
 #define FC_AUTO_NNCG_JUDGE 100
 #define FC_AUTO_NNCG_PATIENCE 10
+/* nncg's best error falls by steps (flat for hundreds of sweeps, then a
+ * drop): within FC_AUTO_NNCG_NEAR times a tolerance from
+ * FC_AUTO_NNCG_LOOSE_TOL it is also judged on its rate over the whole
+ * stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps (about what the plan after
+ * it costs on the 3D piles and 2D flows: docs/auto-measurements.md#nncg-steps). */
+#define FC_AUTO_NNCG_NEAR 10.0
+#define FC_AUTO_NNCG_NEAR_SWEEPS 1500
+/* The plan's nncg stage on W, and the whole-stage rule above, from this
+ * tolerance on: at 1e-4 nncg is the oracle or close on the local form; at
+ * 1e-8 its rate flattens (far from the tolerance, or within 10x for
+ * hundreds of sweeps) where stick, Newton or ipm-mdp finish
+ * (docs/auto-measurements.md#nncg-local). */
+#define FC_AUTO_NNCG_LOOSE_TOL 1e-6
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
 #define FC_AUTO_LEMKE_PIVOT 0.0045
@@ -85,6 +99,7 @@ typedef struct auto_run {
     int mdp_refused;        /* ... and it ended in an error               */
     int nncg;               /* the watched stage is nncg: its best error, patience */
     double nncg_best;
+    int nncg_ran;           /* a global problem's nncg stage ran on (M, H) */
     int nhist, stride, calls;   /* a watched NSGS stage's measurements     */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -128,14 +143,23 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     a->needed = needed;
     fc_log(a->opt, 1, "auto: %s sweep %d, error %.3e, %.0f sweeps to go", a->nncg ? "nncg" : "nsgs", it, err,
            needed);
-    if (a->newton_sweeps > 0) {
+    if (a->newton_sweeps > 0 && !a->nncg) {
         double next = a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
     }
     double patience = (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
     if (a->p->d == 2 && !a->nncg) patience = fmax(patience, a->lemke_sweeps / FC_AUTO_NEWTON_MARGIN);
-    return needed < patience;
+    if (needed < patience) return 1;
+    /* nncg near the tolerance: its rate over the whole stage (a flat step
+     * of its best error is not a stall) */
+    const double tol = a->opt->tolerance;
+    if (a->nncg && tol >= FC_AUTO_NNCG_LOOSE_TOL && err <= FC_AUTO_NNCG_NEAR * tol &&
+        it < FC_AUTO_NNCG_NEAR_SWEEPS && a->hist_it[0] < it && a->hist_err[0] > err) {
+        double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
+        return log(tol / err) / whole < patience;
+    }
+    return 0;
 }
 
 /* The caller's progress callback seen through the stages, and the
@@ -222,6 +246,14 @@ static int any_d(const auto_run *a) { (void)a; return 1; }
 static int d3(const auto_run *a) { return a->p->d == 3; }
 static int d2(const auto_run *a) { return a->p->d == 2; }
 static int d5(const auto_run *a) { return a->p->d != 2 && a->p->d != 3; }
+/* d = 2, 3 with friction, a tolerance from FC_AUTO_NNCG_LOOSE_TOL, unless
+ * nncg ran on the global problem (M, H): nncg on W first
+ * (docs/auto-measurements.md#nncg-local). */
+static int nncg_first(const auto_run *a)
+{
+    return (a->p->d == 2 || a->p->d == 3) && fc_problem_has_friction(a->p) && !a->nncg_ran &&
+           a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL;
+}
 /* d = 2: Lemke is predicted cheaper than NSGS's extrapolation (infinite
  * when its error stopped falling) and than an NSGS stage's cap: else the
  * last NSGS stage goes on to its plateau (docs/auto-measurements.md#2d-large). */
@@ -299,6 +331,14 @@ static void watched_after_stick(auto_run *a, fc_options *o)
         a->grace = (int)fmin(1e9, a->newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a->st.iterations;
     watched(a, o);
 }
+/* The nncg stage: watched on its best error from FC_AUTO_NNCG_JUDGE sweeps. */
+static void watched_nncg(auto_run *a, fc_options *o)
+{
+    watched(a, o);
+    a->grace = FC_AUTO_NNCG_JUDGE;
+    a->nncg = 1;
+    a->nncg_best = INFINITY;
+}
 static void plateau(auto_run *a, fc_options *o)
 {
     (void)o;
@@ -327,6 +367,11 @@ static void stick_done(auto_run *a, int ran)
     a->stick_sweeps = 0;
     a->stick_tried = 1;
 }
+static void nncg_done(auto_run *a, int ran)
+{
+    (void)ran;
+    a->nncg = 0;
+}
 static void mdp_done(auto_run *a, int ran)
 {
     a->mdp_iterations = ran ? a->st.stage_iterations : 0;
@@ -348,9 +393,11 @@ typedef struct plan_step {
 /* Read top to bottom until the tolerance is met.  Cold starts for the
  * interior points (they lose to warm starts), warm from the best iterate
  * otherwise.  Why each row (sections of docs/auto-measurements.md):
- * nsgs solves the easy problems at once (#first-nsgs); stick, a structure
- * at rest in one factorisation (#cost); nsgs again, costed from the
- * analysis (#second-nsgs); gipm, the convex case's LL' (#gipm); ipm-mdp,
+ * nncg, with friction at loose tolerances, where no nncg ran on (M, H)
+ * (#nncg-local); nsgs solves the easy problems at once (#first-nsgs);
+ * stick, a structure at rest in one factorisation (#cost); nsgs again,
+ * costed from the analysis (#second-nsgs); gipm, the convex case's LL'
+ * (#gipm); ipm-mdp,
  * the hard problems (#ipm-mdp, #direct); ipm where its LU was refused
  * (#refused); nsgs to a plateau from its iterate (#plateau); prox where W
  * is singular (#prox); ipm-mdp from other margins (#margins); ipm from 0
@@ -360,6 +407,7 @@ typedef struct plan_step {
  * (#nncg-first). */
 static const plan_step plan[] = {
     /* solver       label                 start           when               budget       before               after */
+    {"nncg",       NULL,                 FC_START_BEST, nncg_first,        budget_nsgs, watched_nncg,        nncg_done},
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_nsgs, watched,             NULL},
     {"stick",      NULL,                 FC_START_COLD, stick_on_offer,    budget_all,  NULL,                stick_done},
     {"nsgs",       NULL,                 FC_START_BEST, after_stick,       budget_nsgs, watched_after_stick, NULL},
@@ -378,11 +426,27 @@ static const plan_step plan[] = {
     {"lemke",      "lemke, last",        FC_START_BEST, lemke_last,        budget_all,  NULL,                NULL},
 };
 
+/* Run the plan's step s, with its watch, budget and option patch. */
+static void run_step(auto_run *a, const plan_step *s, double *r, double *u)
+{
+    if (!s->when(a)) return;
+    fc_options o = fc_stage_options(&a->st, s->budget(a));
+    if (s->before) s->before(a, &o);
+    if (a->opt->progress || a->watch || a->plateau) {
+        o.progress = progress;
+        o.progress_user = a;
+    }
+    int ran = !a->stopped && fc_stage_run(&a->st, fc_solver_find(s->solver), s->label, s->start, &o, r, u);
+    a->watch = a->plateau = a->grace = 0;
+    if (s->after) s->after(a, ran);
+}
+
 /* What auto's plan on a reduction is given: the global problem and the
  * iterations its nncg stage used. */
 typedef struct auto_global {
     const fc_problem *p;
     int iterations;
+    int nncg;   /* its nncg stage ran */
 } auto_global;
 
 static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_options *opt,
@@ -405,6 +469,7 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     fc_stages_init(&a.st, p, opt, &a.clk, info, best);
     a.st.global = global;
     a.st.iterations = g ? g->iterations : 0;
+    a.nncg_ran = g && g->nncg;
     /* the initial guess counts as an iterate: nothing worse is returned,
      * and a guess that solves the problem at once */
     a.st.best_err = fc_problem_error(p, best, u);
@@ -416,19 +481,20 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
         a.lemke_sweeps = p->nc * fmax(1.0, FC_AUTO_LEMKE_PIVOT * p->nc);
         fc_log(opt, 1, "auto: Lemke's predicted cost %.0f sweeps", a.lemke_sweeps);
     }
-    for (size_t k = 0; k < sizeof plan / sizeof *plan && a.st.best_err > opt->tolerance; k++) {
-        const plan_step *s = &plan[k];
-        if (!s->when(&a)) continue;
-        fc_options o = fc_stage_options(&a.st, s->budget(&a));
-        if (s->before) s->before(&a, &o);
-        if (opt->progress || a.watch || a.plateau) {
-            o.progress = progress;
-            o.progress_user = &a;
-        }
-        int ran = !a.stopped &&
-                  fc_stage_run(&a.st, fc_solver_find(s->solver), s->label, s->start, &o, r, u);
-        a.watch = a.plateau = a.grace = 0;
-        if (s->after) s->after(&a, ran);
+    const size_t nplan = sizeof plan / sizeof *plan;
+    for (size_t k = 0; k < nplan && a.st.best_err > opt->tolerance; k++) run_step(&a, &plan[k], r, u);
+    /* With no iteration cap (no --max-iter) and time left, the rows from
+     * admm to nsgs's plateau run again from the best iterate while a round
+     * gains 10%: auto uses the time it is given (Lemke, last, is not
+     * repeated: the same pivots again). */
+    size_t tail = 0;
+    while (tail < nplan && strcmp(plan[tail].solver, "admm")) tail++;
+    int unlimited = opt->max_iter == INT_MAX && opt->time_limit > 0;
+    for (double round = INFINITY; unlimited && a.st.best_err > opt->tolerance && a.st.best_err < 0.9 * round &&
+                                  !a.stopped && !fc_clock_expired(&a.clk);) {
+        round = a.st.best_err;
+        for (size_t k = tail; k + 1 < nplan && a.st.best_err > opt->tolerance; k++)
+            run_step(&a, &plan[k], r, u);
     }
     int done = a.st.best_err <= opt->tolerance;
     memcpy(r, best, (size_t)m * sizeof *r);
@@ -437,7 +503,8 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     info->iterations = a.st.iterations;
     info->residual = err;
     fc_status st = done ? FC_CONVERGED
-                 : (opt->time_limit > 0 && fc_clock_expired(&a.clk)) ? FC_TIME_LIMIT : FC_MAX_ITER;
+                 : (opt->time_limit > 0 && fc_clock_expired(&a.clk)) ? FC_TIME_LIMIT
+                 : unlimited ? FC_STALLED : FC_MAX_ITER;
     if (!fc_all_finite((size_t)m, r)) st = FC_DIVERGED;
     if (!done)
         snprintf(info->message, sizeof info->message, "%s%d stages, best error %.3e",
@@ -501,10 +568,11 @@ fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, doubl
     auto_run a;
     memset(&a, 0, sizeof a);
     fc_clock_start(&a.clk, opt);
-    auto_global g = {p, 0};
+    auto_global g = {p, 0, 0};
     if ((p->d == 2 || p->d == 3) && fc_problem_has_friction(p) && fc_nncg_velocity_form(p)) {
         fc_status st = nncg_stage(&a, p, opt, r, u, v, info);
         g.iterations = info->iterations;
+        g.nncg = 1;
         a.nncg = 0;
         if (st == FC_CONVERGED || st == FC_STATUS_ERROR || a.stopped || fc_clock_expired(&a.clk) ||
             g.iterations >= opt->max_iter) {
