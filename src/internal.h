@@ -126,6 +126,14 @@ int fc_find_sorted(const int *idx, int lo, int end, int key);
 
 /* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
 fc_matrix *fc_csr_transpose(const fc_matrix *C);
+/* Each dof's contact signature, for a CSR H (n dofs x m): a hash of the
+ * contacts (d rows each) its row touches, 0 for none; sg sorted by hash,
+ * then dof, so that dofs touched by the same contacts are neighbours. */
+typedef struct fc_dof_sig {
+    unsigned long long h;
+    int i;
+} fc_dof_sig;
+void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg);
 
 /* u = W r + q (q and u of W's rows): the velocity of a local problem, or
  * of any matrix and shift a solver works with.  fc_problem_u: p's own. */

@@ -22,14 +22,6 @@ static void join(int *par, int a, int b)
     if (a != b) par[a < b ? b : a] = a < b ? a : b;
 }
 
-typedef struct sig { unsigned long long h; int i; } sig;
-
-static int sig_cmp(const void *x, const void *y)
-{
-    const sig *a = x, *b = y;
-    return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
-}
-
 /* Bodies: dofs joined by M's pattern and by equal nonempty sets of
  * contacts in H (a hash: a collision only joins two groups, which stays
  * a valid body).  Fills bstart, bdof, dof_body, dof_pos; the count. */
@@ -38,25 +30,12 @@ static int find_bodies(const fc_problem *p, const fc_matrix *Mc, const fc_matrix
 {
     int n = p->n, d = p->d;
     int *par = fc_calloc((size_t)n + 1, sizeof *par);
-    sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
+    fc_dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
     if (!par || !sg) { free(par); free(sg); return -1; }
     for (int i = 0; i < n; i++) par[i] = i;
     for (int i = 0; i < n; i++)
         for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) join(par, i, Mc->j[k]);
-    for (int i = 0; i < n; i++) {
-        unsigned long long h = 1469598103934665603ULL;
-        int last = -1, cnt = 0;
-        for (int t = Hc->p[i]; t < Hc->p[i + 1]; t++) {
-            int c = Hc->j[t] / d;
-            if (c == last) continue;
-            h = (h ^ (unsigned long long)(c + 1)) * 1099511628211ULL;
-            last = c;
-            cnt++;
-        }
-        sg[i].h = cnt ? h : 0;
-        sg[i].i = i;
-    }
-    qsort(sg, (size_t)n, sizeof *sg, sig_cmp);
+    fc_dof_signatures(Hc, d, sg);
     for (int k = 1; k < n; k++)
         if (sg[k].h && sg[k].h == sg[k - 1].h) join(par, sg[k - 1].i, sg[k].i);
     free(sg);

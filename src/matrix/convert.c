@@ -120,3 +120,28 @@ fc_matrix *fc_csr_transpose(const fc_matrix *C)
     free(next);
     return T;
 }
+
+static int dof_sig_cmp(const void *x, const void *y)
+{
+    const fc_dof_sig *a = x, *b = y;
+    return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
+}
+
+void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg)
+{
+    int n = Hc->rows;
+    for (int i = 0; i < n; i++) {
+        unsigned long long h = 1469598103934665603ULL;   /* FNV-1a over the contacts */
+        int last = -1, cnt = 0;
+        for (int t = Hc->p[i]; t < Hc->p[i + 1]; t++) {
+            int c = Hc->j[t] / d;
+            if (c == last) continue;
+            h = (h ^ (unsigned long long)(c + 1)) * 1099511628211ULL;
+            last = c;
+            cnt++;
+        }
+        sg[i].h = cnt ? h : 0;
+        sg[i].i = i;
+    }
+    qsort(sg, (size_t)n, sizeof *sg, dof_sig_cmp);
+}

@@ -444,14 +444,6 @@ int fc_nncg_velocity_form(const fc_problem *p)
     return ok;
 }
 
-typedef struct dof_sig { unsigned long long h; int i; } dof_sig;
-
-static int sig_cmp(const void *x, const void *y)
-{
-    const dof_sig *a = x, *b = y;
-    return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
-}
-
 /* The bodies of the contacts, for the order: dofs are grouped by M's
  * blocks and by equal sets of contacts (a rigid body's dofs are touched
  * by the same contacts; a hash collision only changes the order).
@@ -462,24 +454,11 @@ static int contact_bodies(const fc_matrix *Hc, const fc_matrix *Ht, int d, int n
 {
     int n = Hc->rows;
     int *bp = fc_calloc((size_t)n + 1, sizeof *bp);
-    dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
+    fc_dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
     *body = fc_calloc((size_t)2 * nc + 1, sizeof **body);
     if (!bp || !sg || !*body) { free(bp); free(sg); return 1; }
-    for (int i = 0; i < n; i++) {
-        bp[i] = dofs[start[blk[i]]];
-        unsigned long long h = 1469598103934665603ULL;
-        int last = -1, cnt = 0;
-        for (int t = Hc->p[i]; t < Hc->p[i + 1]; t++) {
-            int c = Hc->j[t] / d;
-            if (c == last) continue;
-            h = (h ^ (unsigned long long)(c + 1)) * 1099511628211ULL;
-            last = c;
-            cnt++;
-        }
-        sg[i].h = cnt ? h : 0;
-        sg[i].i = i;
-    }
-    qsort(sg, (size_t)n, sizeof *sg, sig_cmp);
+    for (int i = 0; i < n; i++) bp[i] = dofs[start[blk[i]]];
+    fc_dof_signatures(Hc, d, sg);
     for (int k = 1; k < n; k++)
         if (sg[k].h && sg[k].h == sg[k - 1].h) {
             int a = find_root(bp, sg[k - 1].i), b = find_root(bp, sg[k].i);
