@@ -9,10 +9,11 @@
 #include "test.h"
 #include "check.h"
 
-/* nncg on p with tolerance tol and the option patch set (NULL: none);
- * returns the independent error, info filled. */
-static double run(const fc_problem *p, double tol, const char *set, const char *val,
-                  int max_iter, double time_limit, fc_info *info)
+/* nncg on p with tolerance tol and the options kv (option, value pairs,
+ * NULL-ended; the Newton-Krylov steps' nncg.newton among them): the
+ * independent error, info filled. */
+static double run_kv(const fc_problem *p, double tol, const char *const *kv, int max_iter,
+                     double time_limit, fc_info *info)
 {
     int m = fc_problem_m(p);
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
@@ -23,13 +24,21 @@ static double run(const fc_problem *p, double tol, const char *set, const char *
     if (max_iter > 0) o.max_iter = max_iter;
     o.time_limit = time_limit;
     fc_error err;
-    if (set) CHECK(fc_options_set(&o, set, val, &err) == FC_OK, "%s", err.msg);
+    for (int k = 0; kv[k]; k += 2)
+        CHECK(fc_options_set(&o, kv[k], kv[k + 1], &err) == FC_OK, "%s", err.msg);
     CHECK(fc_solve(p, "nncg", &o, r, u, v, info, &err) == FC_OK, "nncg: %s", err.msg);
     double e = check_error(p, r);
-    free(r);
-    free(u);
-    free(v);
+    free(r); free(u); free(v);
     return e;
+}
+
+/* nncg on p with tolerance tol and the option patch set (NULL: none);
+ * returns the independent error, info filled. */
+static double run(const fc_problem *p, double tol, const char *set, const char *val,
+                  int max_iter, double time_limit, fc_info *info)
+{
+    const char *kv[] = {set, val, NULL};
+    return run_kv(p, tol, set ? kv : kv + 2, max_iter, time_limit, info);
 }
 
 /* Converges to tol on rel with the default options and the given patch. */
@@ -138,27 +147,6 @@ static void warm_start(const char *rel)
     fc_problem_free(p);
 }
 
-/* nncg with the Newton-Krylov steps (nncg.newton; kv: option, value
- * pairs, NULL-ended): the independent error, info filled. */
-static double run_kv(const fc_problem *p, double tol, const char *const *kv, int max_iter,
-                     double time_limit, fc_info *info)
-{
-    int m = fc_problem_m(p);
-    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
-    double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
-    fc_options o;
-    fc_default_options(&o);
-    o.tolerance = tol;
-    if (max_iter > 0) o.max_iter = max_iter;
-    o.time_limit = time_limit;
-    fc_error err;
-    for (int k = 0; kv[k]; k += 2)
-        CHECK(fc_options_set(&o, kv[k], kv[k + 1], &err) == FC_OK, "%s", err.msg);
-    CHECK(fc_solve(p, "nncg", &o, r, u, v, info, &err) == FC_OK, "nncg: %s", err.msg);
-    double e = check_error(p, r);
-    free(r); free(u); free(v);
-    return e;
-}
 
 /* The Newton-Krylov steps (every preconditioner and function) keep nncg
  * converging on the bundled pile step (velocity form) and on a local
