@@ -55,6 +55,10 @@ int fc_par_min_set(int n);
 /* The clauses of a kernel's parallel loop over n rows or contacts: the
  * solve's threads, one below FC_PAR_MIN. */
 #define FC_PAR_IF(n) num_threads(fc_threads()) if ((n) >= FC_PAR_MIN && fc_threads() > 1)
+/* Whether a kernel over n items runs threaded: when not, the kernel takes
+ * a plain loop instead of a region with a false if clause, which libgomp
+ * still sets a team up for (3-10x a small problem's solve time). */
+#define FC_PAR_ON(n) ((n) >= FC_PAR_MIN && fc_threads() > 1)
 
 /* A reduction over n items in chunks whose layout depends on n alone:
  * one chunk up to `one` items (the plain loop's sum: FC_CHUNK_MIN

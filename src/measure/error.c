@@ -42,6 +42,33 @@ static fc_law contact_law(int d, double mu, const double *r, const double *u, do
 #define ERR_CHUNK_MIN 512
 
 /* The measure of Coulomb's law (desaxce = 1) or of the relaxation. */
+/* One chunk of contacts of the measure: its running scale *big and sum
+ * of squares *ssq, the diagnostics; 1 when an error is not finite. */
+static int measure_chunk(int d, int nc, int chunk, int k, const double *mu, const double *mu_r,
+                         const double *r, const double *u, double s, fc_contact_diag *diag,
+                         int desaxce, double *big, double *ssq)
+{
+    double b = 0.0, q = 1.0;
+    int bad = 0, end = (k + 1) * chunk < nc ? (k + 1) * chunk : nc;
+    for (int a = k * chunk; a < end; a++) {
+        double e[5];
+        natural_map(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, desaxce, e);
+        double ea = fc_norm_small(d, e);
+        if (diag) {
+            diag[a].contact = a;
+            diag[a].error = ea / s;
+            diag[a].law = contact_law(d, mu[a], r + d * a, u + d * a, s);
+        }
+        if (ea == 0.0) continue;
+        if (!isfinite(ea)) { bad = 1; continue; }
+        if (ea > b) { q = 1.0 + q * (b / ea) * (b / ea); b = ea; }
+        else q += (ea / b) * (ea / b);
+    }
+    *big = b;
+    *ssq = q;
+    return bad;
+}
+
 static double measure(int d, int nc, const double *mu, const double *mu_r, const double *scale,
                       const double *r, const double *u, fc_contact_diag *diag, int desaxce)
 {
@@ -55,26 +82,13 @@ static double measure(int d, int nc, const double *mu, const double *mu_r, const
     double big[ERR_CHUNKS], ssq[ERR_CHUNKS];
     int chunk = nc / ERR_CHUNKS + 1 > ERR_CHUNK_MIN ? nc / ERR_CHUNKS + 1 : ERR_CHUNK_MIN;
     int nchunks = (nc + chunk - 1) / chunk, bad = 0;
-#pragma omp parallel for schedule(static) num_threads(fc_threads()) if (nc >= FC_PAR_MIN && fc_threads() > 1) reduction(| : bad)
-    for (int k = 0; k < nchunks; k++) {
-        double b = 0.0, q = 1.0;
-        int end = (k + 1) * chunk < nc ? (k + 1) * chunk : nc;
-        for (int a = k * chunk; a < end; a++) {
-            double e[5];
-            natural_map(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, desaxce, e);
-            double ea = fc_norm_small(d, e);
-            if (diag) {
-                diag[a].contact = a;
-                diag[a].error = ea / s;
-                diag[a].law = contact_law(d, mu[a], r + d * a, u + d * a, s);
-            }
-            if (ea == 0.0) continue;
-            if (!isfinite(ea)) { bad = 1; continue; }
-            if (ea > b) { q = 1.0 + q * (b / ea) * (b / ea); b = ea; }
-            else q += (ea / b) * (ea / b);
-        }
-        big[k] = b;
-        ssq[k] = q;
+    if (FC_PAR_ON(nc)) {
+#pragma omp parallel for schedule(static) num_threads(fc_threads()) reduction(| : bad)
+        for (int k = 0; k < nchunks; k++)
+            bad |= measure_chunk(d, nc, chunk, k, mu, mu_r, r, u, s, diag, desaxce, big + k, ssq + k);
+    } else {
+        for (int k = 0; k < nchunks; k++)
+            bad |= measure_chunk(d, nc, chunk, k, mu, mu_r, r, u, s, diag, desaxce, big + k, ssq + k);
     }
     if (bad) return NAN;
     double total = 0.0, sq = 1.0;

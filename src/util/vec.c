@@ -4,15 +4,22 @@
  * thread count, and below FC_CHUNK_MIN entries it is the plain loop's. */
 #include "internal.h"
 
+static double dot_chunk(fc_chunks c, int k, int n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = k * c.len, e = fc_chunk_end(c, k, n); i < e; i++) s += x[i] * y[i];
+    return s;
+}
+
 double fc_dot(int n, const double *x, const double *y)
 {
     fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
     double part[FC_CHUNKS_MAX];
-#pragma omp parallel for schedule(static) FC_PAR_IF(n)
-    for (int k = 0; k < c.count; k++) {
-        double s = 0.0;
-        for (int i = k * c.len, e = fc_chunk_end(c, k, n); i < e; i++) s += x[i] * y[i];
-        part[k] = s;
+    if (FC_PAR_ON(n)) {
+#pragma omp parallel for schedule(static) num_threads(fc_threads())
+        for (int k = 0; k < c.count; k++) part[k] = dot_chunk(c, k, n, x, y);
+    } else {
+        for (int k = 0; k < c.count; k++) part[k] = dot_chunk(c, k, n, x, y);
     }
     return fc_chunks_sum(c, part);
 }
@@ -38,24 +45,34 @@ double fc_norm2(int n, const double *x)
     return scale * sqrt(ssq);
 }
 
+static double dist2_chunk(fc_chunks c, int k, int n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = k * c.len, e = fc_chunk_end(c, k, n); i < e; i++) s += (x[i] - y[i]) * (x[i] - y[i]);
+    return s;
+}
+
 double fc_dist2(int n, const double *x, const double *y)
 {
     fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
     double part[FC_CHUNKS_MAX];
-#pragma omp parallel for schedule(static) FC_PAR_IF(n)
-    for (int k = 0; k < c.count; k++) {
-        double s = 0.0;
-        for (int i = k * c.len, e = fc_chunk_end(c, k, n); i < e; i++)
-            s += (x[i] - y[i]) * (x[i] - y[i]);
-        part[k] = s;
+    if (FC_PAR_ON(n)) {
+#pragma omp parallel for schedule(static) num_threads(fc_threads())
+        for (int k = 0; k < c.count; k++) part[k] = dist2_chunk(c, k, n, x, y);
+    } else {
+        for (int k = 0; k < c.count; k++) part[k] = dist2_chunk(c, k, n, x, y);
     }
     return sqrt(fc_chunks_sum(c, part));
 }
 
 void fc_copy(int n, const double *x, double *y)
 {
+    if (!FC_PAR_ON(n)) {
+        if (n > 0) memcpy(y, x, (size_t)n * sizeof *y);
+        return;
+    }
     fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
-#pragma omp parallel for schedule(static) FC_PAR_IF(n)
+#pragma omp parallel for schedule(static) num_threads(fc_threads())
     for (int k = 0; k < c.count; k++) {
         int lo = k * c.len;
         memcpy(y + lo, x + lo, (size_t)(fc_chunk_end(c, k, n) - lo) * sizeof *y);
