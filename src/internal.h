@@ -52,13 +52,25 @@ int fc_threads_resolve(int requested);
 #define FC_PAR_MIN fc_par_min()
 int fc_par_min(void);
 int fc_par_min_set(int n);
-/* The clauses of a kernel's parallel loop over n rows or contacts: the
- * solve's threads, one below FC_PAR_MIN. */
-#define FC_PAR_IF(n) num_threads(fc_threads()) if ((n) >= FC_PAR_MIN && fc_threads() > 1)
 /* Whether a kernel over n items runs threaded: when not, the kernel takes
  * a plain loop instead of a region with a false if clause, which libgomp
  * still sets a team up for (3-10x a small problem's solve time). */
 #define FC_PAR_ON(n) ((n) >= FC_PAR_MIN && fc_threads() > 1)
+/* The clauses of a parallel loop with that if clause (still a region). */
+#define FC_PAR_IF(n) num_threads(fc_threads()) if (FC_PAR_ON(n))
+/* A kernel's loop over n rows or contacts: a static parallel for on the
+ * solve's threads (with the extra OpenMP clauses, e.g. a reduction) when
+ * FC_PAR_ON(n), else the same loop with no OpenMP region at all. */
+#define FC_PRAGMA(x) _Pragma(#x)
+#define FC_PAR_FOR(n, clauses, ...)                                                    \
+    do {                                                                               \
+        if (FC_PAR_ON(n)) {                                                            \
+            FC_PRAGMA(omp parallel for schedule(static) num_threads(fc_threads()) clauses) \
+            __VA_ARGS__                                                                \
+        } else {                                                                       \
+            __VA_ARGS__                                                                \
+        }                                                                              \
+    } while (0)
 
 /* A reduction over n items in chunks whose layout depends on n alone:
  * one chunk up to `one` items (the plain loop's sum: FC_CHUNK_MIN

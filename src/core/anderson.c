@@ -92,8 +92,7 @@ static void fused_differences(fc_anderson *a, const double *x, const double *g, 
 {
     int m = a->m, mem = a->mem, prev = a->have_prev;
     fc_chunks c = fc_chunks_of(m, FC_CHUNK_MIN);
-#pragma omp parallel for schedule(static) FC_PAR_IF(m)
-    for (int ck = 0; ck < c.count; ck++) {
+    FC_PAR_FOR(m, , for (int ck = 0; ck < c.count; ck++) {
         double *pg = a->part + (size_t)ck * 2 * mem, *pb = pg + mem;
         for (int j = 0; j < k; j++) pg[j] = pb[j] = 0.0;
         for (int lo = ck * c.len, e = fc_chunk_end(c, ck, m); lo < e; lo += FC_ANDERSON_BLOCK) {
@@ -140,7 +139,7 @@ static void fused_differences(fc_anderson *a, const double *x, const double *g, 
                 pb[j] = sb;
             }
         }
-    }
+    });
     for (int j = 0; j < k; j++) {
         double sg = 0.0, sb = 0.0;
         for (int ck = 0; ck < c.count; ck++) {
@@ -177,13 +176,12 @@ int fc_anderson_step(fc_anderson *a, const double *x, double *g)
         if (!isfinite(a->b[j])) { fc_anderson_reset(a); return 0; }
     /* g -= dG gamma, the columns applied in order at each entry */
     const double *gam = a->b;
-#pragma omp parallel for schedule(static) FC_PAR_IF(m)
-    for (int lo = 0; lo < m; lo += FC_ANDERSON_BLOCK) {
+    FC_PAR_FOR(m, , for (int lo = 0; lo < m; lo += FC_ANDERSON_BLOCK) {
         int hi = lo + FC_ANDERSON_BLOCK < m ? lo + FC_ANDERSON_BLOCK : m;
         for (int j = 0; j < k; j++) {
             const double *dg = a->dG + (size_t)j * m;
             for (int i = lo; i < hi; i++) g[i] -= gam[j] * dg[i];
         }
-    }
+    });
     return 1;
 }

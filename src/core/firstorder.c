@@ -21,22 +21,21 @@ void fo_uhat(const fc_problem *p, int ccp, const double *u, double *F)
         if (F != u) fc_copy(m, u, F);
         return;
     }
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int a = 0; a < nc; a++) {
+    FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
         const double *ua = u + d * a;
         double g = p->mu[a] * (d == 2 ? fabs(ua[1]) : fc_hypot(ua[1], ua[2]));
         if (d == 5) g += p->mu_r[a] * fc_hypot(ua[3], ua[4]);
         for (int k = 0; k < d; k++) F[d * a + k] = ua[k];
         F[d * a] += g;
-    }
+    });
 }
 
 void fo_project(const fc_problem *p, double *x)
 {
     int d = p->d, nc = p->nc;
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int a = 0; a < nc; a++)
+    FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
         fc_project_cone(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, x + d * a);
+    });
 }
 
 double fo_error(const fc_problem *p, int ccp, const double *r, const double *u)
@@ -49,8 +48,7 @@ void fo_run_project(const fo_run *R, double *x)
     const fc_problem *p = R->p;
     int d = p->d, nc = p->nc;
     if (R->set == FO_SET_CONE) { fo_project(p, x); return; }
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int a = 0; a < nc; a++) {
+    FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
         double *xa = x + d * a;
         const double *fa = R->fixed ? R->fixed + d * a : NULL;
         if (R->set == FO_SET_TANGENT) xa[0] = fa[0];
@@ -60,7 +58,7 @@ void fo_run_project(const fo_run *R, double *x)
         } else {
             fc_project_disk(d - 1, R->s[a], xa + 1);
         }
-    }
+    });
 }
 
 double fo_run_set_error(const fo_run *R, const double *x, const double *u)
@@ -70,8 +68,7 @@ double fo_run_set_error(const fo_run *R, const double *x, const double *u)
     int d = p->d, m = fc_problem_m(p), nc = p->nc;
     fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
     double part[FC_CHUNKS_MAX];
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int ch = 0; ch < c.count; ch++) {
+    FC_PAR_FOR(nc, , for (int ch = 0; ch < c.count; ch++) {
         double e2 = 0.0;
         for (int a = ch * c.len, end = fc_chunk_end(c, ch, nc); a < end; a++) {
             double y[5] = {0.0};
@@ -87,7 +84,7 @@ double fo_run_set_error(const fo_run *R, const double *x, const double *u)
             for (int k = 0; k < d; k++) e2 += (xa[k] - y[k]) * (xa[k] - y[k]);
         }
         part[ch] = e2;
-    }
+    });
     double e2 = fc_chunks_sum(c, part);
     double sc = fmax(fc_norm2(m, p->q), fmax(fc_norm2(m, x), fc_norm2(m, u)));
     return sqrt(e2) / (sc < 1e-300 ? 1.0 : sc);
@@ -116,8 +113,7 @@ double fo_proj_step(const fc_problem *p, const double *x, double rho,
     int d = p->d, nc = p->nc;
     fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
     double part[FC_CHUNKS_MAX];
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int ch = 0; ch < c.count; ch++) {
+    FC_PAR_FOR(nc, , for (int ch = 0; ch < c.count; ch++) {
         double s = 0.0;
         for (int a = ch * c.len, end = fc_chunk_end(c, ch, nc); a < end; a++) {
             const double *xa = x + d * a, *Fa = F + d * a;
@@ -127,7 +123,7 @@ double fo_proj_step(const fc_problem *p, const double *x, double rho,
             for (int k = 0; k < d; k++) s += (xa[k] - ya[k]) * (xa[k] - ya[k]);
         }
         part[ch] = s;
-    }
+    });
     return sqrt(fc_chunks_sum(c, part));
 }
 

@@ -109,8 +109,7 @@ static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const doub
             }
         return;
     }
-#pragma omp parallel for schedule(static) num_threads(fc_threads()) if (nb >= FC_PAR_MIN && fc_threads() > 1)
-    for (int a = 0; a < nb; a++) {
+    FC_PAR_FOR(nb, , for (int a = 0; a < nb; a++) {
         double acc[FC_BSR_SMALL] = {0};
         for (int k = A->p[a]; k < A->p[a + 1]; k++) {
             const double *B = A->x + (size_t)k * bs * bs;
@@ -122,7 +121,7 @@ static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const doub
             double *yr = y + (size_t)a * bs + r;
             *yr = (beta == 0.0 ? 0.0 : beta * *yr) + alpha * acc[r];
         }
-    }
+    });
 }
 
 /* y = alpha*A*x + beta*y (the sparse kinds scale y in their row loop:
@@ -139,12 +138,11 @@ void fc_matrix_gemv(const fc_matrix *A, double alpha, const double *x,
             for (int i = 0; i < A->rows; i++) y[i] += col[i] * xc;
         }
     } else if (A->kind == FC_MAT_CSR) {
-#pragma omp parallel for schedule(static) num_threads(fc_threads()) if (A->rows >= FC_PAR_MIN && fc_threads() > 1)
-        for (int i = 0; i < A->rows; i++) {
+        FC_PAR_FOR(A->rows, , for (int i = 0; i < A->rows; i++) {
             double s = 0.0;
             for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
             y[i] = (beta == 0.0 ? 0.0 : beta * y[i]) + alpha * s;
-        }
+        });
     } else if (A->bs == 3) {
         bsr_gemv(A, 3, alpha, x, beta, y);
     } else if (A->bs == 2) {

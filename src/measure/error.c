@@ -82,14 +82,9 @@ static double measure(int d, int nc, const double *mu, const double *mu_r, const
     double big[ERR_CHUNKS], ssq[ERR_CHUNKS];
     int chunk = nc / ERR_CHUNKS + 1 > ERR_CHUNK_MIN ? nc / ERR_CHUNKS + 1 : ERR_CHUNK_MIN;
     int nchunks = (nc + chunk - 1) / chunk, bad = 0;
-    if (FC_PAR_ON(nc)) {
-#pragma omp parallel for schedule(static) num_threads(fc_threads()) reduction(| : bad)
-        for (int k = 0; k < nchunks; k++)
-            bad |= measure_chunk(d, nc, chunk, k, mu, mu_r, r, u, s, diag, desaxce, big + k, ssq + k);
-    } else {
-        for (int k = 0; k < nchunks; k++)
-            bad |= measure_chunk(d, nc, chunk, k, mu, mu_r, r, u, s, diag, desaxce, big + k, ssq + k);
-    }
+    FC_PAR_FOR(nc, reduction(| : bad), for (int k = 0; k < nchunks; k++) {
+        bad |= measure_chunk(d, nc, chunk, k, mu, mu_r, r, u, s, diag, desaxce, big + k, ssq + k);
+    });
     if (bad) return NAN;
     double total = 0.0, sq = 1.0;
     for (int k = 0; k < nchunks; k++) {

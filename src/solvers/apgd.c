@@ -47,19 +47,16 @@ fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u)
     fc_chunks c = fc_chunks_of(m, FC_CHUNK_MIN);
     double part[2][FC_CHUNKS_MAX];
     for (int it = 0;; it++) {
-#pragma omp parallel for schedule(static) FC_PAR_IF(m)
-        for (int i = 0; i < m; i++) u[i] = Wx[i] + p->q[i];
+        FC_PAR_FOR(m, , for (int i = 0; i < m; i++) { u[i] = Wx[i] + p->q[i]; });
         if ((st = fo_run_check(R, it, r, fo_run_set_error(R, r, u))) >= 0) break;
         /* xn = P_K(y - grad / L), L grown until the quadratic upper bound
          * holds: (xn - y)^T W (xn - y) <= L ||xn - y||^2 (exact for a
          * quadratic, free of the cancellation of comparing f values) */
         for (int ls = 0; ls < 60; ls++) {
-#pragma omp parallel for schedule(static) FC_PAR_IF(m)
-            for (int i = 0; i < m; i++) xn[i] = y[i] - (Wy[i] + p->q[i]) / L;
+            FC_PAR_FOR(m, , for (int i = 0; i < m; i++) { xn[i] = y[i] - (Wy[i] + p->q[i]) / L; });
             fo_run_project(R, xn);
             fc_matrix_gemv(p->W, 1.0, xn, 0.0, Wxn);
-#pragma omp parallel for schedule(static) FC_PAR_IF(m)
-            for (int k = 0; k < c.count; k++) {
+            FC_PAR_FOR(m, , for (int k = 0; k < c.count; k++) {
                 double a = 0.0, b = 0.0;
                 for (int i = k * c.len, e = fc_chunk_end(c, k, m); i < e; i++) {
                     double di = xn[i] - y[i];
@@ -68,7 +65,7 @@ fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u)
                 }
                 part[0][k] = a;
                 part[1][k] = b;
-            }
+            });
             double dWd = fc_chunks_sum(c, part[0]), dd = fc_chunks_sum(c, part[1]);
             if (dWd <= L * dd * (1.0 + 1e-12) || !isfinite(dWd)) break;
             L *= o->L_grow;
@@ -77,24 +74,22 @@ fc_status fo_apgd_run(fo_run *R, int kind, double *r, double *u)
         double thn = 0.5 * (-th2 + theta * sqrt(th2 + 4.0));
         double beta = theta * (1.0 - theta) / (th2 + thn);
         /* restart when the gradient at y opposes the step just taken */
-#pragma omp parallel for schedule(static) FC_PAR_IF(m)
-        for (int k = 0; k < c.count; k++) {
+        FC_PAR_FOR(m, , for (int k = 0; k < c.count; k++) {
             double a = 0.0;
             for (int i = k * c.len, e = fc_chunk_end(c, k, m); i < e; i++)
                 a += (Wy[i] + p->q[i]) * (xn[i] - r[i]);
             part[0][k] = a;
-        }
+        });
         double gs = fc_chunks_sum(c, part[0]);
         if (o->restart && gs > 0.0) {
             fc_copy(m, xn, y);
             fc_copy(m, Wxn, Wy);
             thn = 1.0;
         } else {
-#pragma omp parallel for schedule(static) FC_PAR_IF(m)
-            for (int i = 0; i < m; i++) {
+            FC_PAR_FOR(m, , for (int i = 0; i < m; i++) {
                 y[i] = xn[i] + beta * (xn[i] - r[i]);
                 Wy[i] = Wxn[i] + beta * (Wxn[i] - Wx[i]);
-            }
+            });
         }
         theta = thn;
         fc_copy(m, xn, r);

@@ -15,12 +15,7 @@ double fc_dot(int n, const double *x, const double *y)
 {
     fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
     double part[FC_CHUNKS_MAX];
-    if (FC_PAR_ON(n)) {
-#pragma omp parallel for schedule(static) num_threads(fc_threads())
-        for (int k = 0; k < c.count; k++) part[k] = dot_chunk(c, k, n, x, y);
-    } else {
-        for (int k = 0; k < c.count; k++) part[k] = dot_chunk(c, k, n, x, y);
-    }
+    FC_PAR_FOR(n, , for (int k = 0; k < c.count; k++) { part[k] = dot_chunk(c, k, n, x, y); });
     return fc_chunks_sum(c, part);
 }
 
@@ -56,12 +51,7 @@ double fc_dist2(int n, const double *x, const double *y)
 {
     fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
     double part[FC_CHUNKS_MAX];
-    if (FC_PAR_ON(n)) {
-#pragma omp parallel for schedule(static) num_threads(fc_threads())
-        for (int k = 0; k < c.count; k++) part[k] = dist2_chunk(c, k, n, x, y);
-    } else {
-        for (int k = 0; k < c.count; k++) part[k] = dist2_chunk(c, k, n, x, y);
-    }
+    FC_PAR_FOR(n, , for (int k = 0; k < c.count; k++) { part[k] = dist2_chunk(c, k, n, x, y); });
     return sqrt(fc_chunks_sum(c, part));
 }
 
