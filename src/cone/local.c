@@ -63,12 +63,18 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
 }
 
 /* Solve J x = b (d x d, Gaussian elimination with partial pivoting) in
- * place in b; 0 on success, -1 when J is numerically singular. */
-int fc_small_solve(int d, double J[5][5], double *b)
+ * place in b; 0 on success, -1 when J is numerically singular.  Written
+ * once, inlined for each d below so that the compiler unrolls its loops
+ * (the one-contact solvers call it in every sweep; the same operations in
+ * the same order, so the same bits). */
+static inline int small_solve(int d, double J[5][5], double *b)
 {
     double scale = 0.0;
     for (int i = 0; i < d; i++)
-        for (int j = 0; j < d; j++) scale = fmax(scale, fabs(J[i][j]));
+        for (int j = 0; j < d; j++) {
+            double a = fabs(J[i][j]);
+            if (a > scale) scale = a;   /* fmax's result: scale is never NaN */
+        }
     if (!(scale > 0.0)) return -1;
     for (int k = 0; k < d; k++) {
         int p = k;
@@ -85,12 +91,24 @@ int fc_small_solve(int d, double J[5][5], double *b)
             b[i] -= f * b[k];
         }
     }
+    int finite = 1;
     for (int i = d - 1; i >= 0; i--) {
         double s = b[i];
         for (int j = i + 1; j < d; j++) s -= J[i][j] * b[j];
         b[i] = s / J[i][i];
+        finite &= isfinite(b[i]) != 0;
     }
-    return fc_all_finite((size_t)d, b) ? 0 : -1;
+    return finite ? 0 : -1;
+}
+
+int fc_small_solve(int d, double J[5][5], double *b)
+{
+    switch (d) {
+    case 2: return small_solve(2, J, b);
+    case 3: return small_solve(3, J, b);
+    case 5: return small_solve(5, J, b);
+    default: return small_solve(d, J, b);
+    }
 }
 
 /* Keep in best the better of (best, cand) by error; returns the best error. */
