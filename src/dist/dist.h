@@ -125,5 +125,7 @@ fc_status fc_dist_nsgs_solve_global(const fc_problem *p, const fc_options *opt, 
                                     double *u, double *v, fc_info *info);
 fc_status fc_dist_nncg_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                     double *u, double *v, fc_info *info);
+fc_status fc_dist_apgd_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                    double *u, double *v, fc_info *info);
 
 #endif
