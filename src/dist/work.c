@@ -23,7 +23,6 @@
 #define DIST_POLISH_SWEEPS 1000
 #define DIST_POLISHER "nsgs-v"
 
-
 void fc_dist_work_free(fc_dist_work *w)
 {
     fc_dist_exchange_free(&w->X);
