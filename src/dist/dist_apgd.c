@@ -29,9 +29,11 @@ static double row_dot(const fc_matrix *A, int i, const double *x)
     return s;
 }
 
-/* w->v = v0 + G (w->rl - r0), made consistent by the exchange.  Collective. */
+/* w->v = v0 + G (w->rl - r0), made consistent by the exchange (the rest
+ * counted as this rank's work).  Collective. */
 static void move(fc_dist_work *w, const double *r0, const double *v0)
 {
+    clock_t c0 = clock();
     int rows = w->d * w->L.nown;
     memcpy(w->v, v0, (size_t)w->nv * sizeof *v0);
     memcpy(w->X.vstart, v0, (size_t)w->nv * sizeof *v0);
@@ -40,6 +42,7 @@ static void move(fc_dist_work *w, const double *r0, const double *v0)
         if (dr == 0.0) continue;
         for (int t = w->Gl->p[j]; t < w->Gl->p[j + 1]; t++) w->v[w->Gl->j[t]] += dr * w->Gl->x[t];
     }
+    w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
     fc_dist_exchange_run(&w->L, &w->X, w->v);
 }
 
