@@ -4,8 +4,7 @@
 # from zero, dist-nsgs on two of them (LMGC..00046, Spheres-i099), both
 # on a generated pile step from its warm start, reach 1e-8; dist-apgd reaches
 # 1e-8 on the shared problems of more than 3 contacts but
-# spheres-in-a-box, 1e-5 there (1458 iterations; 1.6e-6 after 13000:
-# docs/distributed.md); the residual of the gathered solution file recomputed by fricon
+# spheres-in-a-box, 1e-5 there (1774 iterations: docs/distributed.md); the residual of the gathered solution file recomputed by fricon
 # check and by the independent checker (fccheck.py, r only: u through W);
 # the pile has interface bodies; --max-iter and --time-limit are honoured
 # on every rank; rank 0 alone prints (one JSON line); bad input is one

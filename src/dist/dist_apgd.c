@@ -10,7 +10,8 @@
  * sweeps, and the interface exchange sums the copies' changes, giving
  * v(x+) on every local body; u and W d follow from its rows of H^T.
  * One exchange and two reductions (the step's dot products, the error)
- * per iteration, plus one exchange and one reduction per rejected L.
+ * per iteration, plus one exchange and one reduction per rejected L; the
+ * first L is apgd's ||W 1|| / sqrt(m) (one product).
  * Iterates, steps and sums are per owned contact, the sums added up in
  * rank order: every rank takes the same decisions. */
 #include "internal.h"
@@ -69,6 +70,23 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
+    double L = o->L0;
+    if (!(L > 0.0)) {   /* ||W 1|| / sqrt(m), as apgd: the same for any partition */
+        memcpy(y, w->rl, (size_t)rows * sizeof *y);
+        memcpy(vy, w->v, (size_t)nv * sizeof *vy);
+        for (int j = 0; j < rows; j++) w->rl[j] = 1.0;
+        move(w, x, vx);   /* x, vx still zero: v = G 1 */
+        double s2[2] = {0.0, (double)rows};
+        for (int j = 0; j < rows; j++) {
+            double t = row_dot(w->Hl, j, w->v);
+            s2[0] += t * t;
+        }
+        fc_dist_sum(w->L.comm, s2, 2, w->red);
+        L = s2[1] > 0.0 ? sqrt(s2[0]) / sqrt(s2[1]) : 1.0;
+        if (!(L > 0.0) || !isfinite(L)) L = 1.0;
+        memcpy(w->rl, y, (size_t)rows * sizeof *y);
+        memcpy(w->v, vy, (size_t)nv * sizeof *vy);
+    }
     /* the start, made feasible */
     memcpy(x, w->rl, (size_t)rows * sizeof *x);
     memcpy(vx, w->v, (size_t)nv * sizeof *vx);
@@ -78,13 +96,6 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
     memcpy(vx, w->v, (size_t)nv * sizeof *vx);
     memcpy(y, x, (size_t)rows * sizeof *y);
     memcpy(vy, vx, (size_t)nv * sizeof *vy);
-    double L = o->L0;
-    if (!(L > 0.0)) {   /* the largest lambda_max(W_aa): a lower bound of ||W|| */
-        L = 0.0;
-        for (int c = 0; c < w->L.nown; c++) L = fmax(L, w->loc[c].rho > 0.0 ? 1.0 / w->loc[c].rho : 0.0);
-        MPI_Allreduce(MPI_IN_PLACE, &L, 1, MPI_DOUBLE, MPI_MAX, w->L.comm);
-        if (!(L > 0.0) || !isfinite(L)) L = 1.0;
-    }
     int it = 0, expired = 0, restarts = 0, rejected = 0;
     double theta = 1.0;
     double err = fc_dist_measure(w, p, clk, &expired), best = isfinite(err) ? err : INFINITY;
