@@ -5,7 +5,7 @@
 # in build-tsan/, by clang with LLVM's libomp: its Archer tool tells TSan
 # what OpenMP's barriers order (gcc's libgomp is not instrumented and its
 # barriers look like races).
-# --mpi: the distributed solver's tests (ctest -L mpi: dist-nsgs under
+# --mpi: the distributed solvers' tests (ctest -L mpi: dist-* under
 # mpirun -np 2 and -np 4) in build-mpi/, built with -DFRICON_MPI=ON after
 # install-deps.sh --mpi (Open MPI, METIS); only the command is built.
 set -e

@@ -1,12 +1,16 @@
 #!/bin/bash
-# dist-nsgs under mpirun -np NP (ctest -L mpi, registered with
-# FRICON_MPI=ON only): every shared global 3D problem from zero and a
-# generated pile step from its warm start reach 1e-8, the residual of the
-# gathered solution file recomputed by fricon check and by the independent
-# checker (fccheck.py, r only: u through W); the pile has interface bodies;
-# --max-iter and --time-limit are honoured on every rank; rank 0 alone
-# prints (one JSON line); bad input is one line and exit 2; one rank
-# sweeps as serial velocity-form Gauss-Seidel (checked with NP = 2);
+# The distributed solvers under mpirun -np NP (ctest -L mpi, registered
+# with FRICON_MPI=ON only): dist-nncg on every shared global 3D problem
+# from zero, dist-nsgs on LMGC..00046, both on a generated pile step
+# from its warm start, reach 1e-8; so does dist-apgd on the shared
+# problems of more than 3 contacts but spheres-in-a-box (1774 iterations
+# to 1e-5 there: docs/distributed.md); the residual of the gathered
+# solution file recomputed by fricon
+# check and by the independent checker (fccheck.py, r only: u through W);
+# the pile has interface bodies; --max-iter and --time-limit are honoured
+# on every rank; rank 0 alone prints (one JSON line); bad input is one
+# line and exit 2; one rank sweeps as serial velocity-form Gauss-Seidel
+# (dist-nsgs) and as serial nncg (dist-nncg), checked with NP = 2;
 # simulate (which writes files) is refused under several ranks.
 # usage: mpi.sh FRICON SHARED_DATA CHECKER MPIRUN NP
 set -u
@@ -20,19 +24,19 @@ bad() { fail=$((fail + 1)); echo "FAIL (np $NP): $*" >&2; }
 run() { "$MPIRUN" --oversubscribe -q -np "$NP" "$BIN" "$@"; }
 json_field() { sed -n "s/.*\"$1\": \"*\([^,}\"]*\).*/\1/p" "$2"; }
 
-# solved FILE TOL [ARGS...]: converged, one JSON line, the residual of the
-# written solution <= TOL by fricon check and by fccheck.py
+# solved SOLVER FILE TOL [ARGS...]: converged, one JSON line, the residual
+# of the written solution <= TOL by fricon check and by fccheck.py
 solved() {
-  local f=$1 tol=$2; shift 2
-  run solve "$f" --solver dist-nsgs --json --output "$TMP/sol" "$@" >"$TMP/json" 2>"$TMP/err"
+  local solver=$1 f=$2 tol=$3; shift 3
+  run solve "$f" --solver "$solver" --json --output "$TMP/sol" "$@" >"$TMP/json" 2>"$TMP/err"
   local rc=$?
-  if [ $rc -ne 0 ]; then bad "$f: exit $rc $(head -c 300 "$TMP/json" "$TMP/err")"; return; fi
-  [ "$(wc -l <"$TMP/json")" -eq 1 ] || { bad "$f: $(wc -l <"$TMP/json") lines on stdout"; return; }
+  if [ $rc -ne 0 ]; then bad "$solver $f: exit $rc $(head -c 300 "$TMP/json" "$TMP/err")"; return; fi
+  [ "$(wc -l <"$TMP/json")" -eq 1 ] || { bad "$solver $f: $(wc -l <"$TMP/json") lines on stdout"; return; }
   local chk indep=-1
   chk=$("$BIN" check "$f" "$TMP/sol" | head -n 1)
   if [ -x /usr/bin/python3 ] && [ -f "$CHECKER" ]; then indep=$(/usr/bin/python3 "$CHECKER" "$f" "$TMP/sol" 2>&1); fi
   awk -v a="$chk" -v b="$indep" -v t="$tol" 'BEGIN { exit !(a + 0 <= t && b + 0 <= t) }' \
-    && ok || bad "$f: fricon check $chk, fccheck $indep (tol $tol; $(cat "$TMP/json"))"
+    && ok || bad "$solver $f: fricon check $chk, fccheck $indep (tol $tol; $(cat "$TMP/json"))"
 }
 
 # ---- the shared global 3D problems, from zero, to 1e-8
@@ -40,7 +44,14 @@ n3=0
 for f in "$DATA"/global/*; do
   [ "$("$BIN" info "$f" 2>/dev/null | sed -n 's/^kind: //p')" = gfc3d ] || continue
   n3=$((n3 + 1))
-  solved "$f" 1e-8 --cold
+  solved dist-nncg "$f" 1e-8 --cold
+  nc=$("$BIN" info "$f" 2>/dev/null | sed -n 's/^nc: //p')
+  [ "${nc:-0}" -gt 3 ] || continue
+  case $f in *LMGC*) solved dist-nsgs "$f" 1e-8 --cold ;; esac
+  case $f in   # spheres-in-a-box, the slow one, left out for the test's time
+    *spheres-in-a-box*) ;;
+    *) solved dist-apgd "$f" 1e-8 --cold ;;
+  esac
 done
 [ $n3 -ge 5 ] && ok || bad "only $n3 global 3D problems under $DATA/global"
 
@@ -49,7 +60,8 @@ pile=$TMP/pile/pile-000025.hdf5
 "$BIN" simulate pile --count 120 --steps 25 --every 25 --max-iter 200 --quiet --export "$TMP/pile" \
   >/dev/null 2>"$TMP/err"
 if [ -f "$pile" ]; then
-  solved "$pile" 1e-8
+  solved dist-nsgs "$pile" 1e-8
+  solved dist-nncg "$pile" 1e-8
   # one rank is Gauss-Seidel on the velocity form in file order: nncg
   # without its conjugate step and in file order, serial, to the last digit
   if [ "$NP" = 2 ]; then
@@ -59,6 +71,13 @@ if [ -f "$pile" ]; then
       [ "$(json_field $k "$TMP/d1")" = "$(json_field $k "$TMP/s1")" ] \
         && ok || bad "pile, one rank: $k differs from serial sweeps: $(cat "$TMP/d1" "$TMP/s1")"
     done
+    # and dist-nncg is serial nncg (file order, its default)
+    "$MPIRUN" -q -np 1 "$BIN" solve "$pile" --solver dist-nncg --json >"$TMP/d1" 2>/dev/null
+    "$BIN" solve "$pile" --solver nncg --set nncg.order=0 --json >"$TMP/s1" 2>/dev/null
+    for k in status iterations residual; do
+      [ "$(json_field $k "$TMP/d1")" = "$(json_field $k "$TMP/s1")" ] \
+        && ok || bad "pile, one rank: $k differs from serial nncg: $(cat "$TMP/d1" "$TMP/s1")"
+    done
   fi
   # --max-iter: exit 1, status max-iter after exactly 3 sweeps; the log
   # counts the interface bodies
@@ -67,6 +86,12 @@ if [ -f "$pile" ]; then
   [ $rc -eq 1 ] && [ "$(json_field status "$TMP/json")" = max-iter ] && [ "$(json_field iterations "$TMP/json")" = 3 ] \
     && ok || bad "pile --max-iter 3: exit $rc $(cat "$TMP/json")"
   copies=$(sed -n 's/.*interface: \([0-9]*\) body copies.*/\1/p' "$TMP/log")
+  for solver in dist-nncg dist-apgd; do
+    run solve "$pile" --solver $solver --json --cold --max-iter 3 >"$TMP/j3" 2>/dev/null
+    rc=$?
+    [ $rc -eq 1 ] && [ "$(json_field status "$TMP/j3")" = max-iter ] && [ "$(json_field iterations "$TMP/j3")" = 3 ] \
+      && ok || bad "$solver pile --max-iter 3: exit $rc $(cat "$TMP/j3")"
+  done
   [ "${copies:-0}" -gt 0 ] && ok || bad "pile: no interface bodies on $NP ranks ($(head -c 300 "$TMP/log"))"
   # --time-limit: a tight limit ends the run on every rank
   run solve "$pile" --solver dist-nsgs --json --cold --tol 1e-300 --time-limit 0.05 >"$TMP/json" 2>/dev/null

@@ -99,6 +99,12 @@ static const fc_solver solvers[] = {
     {"dist-nsgs", "MPI: Gauss-Seidel on the velocity form over METIS domains, interface bodies "
                   "exchanged after each sweep (mpirun -np K; global, M block diagonal; local: nsgs)",
      FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nsgs_solve, fc_dist_nsgs_solve_global, 0, NULL, 0, NULL, NULL},
+    {"dist-nncg", "MPI: dist-nsgs's sweeps with nncg's conjugate step (reduced dot products); "
+                  "one rank: serial nncg in file order (global; local: nncg)",
+     FC_DIM(2) | FC_DIM(3) | FC_DIM(5), fc_nncg_solve, fc_dist_nncg_solve_global, 0, NULL, 0, NULL, NULL},
+    {"dist-apgd", "MPI: accelerated projected gradient on (M, H) over METIS domains, De Saxce's "
+                  "operator, products and reductions distributed (global; local: apgd)",
+     FC_DIM(2) | FC_DIM(3), fc_apgd_solve, fc_dist_apgd_solve_global, 0, NULL, 0, NULL, NULL},
 #endif
     {"stick", "the all-sticking solution: least-norm W r = -q (one Cholesky), if inside the cones",
      FC_DIM(2) | FC_DIM(3), fc_stick_solve, NULL, 0, NULL, 0, NULL, NULL},

@@ -6,6 +6,8 @@
 #define FRICON_DIST_H
 
 #include "fricon.h"
+#include "internal.h"
+#include "cone/cone.h"
 
 #include <mpi.h>
 #include <stddef.h>
@@ -71,7 +73,59 @@ void fc_dist_exchange_run(const fc_dist_layout *L, fc_dist_exchange *X, double *
 /* MPI_Init when nobody did (a library caller), with MPI_Finalize at exit. */
 void fc_dist_ensure_init(void);
 
+/* ---- the solvers' common machinery (work.c) ---- */
+
+/* Most values one fc_dist_sum adds up. */
+#define FC_DIST_SUM_MAX 8
+
+/* One rank's part of a distributed solve: the owned contacts' rows of
+ * H^T (Hl) and of G^T, G = k M^-1 H (Gl, k: the body's nsplit), over
+ * the local velocity v (consistent after an exchange). */
+typedef struct fc_dist_work {
+    fc_dist_layout L;
+    fc_dist_exchange X;
+    int d, nv;
+    fc_matrix *Hc, *Ht;     /* H by dofs, H^T by contact components (global) */
+    fc_matrix *Hl, *Gl;     /* owned rows of H^T and of G^T, local v indices */
+    double *inv;            /* local bodies' M^-1, dense, at ioff[i]         */
+    int *ioff;
+    fc_local *loc;          /* owned contacts (W_aa with the split masses)   */
+    double *v, *rl, *best;  /* local velocity; owned r; best owned r         */
+    double *scratch;        /* a body's matrix, two body vectors, nv         */
+    int maxs;               /* the largest body (dofs)                       */
+    int *piv;
+    double *red;            /* size x FC_DIST_SUM_MAX: fc_dist_sum's buffer  */
+    double work;            /* CPU seconds in this rank's own work           */
+} fc_dist_work;
+
+/* A solver's iterations on w from w->rl, w->v: at most cap of them
+ * (*capped = 1 when the cap, below opt->max_iter, ended them); fills
+ * info->iterations and, unless converged, info->message; w->rl holds
+ * the result (the best iterate when not converged).  Collective. */
+typedef fc_status (*fc_dist_iterate_fn)(fc_dist_work *w, const fc_problem *p, const fc_options *opt,
+                                        const fc_clock *clk, int cap, int *capped, fc_info *info);
+
+/* The run: layout and setup, iterate, r gathered on every rank, v and u
+ * recomputed; when polished, a problem of at most 5000 contacts not
+ * converged after 1000 iterations is finished by serial nsgs-v on rank 0. */
+fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished,
+                      const fc_problem *p, const fc_options *opt, double *r, double *u, double *v,
+                      fc_info *info);
+void fc_dist_work_free(fc_dist_work *w);
+
+/* s[0..n) summed over the ranks in rank order (the same bits on every
+ * rank, for any reduction algorithm); all: size x n scratch. */
+void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all);
+/* One Gauss-Seidel sweep over the owned contacts, file order. */
+void fc_dist_sweep(fc_dist_work *w, const fc_problem *p, const fc_local_params *par);
+/* The global SPEC error at the consistent v; *expired: any rank's clock. */
+double fc_dist_measure(fc_dist_work *w, const fc_problem *p, const fc_clock *clk, int *expired);
+
 fc_status fc_dist_nsgs_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                    double *u, double *v, fc_info *info);
+fc_status fc_dist_nncg_solve_global(const fc_problem *p, const fc_options *opt, double *r,
+                                    double *u, double *v, fc_info *info);
+fc_status fc_dist_apgd_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                     double *u, double *v, fc_info *info);
 
 #endif

@@ -22,6 +22,7 @@
 #include "core/firstorder.h"
 #include "solvers/nncg.h"
 #include "solvers/nncg_newton.h"
+#include "solvers/velocity_contact.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -81,24 +82,11 @@ static double row_dot(const fc_matrix *A, int i, const double *x)
     return s;
 }
 
-/* One contact in the velocity form: qa = H_a^T v + w_a - W_aa r_a. */
+/* One contact in the velocity form (velocity_contact.c): qa = H_a^T v + w_a - W_aa r_a. */
 static void contact_v(nncg_work *w, const fc_local_params *par, int a, double *r)
 {
     int d = w->d;
-    double qa[5] = {0}, ra[5] = {0}, *rp = r + (size_t)d * a;
-    for (int k = 0; k < d; k++) {
-        qa[k] = row_dot(w->Ht, d * a + k, w->v) + w->w[d * a + k];
-        for (int l = 0; l < d; l++) qa[k] -= w->loc[a].W[k + l * d] * rp[l];
-        ra[k] = rp[k];
-    }
-    fc_local_solve(&w->loc[a], qa, par, ra);
-    for (int k = 0; k < d; k++) {
-        double dr = ra[k] - rp[k];
-        if (dr == 0.0) continue;
-        int j = d * a + k;
-        for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->v[w->Gt->j[t]] += dr * w->Gt->x[t];
-        rp[k] = ra[k];
-    }
+    fc_velocity_contact(&w->loc[a], par, w->Ht, w->Gt, d * a, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
 }
 
 /* One contact in the local form: qa = sum_{b != a} W_ab r_b + q_a. */

@@ -1,0 +1,396 @@
+/* The machinery of the distributed solvers (dist-nsgs, dist-nncg,
+ * dist-apgd): the per-rank setup on the layout (M^-1 of the local bodies,
+ * the owned contacts' rows of H^T and of G = k M^-1 H, their W_aa), the
+ * per-rank Gauss-Seidel sweep, the globally reduced SPEC error, and the
+ * run around a solver's iteration: gathering r on every rank, v and u
+ * recomputed, and the serial polish of small problems.
+ * Every rank holds the whole problem (each read the file). */
+#include "internal.h"
+#include "cone/cone.h"
+#include "core/stage.h"
+#include "measure/measure.h"
+#include "dist/dist.h"
+#include "solvers/velocity_contact.h"
+
+#include <stdio.h>
+#include <time.h>
+
+/* A problem of at most this many contacts whose distributed sweeps have
+ * not converged after DIST_POLISH_SWEEPS is finished by the serial
+ * polisher on rank 0 (said in info->message and the log): Gauss-Seidel
+ * alone is slow on some small problems (docs/distributed.md). */
+#define DIST_POLISH_CONTACTS 5000
+#define DIST_POLISH_SWEEPS 1000
+#define DIST_POLISHER "nsgs-v"
+
+void fc_dist_work_free(fc_dist_work *w)
+{
+    fc_dist_exchange_free(&w->X);
+    fc_dist_layout_free(&w->L);
+    fc_matrix_free(w->Hc); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
+    free(w->inv); free(w->ioff); free(w->loc); free(w->v); free(w->rl); free(w->best);
+    free(w->scratch); free(w->piv); free(w->red);
+}
+
+static void finalize_at_exit(void)
+{
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done) MPI_Finalize();
+}
+
+void fc_dist_ensure_init(void)
+{
+    int on = 0;
+    MPI_Initialized(&on);
+    if (on) return;
+    MPI_Init(NULL, NULL);
+    atexit(finalize_at_exit);
+}
+
+/* ---- a body's block of M, dense LU ---- */
+
+/* A (s x s, column-major) = M restricted to body b's dofs. */
+static void body_matrix(const fc_matrix *Mc, const fc_dist_layout *L, int b, double *A)
+{
+    int s = L->bstart[b + 1] - L->bstart[b];
+    memset(A, 0, (size_t)s * s * sizeof *A);
+    for (int k = 0; k < s; k++) {
+        int i = L->bdof[L->bstart[b] + k];
+        for (int t = Mc->p[i]; t < Mc->p[i + 1]; t++) A[k + L->dof_pos[Mc->j[t]] * s] += Mc->x[t];
+    }
+}
+
+/* LU with partial pivoting in place; 1 when singular. */
+static int lu_factor(int s, double *A, int *piv)
+{
+    for (int c = 0; c < s; c++) {
+        int pr = c;
+        for (int i = c + 1; i < s; i++) if (fabs(A[i + c * s]) > fabs(A[pr + c * s])) pr = i;
+        piv[c] = pr;
+        if (!(fabs(A[pr + c * s]) > 0.0)) return 1;
+        if (pr != c)
+            for (int j = 0; j < s; j++) { double t = A[c + j * s]; A[c + j * s] = A[pr + j * s]; A[pr + j * s] = t; }
+        for (int i = c + 1; i < s; i++) {
+            double l = A[i + c * s] /= A[c + c * s];
+            if (l != 0.0) for (int j = c + 1; j < s; j++) A[i + j * s] -= l * A[c + j * s];
+        }
+    }
+    return 0;
+}
+
+static void lu_solve(int s, const double *A, const int *piv, double *x)
+{
+    for (int c = 0; c < s; c++)
+        if (piv[c] != c) { double t = x[c]; x[c] = x[piv[c]]; x[piv[c]] = t; }
+    for (int c = 0; c < s; c++)
+        for (int i = c + 1; i < s; i++) x[i] -= A[i + c * s] * x[c];
+    for (int i = s - 1; i >= 0; i--) {
+        for (int j = i + 1; j < s; j++) x[i] -= A[i + j * s] * x[j];
+        x[i] /= A[i + i * s];
+    }
+}
+
+/* v of body b: M_b^-1 (f_b + (H r)_b), into out (s values); A, piv: scratch. */
+static int body_velocity(const fc_problem *p, const fc_matrix *Mc, const fc_dist_work *w, int b,
+                         const double *r, double *A, int *piv, double *out)
+{
+    const fc_dist_layout *L = &w->L;
+    int s = L->bstart[b + 1] - L->bstart[b];
+    for (int k = 0; k < s; k++) {
+        int i = L->bdof[L->bstart[b] + k];
+        double x = p->f[i];
+        for (int t = w->Hc->p[i]; t < w->Hc->p[i + 1]; t++) x += w->Hc->x[t] * r[w->Hc->j[t]];
+        out[k] = x;
+    }
+    body_matrix(Mc, L, b, A);
+    if (lu_factor(s, A, piv)) return 1;
+    lu_solve(s, A, piv, out);
+    return 0;
+}
+
+/* ---- setup ---- */
+
+/* M^-1 of the local bodies, Hl, Gl, the contacts' W_aa, the first v. */
+static int setup(const fc_problem *p, const double *r, fc_dist_work *w, char *msg, size_t len)
+{
+    fc_dist_layout *L = &w->L;
+    int d = p->d, rows = d * L->nown, ret = 1;
+    fc_matrix *Mc = fc_matrix_to_csr(p->M);
+    snprintf(msg, len, "out of memory");
+    w->Hc = fc_matrix_to_csr(p->H);
+    w->Ht = w->Hc ? fc_csr_transpose(w->Hc) : NULL;
+    w->nv = L->loff[L->nloc];
+    w->ioff = fc_calloc((size_t)L->nloc + 1, sizeof *w->ioff);
+    for (int b = 0; b < L->nb; b++)
+        if (L->bstart[b + 1] - L->bstart[b] > w->maxs) w->maxs = L->bstart[b + 1] - L->bstart[b];
+    size_t ms = (size_t)w->maxs;
+    w->scratch = fc_calloc(ms * ms + 2 * ms + (size_t)w->nv + 1, sizeof *w->scratch);
+    w->piv = fc_calloc(ms + 1, sizeof *w->piv);
+    w->v = fc_calloc((size_t)w->nv + 1, sizeof *w->v);
+    w->rl = fc_calloc((size_t)rows + 1, sizeof *w->rl);
+    w->best = fc_calloc((size_t)rows + 1, sizeof *w->best);
+    w->loc = fc_calloc((size_t)L->nown + 1, sizeof *w->loc);
+    w->red = fc_calloc((size_t)L->size * FC_DIST_SUM_MAX + 1, sizeof *w->red);
+    if (!w->red || !Mc || !w->Ht || !w->ioff || !w->scratch || !w->piv || !w->v || !w->rl || !w->best || !w->loc) goto out;
+    double *A = w->scratch, *x = A + ms * ms;
+    double *h = x + ms, *dense = h + ms;
+    long isz = 0;
+    for (int i = 0; i < L->nloc; i++) {
+        int s = L->loff[i + 1] - L->loff[i];
+        w->ioff[i] = (int)isz;
+        isz += (long)s * s;
+    }
+    if (!(w->inv = fc_calloc((size_t)isz + 1, sizeof *w->inv))) goto out;
+    for (int i = 0; i < L->nloc; i++) {   /* columns of M_b^-1 */
+        int b = L->loc[i], s = L->loff[i + 1] - L->loff[i];
+        body_matrix(Mc, L, b, A);
+        if (lu_factor(s, A, w->piv)) {
+            snprintf(msg, len, "M is singular (the block of dof %d)", L->bdof[L->bstart[b]]);
+            goto out;
+        }
+        for (int c = 0; c < s; c++) {
+            double *col = w->inv + w->ioff[i] + (size_t)c * s;
+            col[c] = 1.0;
+            lu_solve(s, A, w->piv, col);
+        }
+    }
+    /* Hl: the owned contacts' rows of H^T; Gl: k M_b^-1 of each, body by body */
+    long hnz = 0, gnz = 0;
+    for (int o = 0; o < L->nown; o++) {
+        int a = L->own[o];
+        hnz += w->Ht->p[d * a + d] - w->Ht->p[d * a];
+        for (int s = L->cptr[a]; s < L->cptr[a + 1]; s++)
+            gnz += (long)d * (L->bstart[L->cbody[s] + 1] - L->bstart[L->cbody[s]]);
+    }
+    if (!(w->Hl = fc_matrix_csr(rows, w->nv, hnz)) || !(w->Gl = fc_matrix_csr(rows, w->nv, gnz))) goto out;
+    long hk = 0, gk = 0;
+    for (int o = 0; o < L->nown; o++) {
+        int a = L->own[o];
+        for (int k = 0; k < d; k++) {
+            int row = d * o + k, grow = d * a + k;
+            for (int t = w->Ht->p[grow]; t < w->Ht->p[grow + 1]; t++) {
+                int j = w->Ht->j[t], i = L->glob2loc[L->dof_body[j]];
+                w->Hl->j[hk] = L->loff[i] + L->dof_pos[j];
+                w->Hl->x[hk++] = w->Ht->x[t];
+            }
+            w->Hl->p[row + 1] = (int)hk;
+            for (int sb = L->cptr[a]; sb < L->cptr[a + 1]; sb++) {
+                int b = L->cbody[sb], i = L->glob2loc[b], s = L->loff[i + 1] - L->loff[i];
+                memset(h, 0, (size_t)s * sizeof *h);
+                for (int t = w->Ht->p[grow]; t < w->Ht->p[grow + 1]; t++)
+                    if (L->dof_body[w->Ht->j[t]] == b) h[L->dof_pos[w->Ht->j[t]]] += w->Ht->x[t];
+                const double *B = w->inv + w->ioff[i];
+                for (int e = 0; e < s; e++) {
+                    double g = 0.0;
+                    for (int c = 0; c < s; c++) g += B[e + (size_t)c * s] * h[c];
+                    w->Gl->j[gk] = L->loff[i] + e;
+                    w->Gl->x[gk++] = g * L->nsplit[i];
+                }
+            }
+            w->Gl->p[row + 1] = (int)gk;
+        }
+    }
+    /* W_aa = H_a^T G_a (with the split masses), symmetrised for the one-contact solver */
+    memset(dense, 0, (size_t)w->nv * sizeof *dense);
+    for (int o = 0; o < L->nown; o++) {
+        int a = L->own[o];
+        double W[25];
+        for (int l = 0; l < d; l++) {
+            int jl = d * o + l;
+            for (int t = w->Gl->p[jl]; t < w->Gl->p[jl + 1]; t++) dense[w->Gl->j[t]] = w->Gl->x[t];
+            for (int k = 0; k < d; k++) {
+                double sum = 0.0;
+                for (int t = w->Hl->p[d * o + k]; t < w->Hl->p[d * o + k + 1]; t++)
+                    sum += w->Hl->x[t] * dense[w->Hl->j[t]];
+                W[k + l * d] = sum;
+            }
+            for (int t = w->Gl->p[jl]; t < w->Gl->p[jl + 1]; t++) dense[w->Gl->j[t]] = 0.0;
+        }
+        for (int k = 0; k < d; k++)
+            for (int l = 0; l < k; l++) W[k + l * d] = W[l + k * d] = 0.5 * (W[k + l * d] + W[l + k * d]);
+        fc_local_setup(&w->loc[o], d, W, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
+        memcpy(w->rl + (size_t)d * o, r + (size_t)d * a, (size_t)d * sizeof *r);
+    }
+    /* the first v, from the whole r */
+    for (int i = 0; i < L->nloc; i++)
+        if (body_velocity(p, Mc, w, L->loc[i], r, A, w->piv, w->v + L->loff[i])) {
+            snprintf(msg, len, "M is singular");
+            goto out;
+        }
+    if (fc_dist_exchange_init(L, &w->X, w->v)) goto out;
+    ret = 0;
+out:
+    fc_matrix_free(Mc);
+    return ret;
+}
+
+/* ---- the iteration's parts ---- */
+
+static double row_dot(const fc_matrix *A, int i, const double *x)
+{
+    double s = 0.0;
+    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
+    return s;
+}
+
+void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all)
+{
+    int K = 1;
+    MPI_Comm_size(comm, &K);
+    MPI_Allgather(s, n, MPI_DOUBLE, all, n, MPI_DOUBLE, comm);
+    for (int i = 0; i < n; i++) {
+        s[i] = 0.0;
+        for (int k = 0; k < K; k++) s[i] += all[(size_t)k * n + i];
+    }
+}
+
+void fc_dist_sweep(fc_dist_work *w, const fc_problem *p, const fc_local_params *par)
+{
+    clock_t c0 = clock();
+    int d = w->d;
+    for (int o = 0; o < w->L.nown; o++)
+        fc_velocity_contact(&w->loc[o], par, w->Hl, w->Gl, d * o, p->w + (size_t)d * w->L.own[o],
+                            w->rl + (size_t)d * o, w->v);
+    w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
+}
+
+/* The global SPEC error at the consistent v (after an exchange), and
+ * whether any rank's clock has expired.  Collective. */
+double fc_dist_measure(fc_dist_work *w, const fc_problem *p, const fc_clock *clk, int *expired)
+{
+    clock_t c0 = clock();
+    int d = w->d;
+    double s[5] = {0};   /* e^2, r^2, u^2, w^2, expired */
+    for (int o = 0; o < w->L.nown; o++) {
+        int a = w->L.own[o];
+        double u[5], e[5], *ra = w->rl + (size_t)d * o;
+        for (int k = 0; k < d; k++) u[k] = row_dot(w->Hl, d * o + k, w->v) + p->w[d * a + k];
+        fc_contact_residual(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, ra, u, e);
+        for (int k = 0; k < d; k++) {
+            s[0] += e[k] * e[k];
+            s[1] += ra[k] * ra[k];
+            s[2] += u[k] * u[k];
+            s[3] += p->w[d * a + k] * p->w[d * a + k];
+        }
+    }
+    s[4] = fc_clock_expired(clk) ? 1.0 : 0.0;
+    w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
+    fc_dist_sum(w->L.comm, s, 5, w->red);
+    *expired = s[4] > 0.0;
+    double sc = sqrt(fmax(s[3], fmax(s[1], s[2])));
+    if (!(sc >= 1e-300)) sc = 1.0;
+    return isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2]) ? sqrt(s[0]) / sc : NAN;
+}
+
+/* ---- the gathered result ---- */
+
+/* r of every contact on every rank, from the owners' r. */
+static int gather_r(fc_dist_work *w, const fc_problem *p, double *r)
+{
+    const fc_dist_layout *L = &w->L;
+    int d = p->d, K = L->size;
+    int *cnt = fc_calloc((size_t)K + 1, sizeof *cnt), *dis = fc_calloc((size_t)K + 1, sizeof *dis);
+    int *fill = fc_calloc((size_t)K + 1, sizeof *fill);
+    double *all = fc_calloc((size_t)d * p->nc + 1, sizeof *all);
+    if (!cnt || !dis || !fill || !all) { free(cnt); free(dis); free(fill); free(all); return 1; }
+    for (int a = 0; a < p->nc; a++) cnt[L->owner[a]] += d;
+    for (int k = 1; k < K; k++) dis[k] = dis[k - 1] + cnt[k - 1];
+    MPI_Allgatherv(w->rl, d * L->nown, MPI_DOUBLE, all, cnt, dis, MPI_DOUBLE, L->comm);
+    for (int a = 0; a < p->nc; a++) {   /* each rank sent its contacts in file order */
+        int k = L->owner[a];
+        memcpy(r + (size_t)d * a, all + dis[k] + fill[k], (size_t)d * sizeof *r);
+        fill[k] += d;
+    }
+    free(cnt); free(dis); free(fill); free(all);
+    return 0;
+}
+
+/* v = M^-1 (H r + f) body by body, u = H^T v + w, on every rank. */
+static int finish(fc_dist_work *w, const fc_problem *p, const double *r, double *u, double *v)
+{
+    fc_matrix *Mc = fc_matrix_to_csr(p->M);
+    if (!Mc) return 1;
+    double *A = w->scratch, *x = A + (size_t)w->maxs * w->maxs;
+    for (int b = 0; b < w->L.nb; b++) {
+        if (body_velocity(p, Mc, w, b, r, A, w->piv, x)) { fc_matrix_free(Mc); return 1; }
+        for (int k = 0; k < w->L.bstart[b + 1] - w->L.bstart[b]; k++) v[w->L.bdof[w->L.bstart[b] + k]] = x[k];
+    }
+    fc_matrix_free(Mc);
+    for (int i = 0; i < w->d * p->nc; i++) u[i] = row_dot(w->Ht, i, v) + p->w[i];
+    return 0;
+}
+
+/* The serial polisher on rank 0 from the gathered r, with what is left
+ * of the budget; its r broadcast.  Collective. */
+static fc_status polish(fc_dist_work *w, const char *name, const fc_problem *p, const fc_options *opt, const fc_clock *clk,
+                        double *r, double *u, double *v, fc_info *info)
+{
+    int sweeps = info->iterations;
+    long res[2] = {FC_MAX_ITER, 0};   /* status, iterations */
+    if (w->L.rank == 0) {
+        fc_options o = *opt;
+        o.max_iter = opt->max_iter - sweeps;
+        o.time_limit = fc_time_left(clk);
+        o.progress = NULL;
+        o.r0 = NULL;
+        fc_info pi;
+        memset(&pi, 0, sizeof pi);
+        res[0] = fc_solver_find(DIST_POLISHER)->solve_global(p, &o, r, u, v, &pi);
+        res[1] = pi.iterations;
+    }
+    MPI_Bcast(res, 2, MPI_LONG, 0, w->L.comm);
+    MPI_Bcast(r, p->d * p->nc, MPI_DOUBLE, 0, w->L.comm);
+    info->iterations = sweeps + (int)res[1];
+    snprintf(info->message, sizeof info->message,
+             "%d distributed sweeps, then polished by serial %s on rank 0 (%ld sweeps; nc <= %d)",
+             sweeps, DIST_POLISHER, res[1], DIST_POLISH_CONTACTS);
+    fc_log(opt, 0, "%s: %s", name, info->message);
+    return (fc_status)res[0];
+}
+
+fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished,
+                      const fc_problem *p, const fc_options *opt, double *r, double *u, double *v,
+                      fc_info *info)
+{
+    fc_dist_ensure_init();
+    fc_dist_work w = {0};
+    w.d = p->d;
+    fc_clock clk;
+    fc_clock_start(&clk, opt);
+    if (!fc_all_finite((size_t)p->d * p->nc, r)) memset(r, 0, (size_t)p->d * p->nc * sizeof *r);
+    char msg[200];
+    int bad = fc_dist_layout_build(p, MPI_COMM_WORLD, &w.L, msg, sizeof msg) || setup(p, r, &w, msg, sizeof msg);
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (bad) {
+        snprintf(info->message, sizeof info->message, "%s: %s", name, msg);
+        fc_dist_work_free(&w);
+        return FC_STATUS_ERROR;
+    }
+    long shared[3] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb};
+    MPI_Allreduce(MPI_IN_PLACE, shared, 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    fc_log(opt, 1, "%s: %d ranks, %d bodies, interface: %ld body copies, %ld dofs sent and "
+           "%ld messages per sweep; rank 0: %d contacts; setup %.3f s", name, w.L.size, w.L.nb, shared[0],
+           shared[1], shared[2], w.L.nown, fc_clock_elapsed(&clk));
+    int capped = 0, small = polished && p->nc <= DIST_POLISH_CONTACTS && fc_solver_find(DIST_POLISHER);
+    double cpu[2] = {(double)clock(), 0.0};
+    fc_status st = iterate(&w, p, opt, &clk, small ? DIST_POLISH_SWEEPS : opt->max_iter, &capped, info);
+    cpu[0] = ((double)clock() - cpu[0]) / CLOCKS_PER_SEC;   /* the iterations' CPU, the busiest rank's */
+    cpu[1] = w.work;                                         /* of which the rank's own work */
+    MPI_Allreduce(MPI_IN_PLACE, cpu, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    int bad_end = gather_r(&w, p, r);
+    if (!bad_end && capped) st = polish(&w, name, p, opt, &clk, r, u, v, info);
+    if (bad_end || finish(&w, p, r, u, v)) {
+        snprintf(info->message, sizeof info->message, "out of memory");
+        fc_dist_work_free(&w);
+        return FC_STATUS_ERROR;
+    }
+    info->residual = fc_error_local(p, r, u);
+    info->status = st;
+    fc_log(opt, 0, "%s: %s after %d iterations on %d ranks, error %.3e, %.3f s (distributed "
+           "iterations: %.3f s CPU on the busiest rank, of which sweeping and measuring %.3f s, the "
+           "rest in MPI)", name, fc_status_name(st), info->iterations, w.L.size, info->residual,
+           fc_clock_elapsed(&clk), cpu[0], cpu[1]);
+    fc_dist_work_free(&w);
+    return st;
+}
