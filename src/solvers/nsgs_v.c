@@ -23,6 +23,7 @@
 #include "linsys/linsys.h"
 #include "problem/reduce.h"
 #include "solvers/eqblock.h"
+#include "solvers/velocity_contact.h"
 #include "matrix/colour.h"
 
 #include <stdio.h>
@@ -185,20 +186,7 @@ static inline void update(const fc_problem *p, const fc_matrix *Ht, const fc_mat
                           int a)
 {
     int d = p->d;
-    double qa[5] = {0}, ra[5] = {0}, *rp = r + d * a;   /* d <= 5 */
-    for (int k = 0; k < d; k++) {
-        qa[k] = sparse_row_dot(Ht, d * a + k, v) + p->w[d * a + k];
-        for (int l = 0; l < d; l++) qa[k] -= loc[a].W[k + l * d] * rp[l];
-        ra[k] = rp[k];
-    }
-    fc_local_solve(&loc[a], qa, par, ra);
-    for (int k = 0; k < d; k++) {
-        double dr = ra[k] - rp[k];
-        if (dr == 0.0) continue;
-        int j = d * a + k;
-        for (int q = Gt->p[j]; q < Gt->p[j + 1]; q++) v[Gt->j[q]] += dr * Gt->x[q];
-        rp[k] = ra[k];
-    }
+    fc_velocity_contact(&loc[a], par, Ht, Gt, d * a, p->w + d * a, r + d * a, v);
 }
 
 /* One sweep over the contacts: in file order, or colour after colour
