@@ -57,6 +57,7 @@ typedef struct nncg_work {
     const double *q;
     fc_local *loc;
     int *order;
+    int *body;                 /* 2 nc: the contacts' bodies (nncg.order, nncg.newton_body) */
     double *x, *pdir, *best;   /* m */
     double *vn;                /* n: G x in the Newton step's products with W */
     fc_nk nk;                  /* the Newton-Krylov step (nncg.newton > 0) */
@@ -68,7 +69,7 @@ static void work_free(nncg_work *w)
     fc_matrix_free(w->Gt);
     fc_matrix_free(w->Wb);
     free(w->v); free(w->vp); free(w->vx);
-    free(w->loc); free(w->order);
+    free(w->loc); free(w->order); free(w->body);
     free(w->x); free(w->pdir); free(w->best);
     free(w->vn);
     fc_nk_free(&w->nk);
@@ -182,7 +183,9 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     memset(w->pdir, 0, (size_t)m * sizeof *w->pdir);
     if (newton && (fc_nk_init(&w->nk, w->d, w->nc, o->krylov, o->newton_form, w->loc, w->Ht, w->Gt,
                                n, o->newton_gs) ||
-                   (w->Gt && !(w->vn = fc_calloc((size_t)n + 1, sizeof *w->vn))))) {
+                   (w->Gt && !(w->vn = fc_calloc((size_t)n + 1, sizeof *w->vn))) ||
+                   (o->newton_body && !o->newton_gs && w->Gt && w->body &&
+                    fc_nk_init_bodies(&w->nk, w->body, n, w->Ht, w->Gt)))) {
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
@@ -557,7 +560,9 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
         }
         if (pass == 1) w->Gt->nnz = nz;
     }
-    if (opt->nncg.order != 0 && contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body)) goto out;
+    if ((opt->nncg.order != 0 || opt->nncg.newton_body) &&
+        contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body))
+        goto out;
     /* W_aa = H_a^T G_a */
     double *x = w->vx;   /* n scratch, zero */
     memset(x, 0, (size_t)n * sizeof *x);
@@ -579,6 +584,8 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     } else if (load_path_order(nc, n, body, opt->nncg.order == 2, w->order)) {
         goto out;
     }
+    w->body = body;
+    body = NULL;
     ret = 0;
 out:
     if (ret) { fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL; }
