@@ -158,8 +158,9 @@ static void newton_steps(void)
         *const gs[] = {"nncg.newton", "20", "nncg.newton_gs", "2", NULL},
         *const nm[] = {"nncg.newton", "20", "nncg.newton_form", "3", "nncg.newton_gap", "2", NULL},
         *const body[] = {"nncg.newton", "20", "nncg.newton_body", "1", NULL},
+        *const reg[] = {"nncg.newton", "20", "nncg.newton_reg", "0.1", "nncg.newton_body", "1", NULL},
         *const every[] = {"nncg.newton", "1", "nncg.newton_gap", "1", "nncg.krylov", "200", NULL};
-    const char *const *sets[] = {bj, gs, nm, body};
+    const char *const *sets[] = {bj, gs, nm, body, reg};
     const char *path = FRICON_EXAMPLES "/pile300-step30.hdf5";
     fc_problem *p = test_read(path);
     if (p) {

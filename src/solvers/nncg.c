@@ -189,6 +189,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
+    w->nk.reg = o->newton_reg;
     fo_accel aa = {0};
     if (o->accel == 2 && fo_accel_init_nsgs(&aa, &opt->nsgs, m)) {
         snprintf(info->message, sizeof info->message, "out of memory");

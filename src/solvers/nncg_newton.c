@@ -7,11 +7,14 @@
  * with W applied by the caller's callback (on the velocity form
  * H^T (M^-1 H x): no W, no factorisation), right-preconditioned by the
  * inverses of J's diagonal blocks A_a W_aa + B_a (or by Gauss-Seidel
- * sweeps on J x = b built on them, nncg.newton_gs), to the relative
+ * sweeps on J x = b built on them, nncg.newton_gs, or by the inverse of J
+ * on each body's contacts, nncg.newton_body), to the relative
  * residual eta of Eisenstat and Walker's second forcing choice (cheap
  * early steps).  Since u is affine in r, u + t W x is exact for every
  * step length t: the Armijo line search on 1/2 ||F||^2 costs no product
- * with W. */
+ * with W.  nncg.newton_reg = s solves (J + s I) x = -F instead: the
+ * packings' self-stresses make J nearly singular and GMRES stall at a
+ * relative residual of 0.2-0.3 (docs/granular-piles.md). */
 #include "solvers/nncg_newton.h"
 #include "solvers/nsn.h"
 
@@ -268,6 +271,7 @@ static double eval(fc_nk *k, const fc_problem *p, const double *r, const double 
                        jac ? k->A + oo : NULL, jac ? k->B + oo : NULL);
         for (int i = 0; i < d; i++) ff += k->F[o + i] * k->F[o + i];
         if (!jac) continue;
+        for (int i = 0; i < d; i++) k->B[oo + IDX(i, i)] += k->reg;   /* J + reg I */
         double J[25];
         const double *Aa = k->A + oo, *Ba = k->B + oo, *Wa = k->Wd + oo;
         for (int i = 0; i < d; i++)
