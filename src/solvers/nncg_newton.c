@@ -33,6 +33,10 @@
 /* Most contacts in one body block (a sphere of the piles has 4-10; a
  * body with more is split into blocks of this many). */
 #define NK_BODY_MAX 16
+/* A body block is refactorised only when, for one of its contacts, B_a
+ * or A_a W_aa (dimensionless, O(1)) moved by more than this since the
+ * block's last factorisation: the stale LU stays a preconditioner. */
+#define NK_BODY_REFACTOR 0.05
 
 #define IDX(i, j) ((i) + (j) * d)
 
@@ -44,7 +48,7 @@ void fc_nk_free(fc_nk *k)
     free(k->y2);
     free(k->V); free(k->Hs); free(k->g); free(k->cs); free(k->sn); free(k->y);
     free(k->bptr); free(k->bcon); free(k->piv); free(k->bok); free(k->boff);
-    free(k->Wbk); free(k->LU); free(k->wgt); free(k->bx);
+    free(k->Wbk); free(k->LU); free(k->wgt); free(k->bx); free(k->Jd); free(k->Jnew); free(k->moved);
     memset(k, 0, sizeof *k);
 }
 
@@ -153,7 +157,13 @@ int fc_nk_init_bodies(fc_nk *k, const int *body, int n, const fc_matrix *Ht, con
     k->bok = fc_calloc((size_t)nbk + 1, sizeof *k->bok);
     k->piv = fc_calloc((size_t)d * total + 1, sizeof *k->piv);
     k->wgt = fc_calloc((size_t)nc + 1, sizeof *k->wgt);
-    if (!k->bptr || !k->bcon || !k->boff || !k->bok || !k->piv || !k->wgt) goto out;
+    k->Jd = fc_calloc((size_t)2 * d * d * nc + 1, sizeof *k->Jd);
+    k->Jnew = fc_calloc((size_t)2 * d * d * nc + 1, sizeof *k->Jnew);
+    k->moved = fc_calloc((size_t)nc + 1, sizeof *k->moved);
+    if (!k->bptr || !k->bcon || !k->boff || !k->bok || !k->piv || !k->wgt || !k->Jd || !k->Jnew ||
+        !k->moved)
+        goto out;
+    for (int a = 0; a < nc; a++) k->moved[a] = 1;   /* Jd = 0: the first eval moves them all anyway */
     int nb = 0, nz = 0;
     size_t off = 0;
     for (int b = 0; b < n; b++)
@@ -227,10 +237,10 @@ static int dense_lu(int s, double *a, int *piv)
 /* x = (LU)^-1 x for dense_lu's factors. */
 static void dense_lu_solve(int s, const double *a, const int *piv, double *x)
 {
-    for (int c = 0; c < s; c++) {
+    for (int c = 0; c < s; c++)   /* the rows were swapped whole: P x first, then L */
         if (piv[c] != c) { double t = x[c]; x[c] = x[piv[c]]; x[piv[c]] = t; }
+    for (int c = 0; c < s; c++)
         for (int i = c + 1; i < s; i++) x[i] -= a[i + c * s] * x[c];
-    }
     for (int c = s - 1; c >= 0; c--) {
         x[c] /= a[c + c * s];
         for (int i = 0; i < c; i++) x[i] -= a[i + c * s] * x[c];
@@ -242,7 +252,10 @@ static void body_factor(fc_nk *k)
 {
     int d = k->d;
     for (int bb = 0; bb < k->nbk; bb++) {
-        int c0 = k->bptr[bb], nbc = k->bptr[bb + 1] - c0, s = d * nbc;
+        int c0 = k->bptr[bb], nbc = k->bptr[bb + 1] - c0, s = d * nbc, moved = 0;
+        for (int ia = 0; ia < nbc; ia++) moved |= k->moved[k->bcon[c0 + ia]];
+        if (!moved) continue;
+        k->refactored++;
         const double *Wb = k->Wbk + k->boff[bb];
         double *J = k->LU + k->boff[bb];
         for (int ia = 0; ia < nbc; ia++) {
@@ -257,6 +270,10 @@ static void body_factor(fc_nk *k)
                 }
         }
         k->bok[bb] = !dense_lu(s, J, k->piv + (size_t)d * c0);
+        for (int ia = 0; ia < nbc; ia++) {   /* the factorised state: the reference */
+            size_t oo = (size_t)2 * d * d * k->bcon[c0 + ia];
+            memcpy(k->Jd + oo, k->Jnew + oo, (size_t)(2 * d * d) * sizeof *k->Jd);
+        }
     }
 }
 
@@ -280,6 +297,16 @@ static double eval(fc_nk *k, const fc_problem *p, const double *r, const double 
                 for (int l = 0; l < d; l++) s += Aa[IDX(i, l)] * Wa[IDX(l, j)];
                 J[IDX(i, j)] = s;
             }
+        if (k->nbk) {   /* have B_a or A_a W_aa (J_aa's parts) moved since the body blocks' LU? */
+            double dj = 0.0, *jn = k->Jnew + 2 * oo;
+            const double *jd = k->Jd + 2 * oo;
+            for (int i = 0; i < d * d; i++) {
+                jn[i] = J[i] - Ba[i];
+                jn[d * d + i] = Ba[i];
+            }
+            for (int i = 0; i < 2 * d * d; i++) dj = fmax(dj, fabs(jn[i] - jd[i]));
+            k->moved[a] = !(dj <= NK_BODY_REFACTOR);
+        }
         if (small_inverse(d, J, k->P + oo)) {   /* a singular block: no preconditioning there */
             memset(k->P + oo, 0, (size_t)(d * d) * sizeof *k->P);
             for (int i = 0; i < d; i++) k->P[oo + IDX(i, i)] = 1.0;

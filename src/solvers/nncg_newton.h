@@ -28,9 +28,10 @@ typedef struct fc_nk {
     int steps, accepted, krylov_its;
     /* body blocks (nbk = 0: none): contacts bcon[bptr[b]..bptr[b+1]), W's and J's LU at boff[b] */
     int nbk, smax;
-    int *bptr, *bcon, *piv, *bok;
+    int *bptr, *bcon, *piv, *bok, *moved, refactored;
     size_t *boff;
     double *Wbk, *LU, *wgt, *bx;   /* wgt (nc): 1 / blocks holding the contact */
+    double *Jd, *Jnew;             /* nc 2 d x d: A_a W_aa, B_a at the last LU, now */
 } fc_nk;
 
 /* Allocates the workspace (once per solve): loc holds W_aa per contact;
