@@ -319,7 +319,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     }
     if (st != FC_CONVERGED && best_err < INFINITY) memcpy(r, w->best, (size_t)m * sizeof *r);
     if (newton)
-        fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations, %d body blocks of %d refactorised",
+        fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations; %d factorisations of %d body blocks",
                w->nk.steps, w->nk.accepted, w->nk.krylov_its, w->nk.refactored, w->nk.nbk);
     fo_accel_free(&aa);
     info->iterations = it;
