@@ -361,6 +361,12 @@ typedef struct fc_nncg_options {
     int newton_gs;         /* GMRES preconditioner: 0 J's block diagonal,
                               k > 0 k Gauss-Seidel sweeps on the Newton
                               system (velocity form); default 0           */
+    int newton_body;       /* 1: GMRES preconditioned by the inverse of J on
+                              each body's contacts instead (velocity form,
+                              newton_gs = 0; docs/granular-piles.md); default 0 */
+    double newton_reg;     /* s > 0: the Newton system (J + s I) x = -F
+                              (J is nearly singular on hyperstatic
+                              packings); default 0                         */
 } fc_nncg_options;
 
 typedef struct fc_options {

@@ -148,7 +148,7 @@ static void warm_start(const char *rel)
 }
 
 
-/* The Newton-Krylov steps (every preconditioner and function) keep nncg
+/* The Newton-Krylov steps (every preconditioner, body blocks among them, and function) keep nncg
  * converging on the bundled pile step (velocity form) and on a local
  * problem, change the iterates (other sweep counts than plain nncg), and
  * honour the time limit inside the Krylov solve. */
@@ -157,8 +157,10 @@ static void newton_steps(void)
     static const char *const base[] = {NULL}, *const bj[] = {"nncg.newton", "20", NULL},
         *const gs[] = {"nncg.newton", "20", "nncg.newton_gs", "2", NULL},
         *const nm[] = {"nncg.newton", "20", "nncg.newton_form", "3", "nncg.newton_gap", "2", NULL},
+        *const body[] = {"nncg.newton", "20", "nncg.newton_body", "1", NULL},
+        *const reg[] = {"nncg.newton", "20", "nncg.newton_reg", "0.1", "nncg.newton_body", "1", NULL},
         *const every[] = {"nncg.newton", "1", "nncg.newton_gap", "1", "nncg.krylov", "200", NULL};
-    const char *const *sets[] = {bj, gs, nm};
+    const char *const *sets[] = {bj, gs, nm, body, reg};
     const char *path = FRICON_EXAMPLES "/pile300-step30.hdf5";
     fc_problem *p = test_read(path);
     if (p) {

@@ -58,6 +58,7 @@ typedef struct nncg_work {
     const double *q;
     fc_local *loc;
     int *order;
+    int *body;                 /* 2 nc: the contacts' bodies (nncg.order, nncg.newton_body) */
     double *x, *pdir, *best;   /* m */
     double *vn;                /* n: G x in the Newton step's products with W */
     fc_nk nk;                  /* the Newton-Krylov step (nncg.newton > 0) */
@@ -69,7 +70,7 @@ static void work_free(nncg_work *w)
     fc_matrix_free(w->Gt);
     fc_matrix_free(w->Wb);
     free(w->v); free(w->vp); free(w->vx);
-    free(w->loc); free(w->order);
+    free(w->loc); free(w->order); free(w->body);
     free(w->x); free(w->pdir); free(w->best);
     free(w->vn);
     fc_nk_free(&w->nk);
@@ -170,10 +171,13 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     memset(w->pdir, 0, (size_t)m * sizeof *w->pdir);
     if (newton && (fc_nk_init(&w->nk, w->d, w->nc, o->krylov, o->newton_form, w->loc, w->Ht, w->Gt,
                                n, o->newton_gs) ||
-                   (w->Gt && !(w->vn = fc_calloc((size_t)n + 1, sizeof *w->vn))))) {
+                   (w->Gt && !(w->vn = fc_calloc((size_t)n + 1, sizeof *w->vn))) ||
+                   (o->newton_body && !o->newton_gs && w->Gt && w->body &&
+                    fc_nk_init_bodies(&w->nk, w->body, n, w->Ht, w->Gt)))) {
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
+    w->nk.reg = o->newton_reg;
     fo_accel aa = {0};
     if (o->accel == 2 && fo_accel_init_nsgs(&aa, &opt->nsgs, m)) {
         snprintf(info->message, sizeof info->message, "out of memory");
@@ -303,8 +307,8 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     }
     if (st != FC_CONVERGED && best_err < INFINITY) memcpy(r, w->best, (size_t)m * sizeof *r);
     if (newton)
-        fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations",
-               w->nk.steps, w->nk.accepted, w->nk.krylov_its);
+        fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations; %d factorisations of %d body blocks",
+               w->nk.steps, w->nk.accepted, w->nk.krylov_its, w->nk.refactored, w->nk.nbk);
     fo_accel_free(&aa);
     info->iterations = it;
     return st;
@@ -545,7 +549,9 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
         }
         if (pass == 1) w->Gt->nnz = nz;
     }
-    if (opt->nncg.order != 0 && contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body)) goto out;
+    if ((opt->nncg.order != 0 || opt->nncg.newton_body) &&
+        contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body))
+        goto out;
     /* W_aa = H_a^T G_a */
     double *x = w->vx;   /* n scratch, zero */
     memset(x, 0, (size_t)n * sizeof *x);
@@ -567,6 +573,8 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     } else if (load_path_order(nc, n, body, opt->nncg.order == 2, w->order)) {
         goto out;
     }
+    w->body = body;
+    body = NULL;
     ret = 0;
 out:
     if (ret) { fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL; }

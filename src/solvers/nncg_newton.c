@@ -7,11 +7,14 @@
  * with W applied by the caller's callback (on the velocity form
  * H^T (M^-1 H x): no W, no factorisation), right-preconditioned by the
  * inverses of J's diagonal blocks A_a W_aa + B_a (or by Gauss-Seidel
- * sweeps on J x = b built on them, nncg.newton_gs), to the relative
+ * sweeps on J x = b built on them, nncg.newton_gs, or by the inverse of J
+ * on each body's contacts, nncg.newton_body), to the relative
  * residual eta of Eisenstat and Walker's second forcing choice (cheap
  * early steps).  Since u is affine in r, u + t W x is exact for every
  * step length t: the Armijo line search on 1/2 ||F||^2 costs no product
- * with W. */
+ * with W.  nncg.newton_reg = s solves (J + s I) x = -F instead: the
+ * packings' self-stresses make J nearly singular and GMRES stall at a
+ * relative residual of 0.2-0.3 (docs/granular-piles.md). */
 #include "solvers/nncg_newton.h"
 #include "solvers/nsn.h"
 
@@ -27,6 +30,14 @@
 #define NK_ARMIJO 1e-4
 #define NK_LS_HALVINGS 12
 
+/* Most contacts in one body block (a sphere of the piles has 4-10; a
+ * body with more is split into blocks of this many). */
+#define NK_BODY_MAX 16
+/* A body block is refactorised only when, for one of its contacts, B_a
+ * or A_a W_aa (dimensionless, O(1)) moved by more than this since the
+ * block's last factorisation: the stale LU stays a preconditioner. */
+#define NK_BODY_REFACTOR 0.05
+
 #define IDX(i, j) ((i) + (j) * d)
 
 void fc_nk_free(fc_nk *k)
@@ -36,6 +47,8 @@ void fc_nk_free(fc_nk *k)
     free(k->F); free(k->rt); free(k->ut); free(k->x); free(k->du); free(k->z);
     free(k->y2);
     free(k->V); free(k->Hs); free(k->g); free(k->cs); free(k->sn); free(k->y);
+    free(k->bptr); free(k->bcon); free(k->piv); free(k->bok); free(k->boff);
+    free(k->Wbk); free(k->LU); free(k->wgt); free(k->bx); free(k->Jd); free(k->Jnew); free(k->moved);
     memset(k, 0, sizeof *k);
 }
 
@@ -124,6 +137,146 @@ static int small_inverse(int d, const double *J, double *Ji)
     return 0;
 }
 
+int fc_nk_init_bodies(fc_nk *k, const int *body, int n, const fc_matrix *Ht, const fc_matrix *Gt)
+{
+    int d = k->d, nc = k->nc;
+    int *cnt = fc_calloc((size_t)n + 2, sizeof *cnt), *fill = fc_calloc((size_t)n + 1, sizeof *fill);
+    int *list = fc_calloc((size_t)2 * nc + 1, sizeof *list);
+    double *x = fc_calloc((size_t)n + 1, sizeof *x);
+    int ret = 1;
+    if (!cnt || !fill || !list || !x) goto out;
+    /* contacts of each body (CSR over body ids), then blocks of at most NK_BODY_MAX */
+    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) cnt[body[a] + 1]++;
+    for (int b = 0; b < n; b++) cnt[b + 1] += cnt[b];
+    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) list[cnt[body[a]] + fill[body[a]]++] = a / 2;
+    int nbk = 0, total = cnt[n];
+    for (int b = 0; b < n; b++) nbk += (cnt[b + 1] - cnt[b] + NK_BODY_MAX - 1) / NK_BODY_MAX;
+    k->bptr = fc_calloc((size_t)nbk + 2, sizeof *k->bptr);
+    k->bcon = fc_calloc((size_t)total + 1, sizeof *k->bcon);
+    k->boff = fc_calloc((size_t)nbk + 2, sizeof *k->boff);
+    k->bok = fc_calloc((size_t)nbk + 1, sizeof *k->bok);
+    k->piv = fc_calloc((size_t)d * total + 1, sizeof *k->piv);
+    k->wgt = fc_calloc((size_t)nc + 1, sizeof *k->wgt);
+    k->Jd = fc_calloc((size_t)2 * d * d * nc + 1, sizeof *k->Jd);
+    k->Jnew = fc_calloc((size_t)2 * d * d * nc + 1, sizeof *k->Jnew);
+    k->moved = fc_calloc((size_t)nc + 1, sizeof *k->moved);
+    if (!k->bptr || !k->bcon || !k->boff || !k->bok || !k->piv || !k->wgt || !k->Jd || !k->Jnew ||
+        !k->moved)
+        goto out;
+    for (int a = 0; a < nc; a++) k->moved[a] = 1;   /* Jd = 0: the first eval moves them all anyway */
+    int nb = 0, nz = 0;
+    size_t off = 0;
+    for (int b = 0; b < n; b++)
+        for (int c = cnt[b]; c < cnt[b + 1]; c += NK_BODY_MAX) {
+            int e = c + NK_BODY_MAX < cnt[b + 1] ? c + NK_BODY_MAX : cnt[b + 1];
+            k->bptr[nb] = nz;
+            k->boff[nb] = off;
+            for (int t = c; t < e; t++) { k->bcon[nz++] = list[t]; k->wgt[list[t]] += 1.0; }
+            size_t s = (size_t)d * (e - c);
+            off += s * s;
+            if ((int)s > k->smax) k->smax = (int)s;
+            nb++;
+        }
+    k->bptr[nb] = nz;
+    k->boff[nb] = off;
+    for (int a = 0; a < nc; a++) k->wgt[a] = k->wgt[a] > 0.0 ? 1.0 / k->wgt[a] : 0.0;
+    k->Wbk = fc_calloc(off + 1, sizeof *k->Wbk);
+    k->LU = fc_calloc(off + 1, sizeof *k->LU);
+    k->bx = fc_calloc((size_t)k->smax + 1, sizeof *k->bx);
+    if (!k->Wbk || !k->LU || !k->bx) goto out;
+    /* W's restriction to each block: W_ac = H_a^T (M^-1 H_c), column by column */
+    for (int bb = 0; bb < nb; bb++) {
+        int c0 = k->bptr[bb], nbc = k->bptr[bb + 1] - c0, s = d * nbc;
+        double *Wb = k->Wbk + k->boff[bb];
+        for (int jc = 0; jc < nbc; jc++)
+            for (int l = 0; l < d; l++) {
+                int col = d * k->bcon[c0 + jc] + l;
+                for (int t = Gt->p[col]; t < Gt->p[col + 1]; t++) x[Gt->j[t]] = Gt->x[t];
+                for (int ia = 0; ia < nbc; ia++)
+                    for (int i = 0; i < d; i++) {
+                        int row = d * k->bcon[c0 + ia] + i;
+                        double v = 0.0;
+                        for (int t = Ht->p[row]; t < Ht->p[row + 1]; t++) v += Ht->x[t] * x[Ht->j[t]];
+                        Wb[(d * ia + i) + (size_t)(d * jc + l) * s] = v;
+                    }
+                for (int t = Gt->p[col]; t < Gt->p[col + 1]; t++) x[Gt->j[t]] = 0.0;
+            }
+    }
+    k->nbk = nb;
+    ret = 0;
+out:
+    free(cnt); free(fill); free(list); free(x);
+    return ret;
+}
+
+/* LU with partial pivoting of the s x s column-major a in place; 1 when
+ * (numerically) singular. */
+static int dense_lu(int s, double *a, int *piv)
+{
+    double scale = 0.0;
+    for (int i = 0; i < s * s; i++) scale = fmax(scale, fabs(a[i]));
+    if (!(scale > 0.0)) return 1;
+    for (int c = 0; c < s; c++) {
+        int p = c;
+        for (int i = c + 1; i < s; i++) if (fabs(a[i + c * s]) > fabs(a[p + c * s])) p = i;
+        if (!(fabs(a[p + c * s]) > 1e-12 * scale)) return 1;
+        piv[c] = p;
+        if (p != c)
+            for (int j = 0; j < s; j++) { double t = a[c + j * s]; a[c + j * s] = a[p + j * s]; a[p + j * s] = t; }
+        double inv = 1.0 / a[c + c * s];
+        for (int i = c + 1; i < s; i++) a[i + c * s] *= inv;
+        for (int j = c + 1; j < s; j++) {
+            double f = a[c + j * s];
+            if (f == 0.0) continue;
+            for (int i = c + 1; i < s; i++) a[i + j * s] -= a[i + c * s] * f;
+        }
+    }
+    return 0;
+}
+
+/* x = (LU)^-1 x for dense_lu's factors. */
+static void dense_lu_solve(int s, const double *a, const int *piv, double *x)
+{
+    for (int c = 0; c < s; c++)   /* the rows were swapped whole: P x first, then L */
+        if (piv[c] != c) { double t = x[c]; x[c] = x[piv[c]]; x[piv[c]] = t; }
+    for (int c = 0; c < s; c++)
+        for (int i = c + 1; i < s; i++) x[i] -= a[i + c * s] * x[c];
+    for (int c = s - 1; c >= 0; c--) {
+        x[c] /= a[c + c * s];
+        for (int i = 0; i < c; i++) x[i] -= a[i + c * s] * x[c];
+    }
+}
+
+/* The body blocks' A W + B, factorised (after eval has set A, B). */
+static void body_factor(fc_nk *k)
+{
+    int d = k->d;
+    for (int bb = 0; bb < k->nbk; bb++) {
+        int c0 = k->bptr[bb], nbc = k->bptr[bb + 1] - c0, s = d * nbc, moved = 0;
+        for (int ia = 0; ia < nbc; ia++) moved |= k->moved[k->bcon[c0 + ia]];
+        if (!moved) continue;
+        k->refactored++;
+        const double *Wb = k->Wbk + k->boff[bb];
+        double *J = k->LU + k->boff[bb];
+        for (int ia = 0; ia < nbc; ia++) {
+            size_t oo = (size_t)d * d * k->bcon[c0 + ia];
+            const double *Aa = k->A + oo, *Ba = k->B + oo;
+            for (int i = 0; i < d; i++)
+                for (int col = 0; col < s; col++) {
+                    double v = 0.0;
+                    for (int l = 0; l < d; l++) v += Aa[IDX(i, l)] * Wb[(d * ia + l) + (size_t)col * s];
+                    if (col / d == ia) v += Ba[IDX(i, col % d)];
+                    J[(d * ia + i) + (size_t)col * s] = v;
+                }
+        }
+        k->bok[bb] = !dense_lu(s, J, k->piv + (size_t)d * c0);
+        for (int ia = 0; ia < nbc; ia++) {   /* the factorised state: the reference */
+            size_t oo = (size_t)2 * d * d * k->bcon[c0 + ia];
+            memcpy(k->Jd + oo, k->Jnew + oo, (size_t)(2 * d * d) * sizeof *k->Jd);
+        }
+    }
+}
+
 /* F at (r, u), with A, B and the block preconditioner when jac; ||F||^2. */
 static double eval(fc_nk *k, const fc_problem *p, const double *r, const double *u, int jac)
 {
@@ -135,6 +288,7 @@ static double eval(fc_nk *k, const fc_problem *p, const double *r, const double 
                        jac ? k->A + oo : NULL, jac ? k->B + oo : NULL);
         for (int i = 0; i < d; i++) ff += k->F[o + i] * k->F[o + i];
         if (!jac) continue;
+        for (int i = 0; i < d; i++) k->B[oo + IDX(i, i)] += k->reg;   /* J + reg I */
         double J[25];
         const double *Aa = k->A + oo, *Ba = k->B + oo, *Wa = k->Wd + oo;
         for (int i = 0; i < d; i++)
@@ -143,11 +297,22 @@ static double eval(fc_nk *k, const fc_problem *p, const double *r, const double 
                 for (int l = 0; l < d; l++) s += Aa[IDX(i, l)] * Wa[IDX(l, j)];
                 J[IDX(i, j)] = s;
             }
+        if (k->nbk) {   /* have B_a or A_a W_aa (J_aa's parts) moved since the body blocks' LU? */
+            double dj = 0.0, *jn = k->Jnew + 2 * oo;
+            const double *jd = k->Jd + 2 * oo;
+            for (int i = 0; i < d * d; i++) {
+                jn[i] = J[i] - Ba[i];
+                jn[d * d + i] = Ba[i];
+            }
+            for (int i = 0; i < 2 * d * d; i++) dj = fmax(dj, fabs(jn[i] - jd[i]));
+            k->moved[a] = !(dj <= NK_BODY_REFACTOR);
+        }
         if (small_inverse(d, J, k->P + oo)) {   /* a singular block: no preconditioning there */
             memset(k->P + oo, 0, (size_t)(d * d) * sizeof *k->P);
             for (int i = 0; i < d; i++) k->P[oo + IDX(i, i)] = 1.0;
         }
     }
+    if (jac && k->nbk && !k->gs) body_factor(k);
     return ff;
 }
 
@@ -186,11 +351,52 @@ static void precond_gs(const fc_nk *k, const double *b, double *y)
         }
 }
 
+/* y = P x by the body blocks, averaged over the blocks holding a contact;
+ * a singular block's contacts take their own blocks' inverses. */
+static void precond_body(const fc_nk *k, const double *x, double *y)
+{
+    int d = k->d;
+    memset(y, 0, (size_t)k->m * sizeof *y);
+    for (int bb = 0; bb < k->nbk; bb++) {
+        int c0 = k->bptr[bb], nbc = k->bptr[bb + 1] - c0, s = d * nbc;
+        double *z = k->bx;
+        for (int ia = 0; ia < nbc; ia++)
+            for (int i = 0; i < d; i++) z[d * ia + i] = x[(size_t)d * k->bcon[c0 + ia] + i];
+        if (k->bok[bb]) {
+            dense_lu_solve(s, k->LU + k->boff[bb], k->piv + (size_t)d * c0, z);
+        } else {
+            for (int ia = 0; ia < nbc; ia++) {
+                const double *Pa = k->P + (size_t)d * d * k->bcon[c0 + ia];
+                double t[5];
+                for (int i = 0; i < d; i++) {
+                    t[i] = 0.0;
+                    for (int j = 0; j < d; j++) t[i] += Pa[IDX(i, j)] * z[d * ia + j];
+                }
+                for (int i = 0; i < d; i++) z[d * ia + i] = t[i];
+            }
+        }
+        for (int ia = 0; ia < nbc; ia++) {
+            int a = k->bcon[c0 + ia];
+            for (int i = 0; i < d; i++) y[(size_t)d * a + i] += k->wgt[a] * z[d * ia + i];
+        }
+    }
+    for (int a = 0; a < k->nc; a++) {   /* contacts of no body (none on a velocity form) */
+        if (k->wgt[a] > 0.0) continue;
+        const double *Pa = k->P + (size_t)d * d * a;
+        for (int i = 0; i < d; i++) {
+            double t = 0.0;
+            for (int j = 0; j < d; j++) t += Pa[IDX(i, j)] * x[(size_t)d * a + j];
+            y[(size_t)d * a + i] = t;
+        }
+    }
+}
+
 /* y = P x (the preconditioner). */
 static void precond(const fc_nk *k, const double *x, double *y)
 {
     int d = k->d;
     if (k->gs) { precond_gs(k, x, y); return; }
+    if (k->nbk) { precond_body(k, x, y); return; }
     for (int a = 0; a < k->nc; a++) {
         const double *Pa = k->P + (size_t)d * d * a, *xa = x + (size_t)d * a;
         double *ya = y + (size_t)d * a;
