@@ -22,7 +22,11 @@
 #    is timed) with --threads 1 and 2 alternated K times: the detection
 #    seconds per step (broad and narrow phase) and the assembly's, from
 #    the summary; the contacts must be the same for both counts.
-# OMP_WAIT_POLICY is passive unless set, as fricon sets it (app/main.c):
+# BLAS runs on one thread (OPENBLAS_NUM_THREADS=1 unless set), as fricon
+# sets it for every command (app/fricon.c); before 2026-11-27 07:30 UTC
+# bench_kernels ran with OpenBLAS' default pool of every core, so that its
+# admm and gadmm rows measured CHOLMOD's solves on 2 BLAS threads plus
+# fricon's.  OMP_WAIT_POLICY is passive unless set, as fricon sets it (app/main.c):
 # on a loaded machine spinning threads measure the scheduler.  Run it on an
 # idle machine: a wall-clock ratio is meaningless when other jobs hold the
 # cores (the load average is printed first).  Writes DIR/parallel.txt.
@@ -60,12 +64,13 @@ for exe in "$FRICON" "$KERNELS"; do
   [ -x "$exe" ] || { echo "parallel: no $exe (build first: cmake --build $BUILD)" >&2; exit 2; }
 done
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 mkdir -p "$OUT"
 REPORT=$OUT/parallel.txt
 : > "$REPORT"
 say() { echo "$*" | tee -a "$REPORT"; }
 
-say "# bench/parallel.sh $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), OMP_WAIT_POLICY=$OMP_WAIT_POLICY"
+say "# bench/parallel.sh $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), OMP_WAIT_POLICY=$OMP_WAIT_POLICY, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS"
 say "# fricon $(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 # ---- 1. the problem

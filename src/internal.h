@@ -142,6 +142,14 @@ int fc_find_sorted(const int *idx, int lo, int end, int key);
 
 /* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
 fc_matrix *fc_csr_transpose(const fc_matrix *C);
+/* Block-CSR (bs > 1) or CSR (bs = 1) straight from compressed arrays:
+ * CSC when by_column (p: cols + 1 pointers, idx: rows), else CSR; indices
+ * in range (the caller checks).  Duplicates summed, block columns sorted,
+ * a block stored when any entry is; no copy besides the result and three
+ * index arrays over the blocks.  NULL when out of memory or the sizes are
+ * not multiples of bs. */
+fc_matrix *fc_compressed_to_bsr(int rows, int cols, int bs, const int *p, const int *idx,
+                                const double *x, int by_column);
 /* Each dof's contact signature, for a CSR H (n dofs x m): a hash of the
  * contacts (d rows each) its row touches, 0 for none; sg sorted by hash,
  * then dof, so that dofs touched by the same contacts are neighbours. */

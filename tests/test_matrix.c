@@ -2,6 +2,7 @@
  * block rows and conversions checked against a plain dense computation. */
 #include "test.h"
 #include "fricon.h"
+#include "internal.h"
 
 /* A deterministic pseudo-random sequence (no global state). */
 static double next_rand(unsigned long *s)
@@ -86,6 +87,36 @@ int main(void)
     check_same(D2, D, "dense from bsr");
     fc_matrix *Bc = fc_matrix_copy(B);
     check_same(Bc, D, "bsr copy");
+
+    /* straight from compressed arrays (the FClib reader's path): CSR and
+     * CSC (the CSR of the transpose), every entry split into two halves
+     * stored one after the other, which must be summed back */
+    fc_matrix *T = fc_csr_transpose(C);
+    for (int by_column = 0; by_column <= 1; by_column++) {
+        const fc_matrix *S0 = by_column ? T : C;
+        int no = S0->rows;
+        int *pp = calloc((size_t)no + 1, sizeof *pp), *ii = calloc(2 * (size_t)S0->nnz, sizeof *ii);
+        double *xx = calloc(2 * (size_t)S0->nnz, sizeof *xx);
+        for (int o = 0; o < no; o++) {
+            for (int k = S0->p[o]; k < S0->p[o + 1]; k++)
+                for (int h = 0; h < 2; h++) { ii[2 * k + h] = S0->j[k]; xx[2 * k + h] = 0.5 * S0->x[k]; }
+            pp[o + 1] = 2 * S0->p[o + 1];
+        }
+        for (int bs = 1; bs <= 3; bs += 2) {
+            fc_matrix *Z = fc_compressed_to_bsr(D->rows, D->cols, bs, pp, ii, xx, by_column);
+            CHECK(Z && Z->kind == (bs > 1 ? FC_MAT_BSR : FC_MAT_CSR) && Z->bs == bs, "compressed kind");
+            CHECK(Z->nnz == (bs > 1 ? B->nnz : C->nnz), "compressed: one entry or block per stored one");
+            for (int a = 0; a < Z->rows / bs; a++)
+                for (int t = Z->p[a] + 1; t < Z->p[a + 1]; t++)
+                    CHECK(Z->j[t - 1] < Z->j[t], "compressed: sorted columns");
+            check_same(Z, D, by_column ? "from CSC arrays" : "from CSR arrays");
+            fc_matrix_free(Z);
+        }
+        CHECK(fc_compressed_to_bsr(D->rows, D->cols, 4, pp, ii, xx, by_column) == NULL,
+              "compressed refuses a block size that does not divide");
+        free(pp); free(ii); free(xx);
+    }
+    fc_matrix_free(T);
 
     /* asymmetry: 0 for A + A^T, the relative gap for a perturbed copy */
     fc_matrix *S = fc_matrix_dense(D->rows, D->cols);

@@ -352,20 +352,42 @@ const char *fc_fclib_matrix_entries(const struct fclib_matrix *A, fc_triplets *T
     return NULL;
 }
 
-/* Our matrix (CSR, or BSR with bs > 1) from an fclib matrix. */
+/* A compressed (CSC or CSR) fclib matrix's pointers and indices checked
+ * against its sizes; NULL when fine, else why. */
+static const char *compressed_ok(const struct fclib_matrix *A)
+{
+    if (!A || !A->x || !A->i || !A->p || A->m <= 0 || A->n <= 0) return "incomplete matrix";
+    int outer = A->nz == -1 ? A->n : A->m, inner = A->nz == -1 ? A->m : A->n;
+    if (!pointers_ok(A->p, outer, A->nzmax)) return "invalid compressed pointers";
+    for (long k = 0; k < A->p[outer]; k++)
+        if (A->i[k] < 0 || A->i[k] >= inner) return "index out of range";
+    return NULL;
+}
+
+/* Our matrix (CSR, or BSR with bs > 1) from an fclib matrix: compressed
+ * storage converted directly (the peak is the fclib arrays and the result,
+ * docs/measurements.md#reading-large-files), triplets through a CSR. */
 static fc_err from_fclib(h5ctx *c, const struct fclib_matrix *A, int bs, const char *obj,
                          fc_matrix **out)
 {
-    fc_triplets T = {0};
-    const char *why = fc_fclib_matrix_entries(A, &T);
-    fc_matrix *C = why ? NULL : fc_triplets_to_csr(&T, A->m, A->n);
-    fc_triplets_free(&T);
-    if (why) return h5_fail(c, FC_ERR_INVALID, obj, why);
-    if (C && bs > 1) {
-        fc_matrix *B = fc_matrix_to_bsr(C, bs);
-        fc_matrix_free(C);
-        C = B;
+    const char *why = NULL;
+    fc_matrix *C = NULL;
+    if (A && (A->nz == -1 || A->nz == -2)) {
+        why = compressed_ok(A);
+        if (!why && A->m % bs == 0 && A->n % bs == 0)
+            C = fc_compressed_to_bsr(A->m, A->n, bs, A->p, A->i, A->x, A->nz == -1);
+    } else {
+        fc_triplets T = {0};
+        why = fc_fclib_matrix_entries(A, &T);
+        C = why ? NULL : fc_triplets_to_csr(&T, A->m, A->n);
+        fc_triplets_free(&T);
+        if (C && bs > 1) {
+            fc_matrix *B = fc_matrix_to_bsr(C, bs);
+            fc_matrix_free(C);
+            C = B;
+        }
     }
+    if (why) return h5_fail(c, FC_ERR_INVALID, obj, why);
     if (!C) return h5_fail(c, FC_ERR_NOMEM, obj, "out of memory");
     *out = C;
     return FC_OK;

@@ -539,8 +539,13 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
     double rn = 0, best_rn = INFINITY;
     for (int it = 0; ; it++) {
         sym_mult(K->A, x, Rx);
-        rn = 0;
-        for (int i = 0; i < n; i++) { Bx[i] = b[i] - Rx[i]; rn = fmax(rn, fabs(Bx[i])); }
+        rn = 0;   /* a maximum: the same for any thread count */
+        if (FC_PAR_ON(n)) {
+#pragma omp parallel for schedule(static) reduction(max : rn) num_threads(fc_threads())
+            for (int i = 0; i < n; i++) { Bx[i] = b[i] - Rx[i]; rn = fmax(rn, fabs(Bx[i])); }
+        } else {
+            for (int i = 0; i < n; i++) { Bx[i] = b[i] - Rx[i]; rn = fmax(rn, fabs(Bx[i])); }
+        }
         if (it > 0 && !(rn <= 1e3 * best_rn)) {
             memcpy(x, K->best, (size_t)n * sizeof *x);
             rn = best_rn;

@@ -38,6 +38,82 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Block-CSR of a compressed matrix whose outer index is the block row
+ * (CSR input): per block row, the block columns met are listed, sorted
+ * and given their slots; values are added into their blocks. */
+static void rows_to_bsr(fc_matrix *B, const int *p, const int *idx, const double *x, int *work)
+{
+    int bs = B->bs, nbr = B->rows / bs, nbc = B->cols / bs;
+    int *stamp = work, *slot = work + nbc, *list = work + 2 * (size_t)nbc;
+    memset(stamp, 0, (size_t)nbc * sizeof *stamp);
+    long nb = 0;
+    for (int a = 0; a < nbr; a++) {
+        int len = 0;
+        for (int i = a * bs; i < (a + 1) * bs; i++)
+            for (int k = p[i]; k < p[i + 1]; k++) {
+                int b = idx[k] / bs;
+                if (stamp[b] != a + 1) { stamp[b] = a + 1; list[len++] = b; }
+            }
+        qsort(list, (size_t)len, sizeof *list, cmp_int);
+        for (int t = 0; t < len; t++) { slot[list[t]] = t; B->j[nb + t] = list[t]; }
+        for (int i = a * bs; i < (a + 1) * bs; i++)
+            for (int k = p[i]; k < p[i + 1]; k++) {
+                int b = idx[k] / bs, c = idx[k] % bs;
+                B->x[(size_t)(nb + slot[b]) * bs * bs + c * bs + (i % bs)] += x[k];
+            }
+        nb += len;
+        B->p[a + 1] = (int)nb;
+    }
+}
+
+/* The same from a CSC input: block columns are visited in order, so each
+ * block row's blocks come out sorted; next[a] is the block row's next free
+ * block, pos[a] its block in the current block column. */
+static void cols_to_bsr(fc_matrix *B, const int *p, const int *idx, const double *x, int *work)
+{
+    int bs = B->bs, nbr = B->rows / bs, nbc = B->cols / bs;
+    int *stamp = work, *next = work + nbr, *pos = work + 2 * (size_t)nbr;
+    memset(stamp, 0, (size_t)nbr * sizeof *stamp);
+    memcpy(next, B->p, (size_t)nbr * sizeof *next);
+    for (int b = 0; b < nbc; b++)
+        for (int col = b * bs; col < (b + 1) * bs; col++)
+            for (int k = p[col]; k < p[col + 1]; k++) {
+                int a = idx[k] / bs;
+                if (stamp[a] != b + 1) { stamp[a] = b + 1; pos[a] = next[a]++; B->j[pos[a]] = b; }
+                B->x[(size_t)pos[a] * bs * bs + (col % bs) * bs + idx[k] % bs] += x[k];
+            }
+}
+
+fc_matrix *fc_compressed_to_bsr(int rows, int cols, int bs, const int *p, const int *idx,
+                                const double *x, int by_column)
+{
+    if (bs <= 0 || rows % bs || cols % bs) return NULL;
+    int nbr = rows / bs, nbc = cols / bs, nouter = by_column ? nbc : nbr;
+    int ninner = by_column ? nbr : nbc;
+    /* stamp, count/next/slot and pos/list: 3 arrays over the inner blocks */
+    int *work = fc_calloc(3 * (size_t)ninner + 1, sizeof *work);
+    long *count = fc_calloc((size_t)nbr + 1, sizeof *count);
+    fc_matrix *B = NULL;
+    long nblocks = 0;
+    if (!work || !count) goto done;
+    for (int o = 0; o < nouter; o++)   /* pass 1: blocks per block row */
+        for (int e = o * bs; e < (o + 1) * bs; e++)
+            for (int k = p[e]; k < p[e + 1]; k++) {
+                int in = idx[k] / bs;
+                if (work[in] != o + 1) { work[in] = o + 1; count[by_column ? in : o]++; nblocks++; }
+            }
+    if (nblocks * bs * bs > FC_MAX_ENTRIES || nblocks > 0x7fffffffL) goto done;
+    B = bs > 1 ? fc_matrix_bsr(rows, cols, bs, nblocks) : fc_matrix_csr(rows, cols, nblocks);
+    if (!B) goto done;
+    for (int a = 0; a < nbr; a++) B->p[a + 1] = B->p[a] + (int)count[a];
+    if (by_column) cols_to_bsr(B, p, idx, x, work);
+    else rows_to_bsr(B, p, idx, x, work);
+done:
+    free(work);
+    free(count);
+    return B;
+}
+
 /* Block-CSR copy with bs x bs blocks; a block is stored when any of its
  * entries is stored in A.  NULL when the sizes are not multiples of bs. */
 fc_matrix *fc_matrix_to_bsr(const fc_matrix *A, int bs)
@@ -46,42 +122,8 @@ fc_matrix *fc_matrix_to_bsr(const fc_matrix *A, int bs)
     if (A->kind == FC_MAT_BSR && A->bs == bs) return fc_matrix_copy(A);
     fc_matrix *C = A->kind == FC_MAT_CSR ? (fc_matrix *)A : fc_matrix_to_csr(A);
     if (!C) return NULL;
-    int nbr = A->rows / bs, nbc = A->cols / bs;
-    int *stamp = fc_calloc((size_t)nbc, sizeof *stamp); /* last block row seen + 1 */
-    int *slot = fc_calloc((size_t)nbc, sizeof *slot);   /* block's index in its row */
-    int *list = fc_calloc((size_t)nbc, sizeof *list);
-    fc_matrix *B = NULL;
-    long nblocks = 0;
-    if (!stamp || !slot || !list) goto done;
-    for (int a = 0; a < nbr; a++)
-        for (int i = a * bs; i < (a + 1) * bs; i++)
-            for (int k = C->p[i]; k < C->p[i + 1]; k++)
-                if (stamp[C->j[k] / bs] != a + 1) { stamp[C->j[k] / bs] = a + 1; nblocks++; }
-    B = fc_matrix_bsr(A->rows, A->cols, bs, nblocks);
-    if (!B) goto done;
-    memset(stamp, 0, (size_t)nbc * sizeof *stamp);
-    long nb = 0;
-    for (int a = 0; a < nbr; a++) {
-        int len = 0;
-        for (int i = a * bs; i < (a + 1) * bs; i++)
-            for (int k = C->p[i]; k < C->p[i + 1]; k++) {
-                int b = C->j[k] / bs;
-                if (stamp[b] != a + 1) { stamp[b] = a + 1; list[len++] = b; }
-            }
-        qsort(list, (size_t)len, sizeof *list, cmp_int);
-        for (int t = 0; t < len; t++) { slot[list[t]] = t; B->j[nb + t] = list[t]; }
-        for (int i = a * bs; i < (a + 1) * bs; i++)
-            for (int k = C->p[i]; k < C->p[i + 1]; k++) {
-                int b = C->j[k] / bs, c = C->j[k] % bs;
-                B->x[(size_t)(nb + slot[b]) * bs * bs + c * bs + (i % bs)] = C->x[k];
-            }
-        nb += len;
-        B->p[a + 1] = (int)nb;
-    }
-done:
-    free(stamp);
-    free(slot);
-    free(list);
+    fc_matrix *B = fc_compressed_to_bsr(A->rows, A->cols, bs, C->p, C->j, C->x, 0);
+    if (B && bs == 1) B->kind = FC_MAT_BSR;   /* asked for block-CSR, blocks of 1 */
     if (C != A) fc_matrix_free(C);
     return B;
 }

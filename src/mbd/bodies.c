@@ -32,6 +32,7 @@ void fc_mbd_world_free(fc_mbd_world *w)
         free(w->tbuf[t].narrow.contacts);
     }
     free(w->tbuf);
+    free(w->bp_work);
     free(w);
 }
 

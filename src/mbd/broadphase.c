@@ -183,20 +183,57 @@ static int range_pairs(const fc_mbd_world *w, const grid *g, int lo, int hi, fc_
     return 0;
 }
 
+/* The broad phase's arrays for n bodies in w->bp_work, grown when n
+ * grows (the workspace is kept from step to step: no allocation, no
+ * first-touch page faults a step); their contents are not cleared. */
+typedef struct bp_arrays {
+    double *radii, *rad, *spd, *pn;
+    int *large, *pos;
+    cell_entry *cells, *tmp;
+    long long *table;
+    size_t tmax;   /* the table's room: 16 or more, a power of 2 >= 2 n */
+} bp_arrays;
+
+static int bp_arrays_get(fc_mbd_world *w, int n, bp_arrays *a)
+{
+    size_t m = (size_t)n + 1, off[10], at = 0, al = 64;
+    a->tmax = 16;
+    while (a->tmax < 2 * (size_t)n) a->tmax <<= 1;
+    size_t sz[10] = {m * sizeof(double), m * sizeof(double), m * sizeof(double),
+                     3 * m * sizeof(double), m * sizeof(int), m * sizeof(int),
+                     m * sizeof(cell_entry), m * sizeof(cell_entry), a->tmax * sizeof(long long), 0};
+    for (int k = 0; k < 10; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
+    if (at > w->bp_bytes) {
+        free(w->bp_work);
+        w->bp_bytes = 0;
+        w->bp_work = malloc(at);
+        if (!w->bp_work) return -1;
+        w->bp_bytes = at;
+    }
+    char *b = w->bp_work;
+    a->radii = (double *)(b + off[0]);
+    a->rad = (double *)(b + off[1]);
+    a->spd = (double *)(b + off[2]);
+    a->pn = (double *)(b + off[3]);
+    a->large = (int *)(b + off[4]);
+    a->pos = (int *)(b + off[5]);
+    a->cells = (cell_entry *)(b + off[6]);
+    a->tmp = (cell_entry *)(b + off[7]);
+    a->table = (long long *)(b + off[8]);
+    return 0;
+}
+
 int fc_mbd_broadphase(fc_mbd_world *w)
 {
     int n = w->nbodies, nsmall = 0, nlarge = 0, ret = -1;
     w->npairs = 0;
-    double *radii = fc_calloc((size_t)n + 1, sizeof *radii);
-    int *large = fc_calloc((size_t)n + 1, sizeof *large);
-    int *pos = fc_calloc((size_t)n + 1, sizeof *pos);
-    double *rad = fc_calloc((size_t)n + 1, sizeof *rad), *spd = fc_calloc((size_t)n + 1, sizeof *spd);
-    double *pn = fc_calloc(3 * (size_t)n + 1, sizeof *pn);
-    cell_entry *cells = fc_calloc((size_t)n + 1, sizeof *cells);
-    cell_entry *tmp = fc_calloc((size_t)n + 1, sizeof *tmp);
-    long long *table = NULL;
+    bp_arrays A;
     unsigned char *hit = NULL;
-    if (!radii || !large || !pos || !rad || !spd || !pn || !cells || !tmp) goto done;
+    if (bp_arrays_get(w, n, &A)) return -1;
+    double *radii = A.radii, *rad = A.rad, *spd = A.spd, *pn = A.pn;
+    int *large = A.large, *pos = A.pos;
+    cell_entry *cells = A.cells, *tmp = A.tmp;
+    long long *table = A.table;
 #pragma omp parallel for schedule(static) FC_PAR_IF(n)
     for (int i = 0; i < n; i++) {
         const fc_mbd_body *b = &w->bodies[i];
@@ -233,9 +270,7 @@ int fc_mbd_broadphase(fc_mbd_world *w)
     for (int s = 0; s < nsmall; s++) pos[cells[s].body] = s;
     /* hash table: cell -> index of its first entry in cells[] */
     size_t tsize = 16;
-    while (tsize < 2 * (size_t)nsmall) tsize <<= 1;
-    table = malloc(tsize * sizeof *table);
-    if (!table) goto done;
+    while (tsize < 2 * (size_t)nsmall) tsize <<= 1;   /* <= A.tmax */
     for (size_t k = 0; k < tsize; k++) table[k] = -1;
     for (int s = 0; s < nsmall; s++) {
         if (s > 0 && !cmp_cell(&(cell_entry){cells[s].ix, cells[s].iy, cells[s].iz, 0},
@@ -298,15 +333,6 @@ int fc_mbd_broadphase(fc_mbd_world *w)
     }
     ret = w->npairs;
 done:
-    free(radii);
-    free(large);
-    free(pos);
-    free(rad);
-    free(spd);
-    free(pn);
     free(hit);
-    free(cells);
-    free(tmp);
-    free(table);
     return ret;
 }

@@ -34,6 +34,8 @@ struct fc_mbd_world {
     double *last_lambda;   /* the last step's joint multipliers (neq)    */
     struct fc_mbd_tbuf *tbuf; /* threaded detection: one buffer per    */
     int ntbuf;                /* chunk, kept from step to step           */
+    void *bp_work;            /* the broad phase's per-body arrays and   */
+    size_t bp_bytes;          /* hash table, kept from step to step      */
 };
 
 /* The narrow phase's output: contacts appended to a growing buffer, with
