@@ -56,8 +56,6 @@ int fc_par_min_set(int n);
  * a plain loop instead of a region with a false if clause, which libgomp
  * still sets a team up for (3-10x a small problem's solve time). */
 #define FC_PAR_ON(n) ((n) >= FC_PAR_MIN && fc_threads() > 1)
-/* The clauses of a parallel loop with that if clause (still a region). */
-#define FC_PAR_IF(n) num_threads(fc_threads()) if (FC_PAR_ON(n))
 /* A kernel's loop over n rows or contacts: a static parallel for on the
  * solve's threads (with the extra OpenMP clauses, e.g. a reduction) when
  * FC_PAR_ON(n), else the same loop with no OpenMP region at all. */

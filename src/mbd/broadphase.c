@@ -234,14 +234,13 @@ int fc_mbd_broadphase(fc_mbd_world *w)
     int *large = A.large, *pos = A.pos;
     cell_entry *cells = A.cells, *tmp = A.tmp;
     long long *table = A.table;
-#pragma omp parallel for schedule(static) FC_PAR_IF(n)
-    for (int i = 0; i < n; i++) {
+    FC_PAR_FOR(n, , for (int i = 0; i < n; i++) {
         const fc_mbd_body *b = &w->bodies[i];
         static const double ez[3] = {0, 0, 1};
         rad[i] = fc_mbd_bound_radius(b);
         spd[i] = fc_mbd_speed_bound(b);
         if (b->shape == FC_MBD_PLANE) fc_mbd_rotate(b->q, ez, pn + 3 * (size_t)i);
-    }
+    });
     /* typical size: the median finite bounding radius */
     int nf = 0;
     for (int i = 0; i < n; i++)

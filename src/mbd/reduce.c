@@ -55,15 +55,13 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
     if (!start || !fill || !list || !G || !J || !Rb || !loc) goto nomem;
     /* the loops over bodies, contacts and W's block rows are threaded
      * (each writes its own entries: the result of any thread count) */
-#pragma omp parallel for schedule(static) FC_PAR_IF(nb)
-    for (int i = 0; i < nb; i++) fc_mbd_quat_matrix(w->bodies[i].q, Rb + 9 * i);
+    FC_PAR_FOR(nb, , for (int i = 0; i < nb; i++) { fc_mbd_quat_matrix(w->bodies[i].q, Rb + 9 * i); });
     for (int c = 0; c < nc; c++)
         for (int s = 0; s < 2; s++) {
             int bi = s ? w->contacts[c].b : w->contacts[c].a;
             if (!w->bodies[bi].fixed) start[bi + 1]++;
         }
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int c = 0; c < nc; c++) {
+    FC_PAR_FOR(nc, , for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         int side[2] = {ct->a, ct->b};
         for (int s = 0; s < 2; s++) {
@@ -80,7 +78,7 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
                 }
             }
         }
-    }
+    });
     for (int i = 0; i < nb; i++) start[i + 1] += start[i];
     memcpy(fill, start, (size_t)nb * sizeof *fill);
     for (int c = 0; c < nc; c++) {
@@ -119,8 +117,7 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
     if (!loc->W || !loc->q) goto nomem;
     memcpy(loc->W->p, rowp, ((size_t)nc + 1) * sizeof *rowp);
     memcpy(loc->W->j, nbr, (size_t)pos * sizeof *nbr);
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int a = 0; a < nc; a++) {
+    FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
         const fc_mbd_contact *ca = &w->contacts[a];
         for (int k = loc->W->p[a]; k < loc->W->p[a + 1]; k++) {
             int b = loc->W->j[k];
@@ -141,18 +138,17 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
                 }
             }
         }
-    }
+    });
     /* q = H^T M^-1 f + w, using the dof offsets of g */
     int o = 0;
     int *dof = fill; /* reuse: offsets of moving bodies */
     for (int i = 0; i < nb; i++) { dof[i] = w->bodies[i].fixed ? -1 : o; if (!w->bodies[i].fixed) o += 6; }
     double *y = fc_calloc((size_t)g->n + 1, sizeof *y);
     if (!y) goto nomem;
-#pragma omp parallel for schedule(static) FC_PAR_IF(nb)
-    for (int i = 0; i < nb; i++)
+    FC_PAR_FOR(nb, , for (int i = 0; i < nb; i++) {
         if (dof[i] >= 0) minv_apply(&w->bodies[i], Rb + 9 * i, g->f + dof[i], y + dof[i]);
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int c = 0; c < nc; c++) {
+    });
+    FC_PAR_FOR(nc, , for (int c = 0; c < nc; c++) {
         int side[2] = {w->contacts[c].a, w->contacts[c].b};
         for (int e = 0; e < 3; e++) loc->q[3 * c + e] = g->w[3 * c + e];
         for (int s = 0; s < 2; s++) {
@@ -161,7 +157,7 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
             for (int e = 0; e < 3; e++)
                 for (int r = 0; r < 6; r++) loc->q[3 * c + e] += Jc[6 * e + r] * ys[r];
         }
-    }
+    });
     free(y);
     memcpy(loc->mu, g->mu, (size_t)nc * sizeof *loc->mu);
     free(start); free(fill); free(list); free(nbr); free(rowp); free(Rb);

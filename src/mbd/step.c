@@ -214,8 +214,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
      * entries from 2 o, o its first row); f.  Threaded: each body and each
      * contact below writes its own entries */
     int nb = w->nbodies;
-#pragma omp parallel for schedule(static) FC_PAR_IF(nb)
-    for (int i = 0; i < nb; i++) {
+    FC_PAR_FOR(nb, , for (int i = 0; i < nb; i++) {
         const fc_mbd_body *b = &w->bodies[i];
         if (dof[i] < 0) continue;
         int o = dof[i];
@@ -238,7 +237,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
             p->f[o + 3 + r] = I[3 * r] * b->omega[0] + I[3 * r + 1] * b->omega[1] +
                               I[3 * r + 2] * b->omega[2] + fe[3 + r];
         }
-    }
+    });
     p->M->p[n] = 2 * n;
 
     /* H: 3 entries per contact on each of the 6 rows of each moving body,
@@ -252,8 +251,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
             int o = dof[s ? w->contacts[c].b : w->contacts[c].a];
             if (o >= 0) rank[2 * c + s] = rowcount[o]++;
         }
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int c = 0; c < nc; c++) {
+    FC_PAR_FOR(nc, , for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[3] = {ct->n, ct->t1, ct->t2};
         int bodies[2] = {ct->a, ct->b};
@@ -273,7 +271,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
         }
         p->w[3 * c] = w->stab * ct->gap / w->h;
         p->mu[c] = ct->mu;
-    }
+    });
     free(rank);
     return finish(w, dof, rowcount, p, out, err);
 nomem:

@@ -71,13 +71,12 @@ static void admm_free(admm *w)
 static void admm_shift(admm *w, const double *u)
 {
     int d = w->d, nc = w->nc;
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int a = 0; a < nc; a++) {
+    FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
         const double *ua = u + d * a;
         double s = w->p->mu[a] * (d == 2 ? fabs(ua[1]) : sqrt(ua[1] * ua[1] + ua[2] * ua[2]));
         if (d == 5) s += w->p->mu_r[a] * sqrt(ua[3] * ua[3] + ua[4] * ua[4]);
         w->s[a] = s;
-    }
+    });
 }
 
 /* Projection onto K* = {u_N >= mu ||u_T|| (+ mu_r ||u_R||)}: Moreau,
@@ -151,8 +150,7 @@ static void admm_local_update(admm *w, double sq[5])
     int d = w->d, nc = w->nc;
     fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
     double part[5][FC_CHUNKS_MAX];
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int k = 0; k < c.count; k++) {
+    FC_PAR_FOR(nc, , for (int k = 0; k < c.count; k++) {
         double s[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
         for (int ct = k * c.len, end = fc_chunk_end(c, k, nc); ct < end; ct++) {
             int i0 = d * ct;
@@ -168,7 +166,7 @@ static void admm_local_update(admm *w, double sq[5])
             }
         }
         for (int j = 0; j < 5; j++) part[j][k] = s[j];
-    }
+    });
     for (int j = 0; j < 5; j++) sq[j] = fc_chunks_sum(c, part[j]);
 }
 
@@ -184,8 +182,7 @@ static void admm_global_update(admm *w, double sq[3])
     double rho = w->rho;
     fc_chunks c = fc_chunks_of(nc, FC_CHUNK_MIN / d);
     double part[3][FC_CHUNKS_MAX];
-#pragma omp parallel for schedule(static) FC_PAR_IF(nc)
-    for (int k = 0; k < c.count; k++) {
+    FC_PAR_FOR(nc, , for (int k = 0; k < c.count; k++) {
         double s[3] = {0.0, 0.0, 0.0};
         for (int ct = k * c.len, end = fc_chunk_end(c, k, nc); ct < end; ct++) {
             int i0 = d * ct;
@@ -204,7 +201,7 @@ static void admm_global_update(admm *w, double sq[3])
             }
         }
         for (int j = 0; j < 3; j++) part[j][k] = s[j];
-    }
+    });
     for (int j = 0; j < 3; j++) sq[j] = fc_chunks_sum(c, part[j]);
 }
 
@@ -459,9 +456,9 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         double pr, dr, pscale, dscale;
         if (!global) {
             /* a = z, b = xi (scaled multiplier) */
-#pragma omp parallel for schedule(static) FC_PAR_IF(w.m)
-            for (int i = 0; i < w.m; i++)
+            FC_PAR_FOR(w.m, , for (int i = 0; i < w.m; i++) {
                 w.rhs[i] = w.rho * (w.ah[i] - w.bh[i]) - p->q[i] - (i % d == 0 ? w.s[i / d] : 0.0);
+            });
             if (w.skew) {
                 fc_matrix_gemv(p->W, 0.5, w.ah, 0.0, w.sk);
                 fc_matrix_gemv_t(p->W, -0.5, w.ah, 1.0, w.sk);
@@ -487,9 +484,9 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
                 fc_matrix_gemv_t(p->M, -0.5, v, 1.0, w.sk);
                 for (int i = 0; i < n; i++) w.rhs[i] -= w.sk[i];
             }
-#pragma omp parallel for schedule(static) FC_PAR_IF(w.m)
-            for (int i = 0; i < w.m; i++)
+            FC_PAR_FOR(w.m, , for (int i = 0; i < w.m; i++) {
                 w.rhs[n + i] = w.ah[i] - p->w[i] - (i % d == 0 ? w.s[i / d] : 0.0) + w.bh[i] / w.rho;
+            });
             if (fc_kkt_solve(w.K, w.rhs, w.sol, 2, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
             if (w.neq) admm_solve_eq(&w, w.sol);
             fc_copy(n, w.sol, v);
@@ -528,8 +525,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         } else if (w.orig) {
             /* judged on the problem as given: r = D r', u = D^-1 u' */
             const fc_problem *o0 = w.orig;
-#pragma omp parallel for schedule(static) FC_PAR_IF(w.m)
-            for (int i = 0; i < w.m; i++) { w.ro[i] = w.D[i] * r[i]; w.uo[i] = w.u[i] / w.D[i]; }
+            FC_PAR_FOR(w.m, , for (int i = 0; i < w.m; i++) { w.ro[i] = w.D[i] * r[i]; w.uo[i] = w.u[i] / w.D[i]; });
             e = fc_error_measure(d, w.nc, o0->mu, o0->mu_r, o0->w ? o0->w : o0->q, w.ro, w.uo, NULL);
         } else {
             e = fc_error_measure(d, w.nc, p->mu, p->mu_r, p->w ? p->w : p->q, r, w.u, NULL);
@@ -587,11 +583,10 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         int accel = o->acceleration != FC_ADMM_NO_ACCELERATION;
         if (accel && (o->acceleration == FC_ADMM_ACCELERATION || cres < o->restart_eta * cprev)) {
             double an = 0.5 * (1.0 + sqrt(1.0 + 4.0 * alpha * alpha)), beta = (alpha - 1.0) / an;
-#pragma omp parallel for schedule(static) FC_PAR_IF(w.m)
-            for (int i = 0; i < w.m; i++) {
+            FC_PAR_FOR(w.m, , for (int i = 0; i < w.m; i++) {
                 w.ah[i] = w.a[i] + beta * (w.a[i] - w.a0[i]);
                 w.bh[i] = w.b[i] + beta * (w.b[i] - w.b0[i]);
-            }
+            });
             alpha = an;
             cprev = cres;
         } else {
