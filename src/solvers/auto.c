@@ -128,13 +128,13 @@ typedef struct auto_run {
  * INFINITY when the analysis fails. */
 static double mdp_global_cost(const fc_problem *g, const fc_options *opt)
 {
-    double entries, flops;
+    double entries, flops, t0 = fc_now();
     fc_error e;
     if (fc_mdp_global_predict(g, &entries, &flops, &e) != FC_OK) return INFINITY;
     double sweep = (double)g->H->nnz + (double)g->M->nnz;
     double cost = FC_AUTO_MDP_ITERS * (FC_AUTO_MDP_SOLVE_SWEEPS + FC_AUTO_MDP_FLOP_SWEEPS * flops / sweep);
     fc_log(opt, 1, "auto: ipm-mdp on (M, H): factor %.3g entries, %.3g flops (%.3g a sweep's work); "
-           "predicted %.0f nncg sweeps", entries, flops, flops / sweep, cost);
+           "predicted %.0f nncg sweeps (analysis %.4f s)", entries, flops, flops / sweep, cost, fc_now() - t0);
     return cost;
 }
 
