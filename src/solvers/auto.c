@@ -54,10 +54,11 @@
 /* nncg's best error falls by steps (flat for hundreds of sweeps, then a
  * drop): within FC_AUTO_NNCG_NEAR times a tolerance from
  * FC_AUTO_NNCG_LOOSE_TOL it is also judged on its rate over the whole
- * stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps (about what the plan after
- * it costs on the 3D piles and 2D flows: docs/auto-measurements.md#nncg-steps). */
+ * stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps (the plan after it costs
+ * more on the piles of 300 bodies, where nncg's flat steps last up to
+ * 1900 sweeps: docs/auto-measurements.md#nncg-steps, #masonry-tight). */
 #define FC_AUTO_NNCG_NEAR 10.0
-#define FC_AUTO_NNCG_NEAR_SWEEPS 1500
+#define FC_AUTO_NNCG_NEAR_SWEEPS 3500
 /* The plan's nncg stage on W, and the whole-stage rule above, from this
  * tolerance on: at 1e-4 nncg is the oracle or close on the local form; at
  * 1e-8 its rate flattens (far from the tolerance, or within 10x for
@@ -70,11 +71,11 @@
  * sweeps plus FC_AUTO_MDP_FLOP_SWEEPS sweeps per predicted flop of K's
  * factorisation over nnz(H) + nnz(M) (a sweep's work); nncg stops, and
  * ipm-mdp runs next, when its extrapolated sweeps to go exceed
- * FC_AUTO_MDP_MARGIN times that (the extrapolation is hopeful:
- * docs/auto-measurements.md#masonry-tight). */
+ * FC_AUTO_MDP_MARGIN times that (the extrapolation is hopeful; d = 3
+ * only: docs/auto-measurements.md#masonry-tight). */
 #define FC_AUTO_MDP_ITERS 10.0
 #define FC_AUTO_MDP_SOLVE_SWEEPS 20.0
-#define FC_AUTO_MDP_FLOP_SWEEPS 0.04
+#define FC_AUTO_MDP_FLOP_SWEEPS 0.06
 #define FC_AUTO_MDP_MARGIN 0.5
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
@@ -169,8 +170,10 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     a->needed = INFINITY;   /* unless a decreasing error says otherwise */
     if (!(err > 0) || !(a->hist_err[ref] > 0)) return 0;
     double rate = log(err / a->hist_err[ref]) / (it - a->hist_it[ref]);   /* < 0: decreasing */
-    if (!(rate < 0)) return 0;
-    double needed = log(a->opt->tolerance / err) / rate;
+    if (!(rate < 0) && !a->nncg) return 0;
+    /* nncg's best error flat over the last half: infinitely far by that
+     * rate, but the whole stage's rule below may still keep it (a step) */
+    double needed = rate < 0 ? log(a->opt->tolerance / err) / rate : INFINITY;
     a->needed = needed;
     fc_log(a->opt, 1, "auto: %s sweep %d, error %.3e, %.0f sweeps to go", a->nncg ? "nncg" : "nsgs", it, err,
            needed);
@@ -179,7 +182,8 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
     }
-    if (a->nncg && a->mdp_global) {   /* ipm-mdp on (M, H): costed once, when first needed */
+    if (a->nncg && a->mdp_global &&   /* ipm-mdp on (M, H): costed once, when it could win */
+        needed > FC_AUTO_MDP_MARGIN * FC_AUTO_MDP_ITERS * FC_AUTO_MDP_SOLVE_SWEEPS) {
         if (a->mdp_sweeps == 0) a->mdp_sweeps = mdp_global_cost(a->mdp_global, a->opt);
         if (needed > FC_AUTO_MDP_MARGIN * a->mdp_sweeps) return !(a->mdp_first = 1);
     }
@@ -579,7 +583,7 @@ static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *
     a->nncg = 1;
     a->nncg_best = INFINITY;
     const fc_solver *mdp = fc_solver_find("ipm-mdp");   /* tight: weighed against ipm-mdp's direct form */
-    if (opt->tolerance < FC_AUTO_NNCG_LOOSE_TOL && mdp && mdp->solve_direct && mdp->direct_contacts > 0 &&
+    if (p->d == 3 && opt->tolerance < FC_AUTO_NNCG_LOOSE_TOL && mdp && mdp->solve_direct && mdp->direct_contacts > 0 &&
         p->nc >= mdp->direct_contacts && fc_matrix_asymmetry(p->M) <= FC_IPM_M_SYMMETRIC)
         a->mdp_global = p;
     o.progress = progress;
