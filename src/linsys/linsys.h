@@ -14,8 +14,7 @@ fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err);
 fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
                                   double max_flops, const char *name, fc_error *err);
 fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, fc_error *err);
-/* The same prediction for a symmetric pattern (n x n CSC, both triangles
- * or the upper one, rows sorted), AMD ordering; no values needed. */
+/* The same for a symmetric CSC pattern (upper triangle read), AMD. */
 fc_err fc_chol_predict_pattern(int n, const int *Ap, const int *Ai, double *entries, double *flops,
                                fc_error *err);
 /* x = A^-1 b (x and b may alias). */
