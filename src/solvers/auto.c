@@ -603,9 +603,15 @@ static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *
     return st;
 }
 
+/* A global problem's error: the SPEC measure and the dynamics residual. */
+static double global_error(const fc_problem *p, const double *r, const double *u, const double *v)
+{
+    return fmax(fc_error_measure(p->d, p->nc, p->mu, p->mu_r, p->w, r, u, NULL), fc_dynamics_residual(p, r, v));
+}
+
 /* ipm-mdp's direct form on the global problem p, cold, after the nncg
- * stage was cut for it: FC_CONVERGED (by the SPEC measure and the
- * dynamics residual), or FC_MAX_ITER with r, u, v back to nncg's best
+ * stage was cut for it: FC_CONVERGED (by global_error), or FC_MAX_ITER
+ * with r, u, v ipm-mdp's iterate when better, else back to nncg's best
  * (the plan on the reduction goes on from there). */
 static fc_status mdp_stage(auto_run *a, const fc_problem *p, const fc_options *opt, double *r,
                            double *u, double *v, fc_info *info)
@@ -621,24 +627,24 @@ static fc_status mdp_stage(auto_run *a, const fc_problem *p, const fc_options *o
     memcpy(keep, r, m * sizeof *r);
     memcpy(keep + m, u, m * sizeof *u);
     memcpy(keep + 2 * m, v, n * sizeof *v);
+    double kept = global_error(p, r, u, v);
     fc_options o = fc_stage_options(&a->st, budget < FC_AUTO_MDP_MAX_ITER ? budget : FC_AUTO_MDP_MAX_ITER);
     fc_info sub;
     memset(&sub, 0, sizeof sub);
     memset(r, 0, m * sizeof *r);
     double t0 = fc_now();
     fc_status st = mdp->solve_direct(p, &o, r, u, v, &sub);
-    double err = fmax(fc_error_measure(p->d, p->nc, p->mu, p->mu_r, p->w, r, u, NULL),
-                      fc_dynamics_residual(p, r, v));
+    double err = global_error(p, r, u, v);
     double seconds = fc_now() - t0;
     fc_info_add_stage(info, mdp->name, st, sub.iterations, err, seconds);
     fc_log(opt, 1, "stage %s: %s after %d iterations, error %.3e, %.3f s", mdp->name, fc_status_name(st),
            sub.iterations, err, seconds);
     info->iterations += sub.iterations;
-    if (err <= opt->tolerance) {
+    if (err <= opt->tolerance || err < kept) {   /* converged, or the better iterate */
         info->residual = err;
-        info->message[0] = 0;
+        if (err <= opt->tolerance) info->message[0] = 0;
         free(keep);
-        return FC_CONVERGED;
+        return err <= opt->tolerance ? FC_CONVERGED : FC_MAX_ITER;
     }
     memcpy(r, keep, m * sizeof *r);
     memcpy(u, keep + m, m * sizeof *u);
