@@ -71,12 +71,15 @@
  * sweeps plus FC_AUTO_MDP_FLOP_SWEEPS sweeps per predicted flop of K's
  * factorisation over nnz(H) + nnz(M) (a sweep's work); nncg stops, and
  * ipm-mdp runs next, when its extrapolated sweeps to go exceed
- * FC_AUTO_MDP_MARGIN times that (the extrapolation is hopeful; d = 3
- * only: docs/auto-measurements.md#masonry-tight). */
+ * FC_AUTO_MDP_MARGIN times that within its first FC_AUTO_MDP_WINDOW
+ * sweeps (the rate of its first sweeps; later the plan after it is the
+ * alternative: examples/pile-step24.hdf5) (the extrapolation is hopeful;
+ * d = 3 only: docs/auto-measurements.md#masonry-tight). */
 #define FC_AUTO_MDP_ITERS 10.0
 #define FC_AUTO_MDP_SOLVE_SWEEPS 20.0
 #define FC_AUTO_MDP_FLOP_SWEEPS 0.06
 #define FC_AUTO_MDP_MARGIN 0.5
+#define FC_AUTO_MDP_WINDOW 200
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
 #define FC_AUTO_LEMKE_PIVOT 0.0045
@@ -182,7 +185,7 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
     }
-    if (a->nncg && a->mdp_global &&   /* ipm-mdp on (M, H): costed once, when it could win */
+    if (a->nncg && a->mdp_global && it <= FC_AUTO_MDP_WINDOW &&   /* costed once, when it could win */
         needed > FC_AUTO_MDP_MARGIN * FC_AUTO_MDP_ITERS * FC_AUTO_MDP_SOLVE_SWEEPS) {
         if (a->mdp_sweeps == 0) a->mdp_sweeps = mdp_global_cost(a->mdp_global, a->opt);
         if (needed > FC_AUTO_MDP_MARGIN * a->mdp_sweeps) return !(a->mdp_first = 1);
