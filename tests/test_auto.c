@@ -7,6 +7,7 @@
  * stall and plateau rules. */
 #include "test.h"
 #include "check.h"
+#include "scene.h"
 
 #include "fricon_mbd.h"
 
@@ -220,6 +221,38 @@ static void nncg_first(void)
     fc_problem_free(p);
 }
 
+/* The first step of the simulator's masonry wall (200 bricks, about
+ * 1500 contacts, global; the problem after 5 NSGS sweeps) at 1e-8: nncg
+ * on (M, H) is slow there (1800-5200 sweeps on the generated walls) where
+ * ipm-mdp on (M, H) takes 7-10 iterations, and auto weighs the two from
+ * the analysis of K's pattern (docs/auto-measurements.md#masonry-tight).
+ * Asked: stage 1 nncg, cut within 200 sweeps, stage 2 ipm-mdp, and the
+ * result meets 1e-8 by check.h. */
+static void masonry_tight(void)
+{
+    fc_mbd_world *w;
+    const fc_problem *p = test_scene_step("wall", 0, &w);
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = calloc((size_t)p->n, sizeof *v);
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.time_limit = 300;   /* a hang guard */
+    fc_info info;
+    fc_error err;
+    CHECK(fc_solve(p, "auto", &opt, r, u, v, &info, &err) == FC_OK, "%s", err.msg);
+    CHECK(info.nstages >= 2 && !strcmp(info.stages[0].solver, "nncg") && info.stages[0].iterations <= 200 &&
+          !strcmp(info.stages[1].solver, "ipm-mdp"),
+          "wall: %d stages, the first %s (%d iterations), the second %s", info.nstages,
+          info.nstages ? info.stages[0].solver : "none", info.nstages ? info.stages[0].iterations : 0,
+          info.nstages > 1 ? info.stages[1].solver : "none");
+    CHECK(info.status == FC_CONVERGED && check_error(p, r) <= 1e-8,
+          "wall: auto %s, error %.3e", fc_status_name(info.status), check_error(p, r));
+    free(r); free(u); free(v);
+    fc_mbd_world_free(w);
+}
+
 /* examples/column500-step2.hdf5 made frictionless (every mu = 0): a
  * monotone problem, where auto's second NSGS stage is judged from its
  * start (it had run 796 sweeps there, waiting for a quarter of Newton's
@@ -412,6 +445,7 @@ int main(void)
     column_restart();
     pile_step();
     nncg_first();
+    masonry_tight();
     frictionless();
     warm_guess();
     stack_at_rest();

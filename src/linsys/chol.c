@@ -206,6 +206,36 @@ fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, f
     return FC_OK;
 }
 
+fc_err fc_chol_predict_pattern(int n, const int *Ap, const int *Ai, double *entries, double *flops,
+                               fc_error *err)
+{
+    fc_chol *F = chol_start(n);
+    if (!F) return fc_error_set(err, FC_ERR_NOMEM, "out of memory analysing a pattern");
+    F->c.nmethods = 1;   /* AMD alone: a prediction, not the best order */
+    F->c.method[0].ordering = CHOLMOD_AMD;
+    cholmod_sparse s;
+    memset(&s, 0, sizeof s);
+    s.nrow = s.ncol = (size_t)n;
+    s.nzmax = (size_t)(Ap[n] > 0 ? Ap[n] : 1);
+    s.p = (int *)Ap;
+    s.i = (int *)Ai;
+    s.stype = 1;   /* the upper triangle is read */
+    s.itype = CHOLMOD_INT;
+    s.xtype = CHOLMOD_PATTERN;
+    s.dtype = CHOLMOD_DOUBLE;
+    s.sorted = 1;
+    s.packed = 1;
+    F->L = cholmod_analyze(&s, &F->c);
+    if (!F->L) {
+        fc_chol_free(F);
+        return fc_error_set(err, FC_ERR_NOMEM, "out of memory analysing a pattern");
+    }
+    *entries = F->c.lnz;
+    *flops = F->c.fl;
+    fc_chol_free(F);
+    return FC_OK;
+}
+
 fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
                                   double max_flops, const char *name, fc_error *err)
 {

@@ -14,6 +14,9 @@ fc_chol *fc_chol_factor(const fc_matrix *A, const char *name, fc_error *err);
 fc_chol *fc_chol_factor_bsr_shift(const fc_matrix *A, double shift, double max_entries,
                                   double max_flops, const char *name, fc_error *err);
 fc_err fc_chol_predict_bsr(const fc_matrix *A, double *entries, double *flops, fc_error *err);
+/* The same for a symmetric CSC pattern (upper triangle read), AMD. */
+fc_err fc_chol_predict_pattern(int n, const int *Ap, const int *Ai, double *entries, double *flops,
+                               fc_error *err);
 /* x = A^-1 b (x and b may alias). */
 fc_err fc_chol_solve(fc_chol *F, const double *b, double *x, fc_error *err);
 /* H^T A^-1 H as a symmetrised CSR matrix (H: n x m, any storage). */

@@ -8,6 +8,7 @@
 #include "linsys/linsys.h"
 #include "measure/measure.h"
 #include "problem/reduce.h"
+#include "solvers/ipm_mdp.h"
 #include "solvers/nncg.h"
 
 #include <lapacke.h>
@@ -53,16 +54,32 @@
 /* nncg's best error falls by steps (flat for hundreds of sweeps, then a
  * drop): within FC_AUTO_NNCG_NEAR times a tolerance from
  * FC_AUTO_NNCG_LOOSE_TOL it is also judged on its rate over the whole
- * stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps (about what the plan after
- * it costs on the 3D piles and 2D flows: docs/auto-measurements.md#nncg-steps). */
+ * stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps (the plan after it costs
+ * more on the piles of 300 bodies, where nncg's flat steps last up to
+ * 1900 sweeps: docs/auto-measurements.md#nncg-steps, #masonry-tight). */
 #define FC_AUTO_NNCG_NEAR 10.0
-#define FC_AUTO_NNCG_NEAR_SWEEPS 1500
+#define FC_AUTO_NNCG_NEAR_SWEEPS 3500
 /* The plan's nncg stage on W, and the whole-stage rule above, from this
  * tolerance on: at 1e-4 nncg is the oracle or close on the local form; at
  * 1e-8 its rate flattens (far from the tolerance, or within 10x for
  * hundreds of sweeps) where stick, Newton or ipm-mdp finish
  * (docs/auto-measurements.md#nncg-local). */
 #define FC_AUTO_NNCG_LOOSE_TOL 1e-6
+/* Below FC_AUTO_NNCG_LOOSE_TOL, the global form's nncg stage is also
+ * weighed against ipm-mdp on (M, H) (where its direct form runs): ipm-mdp
+ * costs FC_AUTO_MDP_ITERS iterations of FC_AUTO_MDP_SOLVE_SWEEPS nncg
+ * sweeps plus FC_AUTO_MDP_FLOP_SWEEPS sweeps per predicted flop of K's
+ * factorisation over nnz(H) + nnz(M) (a sweep's work); nncg stops, and
+ * ipm-mdp runs next, when its extrapolated sweeps to go exceed
+ * FC_AUTO_MDP_MARGIN times that within its first FC_AUTO_MDP_WINDOW
+ * sweeps (the rate of its first sweeps; later the plan after it is the
+ * alternative: examples/pile-step24.hdf5) (the extrapolation is hopeful;
+ * d = 3 only: docs/auto-measurements.md#masonry-tight). */
+#define FC_AUTO_MDP_ITERS 10.0
+#define FC_AUTO_MDP_SOLVE_SWEEPS 20.0
+#define FC_AUTO_MDP_FLOP_SWEEPS 0.06
+#define FC_AUTO_MDP_MARGIN 0.5
+#define FC_AUTO_MDP_WINDOW 200
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
 #define FC_AUTO_LEMKE_PIVOT 0.0045
@@ -100,12 +117,30 @@ typedef struct auto_run {
     int nncg;               /* the watched stage is nncg: its best error, patience */
     double nncg_best;
     int nncg_ran;           /* a global problem's nncg stage ran on (M, H) */
+    const fc_problem *mdp_global;   /* its global problem, ipm-mdp's direct form to cost */
+    double mdp_sweeps;      /* ipm-mdp on it, predicted in nncg sweeps (0: not yet) */
+    int mdp_first;          /* the nncg stage was cut for ipm-mdp: it ran next */
     int nhist, stride, calls;   /* a watched NSGS stage's measurements     */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
 } auto_run;
 
 /* ---- costing ---------------------------------------------------------- */
+
+/* ipm-mdp's cost on the global problem g in nncg sweeps, from the
+ * Cholesky analysis of its Newton matrix's pattern (K = M + H D H');
+ * INFINITY when the analysis fails. */
+static double mdp_global_cost(const fc_problem *g, const fc_options *opt)
+{
+    double entries, flops, t0 = fc_now();
+    fc_error e;
+    if (fc_mdp_global_predict(g, &entries, &flops, &e) != FC_OK) return INFINITY;
+    double sweep = (double)g->H->nnz + (double)g->M->nnz;
+    double cost = FC_AUTO_MDP_ITERS * (FC_AUTO_MDP_SOLVE_SWEEPS + FC_AUTO_MDP_FLOP_SWEEPS * flops / sweep);
+    fc_log(opt, 1, "auto: ipm-mdp on (M, H): factor %.3g entries, %.3g flops (%.3g a sweep's work); "
+           "predicted %.0f nncg sweeps (analysis %.4f s)", entries, flops, flops / sweep, cost, fc_now() - t0);
+    return cost;
+}
 
 /* Should a watched NSGS stage go on?  Its error's log-linear rate over
  * the last half of the sweeps, extrapolated to the tolerance: d = 3, while
@@ -138,8 +173,10 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     a->needed = INFINITY;   /* unless a decreasing error says otherwise */
     if (!(err > 0) || !(a->hist_err[ref] > 0)) return 0;
     double rate = log(err / a->hist_err[ref]) / (it - a->hist_it[ref]);   /* < 0: decreasing */
-    if (!(rate < 0)) return 0;
-    double needed = log(a->opt->tolerance / err) / rate;
+    if (!(rate < 0) && !a->nncg) return 0;
+    /* nncg's best error flat over the last half: infinitely far by that
+     * rate, but the whole stage's rule below may still keep it (a step) */
+    double needed = rate < 0 ? log(a->opt->tolerance / err) / rate : INFINITY;
     a->needed = needed;
     fc_log(a->opt, 1, "auto: %s sweep %d, error %.3e, %.0f sweeps to go", a->nncg ? "nncg" : "nsgs", it, err,
            needed);
@@ -147,6 +184,11 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
         double next = a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
         return needed < next;
+    }
+    if (a->nncg && a->mdp_global && it <= FC_AUTO_MDP_WINDOW &&   /* costed once, when it could win */
+        needed > FC_AUTO_MDP_MARGIN * FC_AUTO_MDP_ITERS * FC_AUTO_MDP_SOLVE_SWEEPS) {
+        if (a->mdp_sweeps == 0) a->mdp_sweeps = mdp_global_cost(a->mdp_global, a->opt);
+        if (needed > FC_AUTO_MDP_MARGIN * a->mdp_sweeps) return !(a->mdp_first = 1);
     }
     double patience = (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
     if (a->p->d == 2 && !a->nncg) patience = fmax(patience, a->lemke_sweeps / FC_AUTO_NEWTON_MARGIN);
@@ -275,7 +317,7 @@ static int convex_direct(const auto_run *a)
     return d3(a) && a->global && g && a->global->nc >= g->direct_contacts &&
            !fc_problem_has_friction(a->p) && fc_matrix_asymmetry(a->global->M) <= FC_IPM_M_SYMMETRIC;
 }
-static int not_convex_direct(const auto_run *a) { return d3(a) && !convex_direct(a); }
+static int not_convex_direct(const auto_run *a) { return d3(a) && !convex_direct(a) && !a->mdp_first; }
 /* Frictionless, where the interior point on W + D could not run (its LU
  * refused): ipm's LL' of W's pattern. */
 static int mdp_refused(const auto_run *a)
@@ -398,7 +440,8 @@ typedef struct plan_step {
  * stick, a structure at rest in one factorisation (#cost); nsgs again,
  * costed from the analysis (#second-nsgs); gipm, the convex case's LL'
  * (#gipm); ipm-mdp,
- * the hard problems (#ipm-mdp, #direct); ipm where its LU was refused
+ * the hard problems (#ipm-mdp, #direct; not again where it ran on (M, H)
+ * after the global form's nncg stage, #masonry-tight); ipm where its LU was refused
  * (#refused); nsgs to a plateau from its iterate (#plateau); prox where W
  * is singular (#prox); ipm-mdp from other margins (#margins); ipm from 0
  * while far (#ipm); lemke (d = 2, where cheaper than NSGS, #2d-large),
@@ -447,6 +490,7 @@ typedef struct auto_global {
     const fc_problem *p;
     int iterations;
     int nncg;   /* its nncg stage ran */
+    int mdp_first;   /* ... and was cut for ipm-mdp, which ran next on (M, H) */
 } auto_global;
 
 static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_options *opt,
@@ -470,6 +514,7 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     a.st.global = global;
     a.st.iterations = g ? g->iterations : 0;
     a.nncg_ran = g && g->nncg;
+    a.mdp_first = g && g->mdp_first;
     /* the initial guess counts as an iterate: nothing worse is returned,
      * and a guess that solves the problem at once */
     a.st.best_err = fc_problem_error(p, best, u);
@@ -540,6 +585,10 @@ static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *
     a->grace = FC_AUTO_NNCG_JUDGE;
     a->nncg = 1;
     a->nncg_best = INFINITY;
+    const fc_solver *mdp = fc_solver_find("ipm-mdp");   /* tight: weighed against ipm-mdp's direct form */
+    if (p->d == 3 && opt->tolerance < FC_AUTO_NNCG_LOOSE_TOL && mdp && mdp->solve_direct && mdp->direct_contacts > 0 &&
+        p->nc >= mdp->direct_contacts && fc_matrix_asymmetry(p->M) <= FC_IPM_M_SYMMETRIC)
+        a->mdp_global = p;
     o.progress = progress;
     o.progress_user = a;
     fc_info sub;
@@ -557,6 +606,56 @@ static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *
     return st;
 }
 
+/* A global problem's error: the SPEC measure and the dynamics residual. */
+static double global_error(const fc_problem *p, const double *r, const double *u, const double *v)
+{
+    return fmax(fc_error_measure(p->d, p->nc, p->mu, p->mu_r, p->w, r, u, NULL), fc_dynamics_residual(p, r, v));
+}
+
+/* ipm-mdp's direct form on the global problem p, cold, after the nncg
+ * stage was cut for it: FC_CONVERGED (by global_error), or FC_MAX_ITER
+ * with r, u, v ipm-mdp's iterate when better, else back to nncg's best
+ * (the plan on the reduction goes on from there). */
+static fc_status mdp_stage(auto_run *a, const fc_problem *p, const fc_options *opt, double *r,
+                           double *u, double *v, fc_info *info)
+{
+    const fc_solver *mdp = fc_solver_find("ipm-mdp");
+    size_t m = (size_t)fc_problem_m(p), n = (size_t)p->n;
+    double *keep = fc_calloc(2 * m + n + 1, sizeof *keep);
+    int budget = opt->max_iter - info->iterations;
+    if (!keep || budget <= 0 || fc_clock_expired(&a->clk)) {
+        free(keep);
+        return FC_MAX_ITER;
+    }
+    memcpy(keep, r, m * sizeof *r);
+    memcpy(keep + m, u, m * sizeof *u);
+    memcpy(keep + 2 * m, v, n * sizeof *v);
+    double kept = global_error(p, r, u, v);
+    fc_options o = fc_stage_options(&a->st, budget < FC_AUTO_MDP_MAX_ITER ? budget : FC_AUTO_MDP_MAX_ITER);
+    fc_info sub;
+    memset(&sub, 0, sizeof sub);
+    memset(r, 0, m * sizeof *r);
+    double t0 = fc_now();
+    fc_status st = mdp->solve_direct(p, &o, r, u, v, &sub);
+    double err = global_error(p, r, u, v);
+    double seconds = fc_now() - t0;
+    fc_info_add_stage(info, mdp->name, st, sub.iterations, err, seconds);
+    fc_log(opt, 1, "stage %s: %s after %d iterations, error %.3e, %.3f s", mdp->name, fc_status_name(st),
+           sub.iterations, err, seconds);
+    info->iterations += sub.iterations;
+    if (err <= opt->tolerance || err < kept) {   /* converged, or the better iterate */
+        info->residual = err;
+        if (err <= opt->tolerance) info->message[0] = 0;
+        free(keep);
+        return err <= opt->tolerance ? FC_CONVERGED : FC_MAX_ITER;
+    }
+    memcpy(r, keep, m * sizeof *r);
+    memcpy(u, keep + m, m * sizeof *u);
+    memcpy(v, keep + 2 * m, n * sizeof *v);
+    free(keep);
+    return FC_MAX_ITER;   /* whatever ipm-mdp's end (an error too), the plan goes on */
+}
+
 /* A global problem: with friction and a block-diagonal M (d = 2, 3),
  * nncg on (M, H) first (without friction the plan's gipm is direct:
  * docs/auto-measurements.md#second-nsgs); then auto's plan on its reduction, from nncg's best iterate; the
@@ -568,12 +667,15 @@ fc_status fc_auto_solve_global(const fc_problem *p, const fc_options *opt, doubl
     auto_run a;
     memset(&a, 0, sizeof a);
     fc_clock_start(&a.clk, opt);
-    auto_global g = {p, 0, 0};
+    auto_global g = {p, 0, 0, 0};
     if ((p->d == 2 || p->d == 3) && fc_problem_has_friction(p) && fc_nncg_velocity_form(p)) {
         fc_status st = nncg_stage(&a, p, opt, r, u, v, info);
-        g.iterations = info->iterations;
         g.nncg = 1;
+        g.mdp_first = a.mdp_first;
         a.nncg = 0;
+        if (a.mdp_first && st != FC_CONVERGED && st != FC_STATUS_ERROR && !a.stopped)
+            st = mdp_stage(&a, p, opt, r, u, v, info);
+        g.iterations = info->iterations;
         if (st == FC_CONVERGED || st == FC_STATUS_ERROR || a.stopped || fc_clock_expired(&a.clk) ||
             g.iterations >= opt->max_iter) {
             if (st != FC_CONVERGED && st != FC_STATUS_ERROR)

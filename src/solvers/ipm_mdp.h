@@ -78,6 +78,8 @@ void fc_mdp_global_u(mdp *w, const double *r, const double *y, double *u);
 int fc_mdp_global_factor(mdp *w);
 /* The step (dv, dr, du) from h (w->rhs, per contact) and the residuals. */
 int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du, double *dy);
+/* K's Cholesky entries and flops predicted from (M, H)'s pattern alone (auto). */
+fc_err fc_mdp_global_predict(const fc_problem *p, double *entries, double *flops, fc_error *err);
 
 /* The equality rows (ipm_mdp_eq.c). */
 /* The least 1/condition (the LU's pivot ratio) of a bordered Newton

@@ -339,3 +339,76 @@ int fc_mdp_global_solve(mdp *w, double *dv, double *dr, double *du, double *dy)
     for (int i = 0; i < m; i++) du[i] = w->res[i] - w->R1[i];
     return 1;
 }
+
+/* R_a, contact a's body unknowns (H's rows in its d columns), sorted, each
+ * once, into ra; its size. */
+static int contact_unknowns(const fc_matrix *Hc, int d, int a, int *ra)
+{
+    int k = 0, u = 0;
+    for (int q = Hc->p[d * a]; q < Hc->p[d * a + d]; q++) ra[k++] = Hc->j[q];
+    qsort(ra, (size_t)k, sizeof(int), cmp_int);
+    for (int q = 0; q < k; q++)
+        if (q == 0 || ra[q] != ra[u - 1]) ra[u++] = ra[q];
+    return u;
+}
+
+/* The Cholesky analysis of K's pattern (M's entries and every R_a x R_a,
+ * the upper triangle), without M's factor or any value: what one
+ * factorisation of the global form will hold and cost (auto's costing). */
+fc_err fc_mdp_global_predict(const fc_problem *p, double *entries, double *flops, fc_error *err)
+{
+    int d = p->d, nc = p->nc, n = p->n;
+    fc_matrix *Hr = fc_matrix_to_csr(p->H);
+    fc_matrix *Hc = Hr ? fc_csr_transpose(Hr) : NULL;
+    fc_matrix *Mr = fc_matrix_to_csr(p->M);
+    fc_matrix_free(Hr);
+    long most = 1;
+    for (int a = 0; Hc && a < nc; a++) {
+        long k = Hc->p[d * a + d] - Hc->p[d * a];
+        most = k > most ? k : most;
+    }
+    int *ra = Hc && Mr ? fc_calloc((size_t)most + 1, sizeof(int)) : NULL;
+    long nk = Mr ? Mr->nnz : 0;
+    for (int a = 0; ra && a < nc; a++) {
+        long k = contact_unknowns(Hc, d, a, ra);
+        nk += k * (k + 1) / 2;
+    }
+    int *ti = ra ? fc_calloc((size_t)nk + 1, sizeof(int)) : NULL;
+    int *tj = ti ? fc_calloc((size_t)nk + 1, sizeof(int)) : NULL;
+    int *cnt = tj ? fc_calloc((size_t)n + 2, sizeof(int)) : NULL;
+    int *rows = cnt ? fc_calloc((size_t)nk + 1, sizeof(int)) : NULL;
+    fc_err e = FC_OK;
+    if (!rows) {
+        e = fc_error_set(err, FC_ERR_NOMEM, "out of memory analysing the global form");
+        goto done;
+    }
+    long t = 0;
+    for (int i = 0; i < n; i++)
+        for (int q = Mr->p[i]; q < Mr->p[i + 1]; q++)
+            if (Mr->j[q] >= i) { ti[t] = i; tj[t] = Mr->j[q]; t++; }
+    for (int a = 0; a < nc; a++) {
+        int k = contact_unknowns(Hc, d, a, ra);
+        for (int s1 = 0; s1 < k; s1++)
+            for (int s2 = s1; s2 < k; s2++) { ti[t] = ra[s1]; tj[t] = ra[s2]; t++; }
+    }
+    for (long q = 0; q < t; q++) cnt[tj[q] + 1]++;
+    for (int j = 0; j < n; j++) cnt[j + 1] += cnt[j];
+    for (long q = 0; q < t; q++) rows[cnt[tj[q]]++] = ti[q];
+    for (int j = n; j > 0; j--) cnt[j] = cnt[j - 1];
+    cnt[0] = 0;
+    long nz = 0;   /* sorted and deduplicated in place, column by column */
+    for (int j = 0; j < n; j++) {
+        int b = cnt[j], en = cnt[j + 1];
+        qsort(rows + b, (size_t)(en - b), sizeof(int), cmp_int);
+        cnt[j] = (int)nz;
+        for (int q = b; q < en; q++)
+            if (q == b || rows[q] != rows[q - 1]) rows[nz++] = rows[q];
+    }
+    cnt[n] = (int)nz;
+    e = fc_chol_predict_pattern(n, cnt, rows, entries, flops, err);
+done:
+    free(ti); free(tj); free(ra); free(cnt); free(rows);
+    fc_matrix_free(Hc);
+    fc_matrix_free(Mr);
+    return e;
+}
