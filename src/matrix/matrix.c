@@ -89,14 +89,33 @@ fc_matrix *fc_matrix_copy(const fc_matrix *A)
 }
 
 
-/* y += alpha * A x for block-CSR A with blocks bs x bs (column-major);
- * inlined with a constant bs for the contact dimensions 2 and 3, so that
- * the block loops unroll (the products dominate the Gauss-Seidel sweeps
- * and the error measure). */
-static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const double *x,
-                            double beta, double *y)
+/* Block row a of y = alpha * A x + beta * y for block-CSR A with small
+ * blocks bs x bs (column-major), accumulated in registers. */
+static inline void bsr_gemv_row(const fc_matrix *A, int bs, int a, double alpha, const double *x,
+                                double beta, double *y)
 {
-    int nb = A->rows / bs;
+    double acc[FC_BSR_SMALL] = {0};
+    for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+        const double *B = A->x + (size_t)k * bs * bs;
+        const double *xb = x + (size_t)A->j[k] * bs;
+        for (int c = 0; c < bs; c++)
+            for (int r = 0; r < bs; r++) acc[r] += B[c * bs + r] * xb[c];
+    }
+    for (int r = 0; r < bs; r++) {
+        double *yr = y + (size_t)a * bs + r;
+        *yr = (beta == 0.0 ? 0.0 : beta * *yr) + alpha * acc[r];
+    }
+}
+
+/* y = alpha * A x + beta * y for block-CSR A with blocks bs x bs; the
+ * rows call bsr_gemv_row with a literal bs for the contact dimensions 2
+ * and 3, so that its block loops unroll (the products dominate the
+ * Gauss-Seidel sweeps and the error measure) in the plain loop and in
+ * the OpenMP region alike (a region's body does not see the caller's
+ * constant). */
+static void bsr_gemv(const fc_matrix *A, double alpha, const double *x, double beta, double *y)
+{
+    int bs = A->bs, nb = A->rows / bs;
     if (bs > FC_BSR_SMALL) {   /* large blocks (global M): straight into y */
         for (int i = 0; i < A->rows; i++) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
         for (int a = 0; a < nb; a++)
@@ -110,17 +129,9 @@ static inline void bsr_gemv(const fc_matrix *A, int bs, double alpha, const doub
         return;
     }
     FC_PAR_FOR(nb, , for (int a = 0; a < nb; a++) {
-        double acc[FC_BSR_SMALL] = {0};
-        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
-            const double *B = A->x + (size_t)k * bs * bs;
-            const double *xb = x + (size_t)A->j[k] * bs;
-            for (int c = 0; c < bs; c++)
-                for (int r = 0; r < bs; r++) acc[r] += B[c * bs + r] * xb[c];
-        }
-        for (int r = 0; r < bs; r++) {
-            double *yr = y + (size_t)a * bs + r;
-            *yr = (beta == 0.0 ? 0.0 : beta * *yr) + alpha * acc[r];
-        }
+        if (bs == 3) bsr_gemv_row(A, 3, a, alpha, x, beta, y);
+        else if (bs == 2) bsr_gemv_row(A, 2, a, alpha, x, beta, y);
+        else bsr_gemv_row(A, bs, a, alpha, x, beta, y);
     });
 }
 
@@ -143,12 +154,8 @@ void fc_matrix_gemv(const fc_matrix *A, double alpha, const double *x,
             for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
             y[i] = (beta == 0.0 ? 0.0 : beta * y[i]) + alpha * s;
         });
-    } else if (A->bs == 3) {
-        bsr_gemv(A, 3, alpha, x, beta, y);
-    } else if (A->bs == 2) {
-        bsr_gemv(A, 2, alpha, x, beta, y);
     } else {
-        bsr_gemv(A, A->bs, alpha, x, beta, y);
+        bsr_gemv(A, alpha, x, beta, y);
     }
 }
 

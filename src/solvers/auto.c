@@ -188,7 +188,10 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     if (a->nncg && a->mdp_global && it <= FC_AUTO_MDP_WINDOW &&   /* costed once, when it could win */
         needed > FC_AUTO_MDP_MARGIN * FC_AUTO_MDP_ITERS * FC_AUTO_MDP_SOLVE_SWEEPS) {
         if (a->mdp_sweeps == 0) a->mdp_sweeps = mdp_global_cost(a->mdp_global, a->opt);
-        if (needed > FC_AUTO_MDP_MARGIN * a->mdp_sweeps) return !(a->mdp_first = 1);
+        if (needed > FC_AUTO_MDP_MARGIN * a->mdp_sweeps) {
+            a->mdp_first = 1;   /* ipm-mdp runs next on (M, H) */
+            return 0;
+        }
     }
     double patience = (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
     if (a->p->d == 2 && !a->nncg) patience = fmax(patience, a->lemke_sweeps / FC_AUTO_NEWTON_MARGIN);
