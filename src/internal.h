@@ -178,6 +178,7 @@ double fc_error_local_eq(const fc_problem *p, const double *r, const double *lam
  * entries; the sums by fc_chunks. */
 double fc_dot(int n, const double *x, const double *y);
 double fc_norm2(int n, const double *x);
+double fc_norm2_max3(int n, const double *x, const double *y, const double *z);
 /* ||x - y||. */
 double fc_dist2(int n, const double *x, const double *y);
 /* y = x (a threaded memcpy). */

@@ -73,7 +73,7 @@ static double measure(int d, int nc, const double *mu, const double *mu_r, const
                       const double *r, const double *u, fc_contact_diag *diag, int desaxce)
 {
     int m = d * nc;
-    double s = fmax(fc_norm2(m, scale), fmax(fc_norm2(m, r), fc_norm2(m, u)));
+    double s = fc_norm2_max3(m, scale, r, u);
     if (s < 1e-300) s = 1.0;
     /* ||e||^2 accumulated with a running scale (no overflow), in chunks of
      * contacts whose size depends on nc alone: the threads' partial sums

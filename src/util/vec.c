@@ -19,12 +19,11 @@ double fc_dot(int n, const double *x, const double *y)
     return fc_chunks_sum(c, part);
 }
 
-/* Euclidean norm: the plain sum of squares when it is safe, else the
+/* The norm from a plain sum of squares when that is safe, else the
  * scaled loop (LAPACK's dnrm2 way, sequential: overflow and underflow
  * are rare). */
-double fc_norm2(int n, const double *x)
+static double norm_from_sum(int n, const double *x, double sum)
 {
-    double sum = fc_dot(n, x, x);
     if (fc_plain_square_ok(sum)) return sqrt(sum);
     double scale = 0.0, ssq = 1.0;
     for (int i = 0; i < n; i++) {
@@ -38,6 +37,26 @@ double fc_norm2(int n, const double *x)
         }
     }
     return scale * sqrt(ssq);
+}
+
+double fc_norm2(int n, const double *x) { return norm_from_sum(n, x, fc_dot(n, x, x)); }
+
+/* The largest of the norms of x, y and z in one pass (one parallel
+ * region, where three fc_norm2 calls open three): each sum of squares by
+ * the same chunks as fc_dot, so the same bits as fmax of the three. */
+double fc_norm2_max3(int n, const double *x, const double *y, const double *z)
+{
+    fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
+    double part[3][FC_CHUNKS_MAX];
+    FC_PAR_FOR(n, , for (int k = 0; k < c.count; k++) {
+        part[0][k] = dot_chunk(c, k, n, x, x);
+        part[1][k] = dot_chunk(c, k, n, y, y);
+        part[2][k] = dot_chunk(c, k, n, z, z);
+    });
+    double nx = norm_from_sum(n, x, fc_chunks_sum(c, part[0]));
+    double ny = norm_from_sum(n, y, fc_chunks_sum(c, part[1]));
+    double nz = norm_from_sum(n, z, fc_chunks_sum(c, part[2]));
+    return fmax(nx, fmax(ny, nz));
 }
 
 static double dist2_chunk(fc_chunks c, int k, int n, const double *x, const double *y)
