@@ -120,6 +120,15 @@ void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all);
 void fc_dist_sweep(fc_dist_work *w, const fc_problem *p, const fc_local_params *par);
 /* The global SPEC error at the consistent v; *expired: any rank's clock. */
 double fc_dist_measure(fc_dist_work *w, const fc_problem *p, const fc_clock *clk, int *expired);
+/* Before iteration `it` (a "sweep" or an "iteration", what): 1 when the
+ * loop must end at the cap (*capped = 1), at opt->max_iter or because
+ * the time is out (*st = FC_TIME_LIMIT), with info->message written. */
+int fc_dist_limits(const fc_options *opt, int it, int cap, int expired, double best, const char *what,
+                   fc_status *st, int *capped, fc_info *info);
+/* The caller's progress callback, one decision for every rank: 1 to stop
+ * (info->message written).  Collective. */
+int fc_dist_progress(const fc_dist_work *w, const fc_options *opt, int it, double err, const char *what,
+                     fc_info *info);
 
 fc_status fc_dist_nsgs_solve_global(const fc_problem *p, const fc_options *opt, double *r,
                                     double *u, double *v, fc_info *info);

@@ -102,17 +102,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
     memcpy(w->best, w->rl, (size_t)rows * sizeof *w->rl);
     fc_status st = err <= opt->tolerance ? FC_CONVERGED : FC_MAX_ITER;
     while (st == FC_MAX_ITER) {
-        if (it >= cap && cap < opt->max_iter) { *capped = 1; break; }
-        if (it >= opt->max_iter) {
-            snprintf(info->message, sizeof info->message, "%d iterations done, error %.3e > %.1e", it,
-                     best, opt->tolerance);
-            break;
-        }
-        if (expired) {
-            st = FC_TIME_LIMIT;
-            snprintf(info->message, sizeof info->message, "time limit after %d iterations, error %.3e", it, best);
-            break;
-        }
+        if (fc_dist_limits(opt, it, cap, expired, best, "iteration", &st, capped, info)) break;
         clock_t c0 = clock();
         for (int c = 0; c < w->L.nown; c++) {   /* g = u_hat at y */
             int a = w->L.own[c];
@@ -154,12 +144,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         }
         fc_log(opt, 2, "dist-apgd iteration %d error %.3e L %.3e", it, err, L);
         if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
-        int stop = opt->progress && opt->progress(opt->progress_user, it, err);
-        MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, w->L.comm);
-        if (stop) {
-            snprintf(info->message, sizeof info->message, "stopped by the progress callback at iteration %d", it);
-            break;
-        }
+        if (fc_dist_progress(w, opt, it, err, "iteration", info)) break;
         c0 = clock();
         double tn = 0.5 * (-theta * theta + theta * sqrt(theta * theta + 4.0));
         double beta = theta * (1.0 - theta) / (theta * theta + tn);

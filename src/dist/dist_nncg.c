@@ -51,20 +51,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         if (err <= opt->tolerance) st = FC_CONVERGED;
     }
     while (st != FC_CONVERGED) {
-        if (it >= cap && cap < opt->max_iter) {
-            *capped = 1;
-            break;
-        }
-        if (it >= opt->max_iter) {
-            snprintf(info->message, sizeof info->message, "%d sweeps done, error %.3e > %.1e", it,
-                     best_err, opt->tolerance);
-            break;
-        }
-        if (expired) {
-            st = FC_TIME_LIMIT;
-            snprintf(info->message, sizeof info->message, "time limit after %d sweeps, error %.3e", it, best_err);
-            break;
-        }
+        if (fc_dist_limits(opt, it, cap, expired, best_err, "sweep", &st, capped, info)) break;
         memcpy(x, w->rl, (size_t)rows * sizeof *x);
         memcpy(vx, w->v, (size_t)nv * sizeof *vx);
         fc_dist_sweep(w, p, &par);
@@ -102,12 +89,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
             }
             fc_log(opt, 2, "dist-nncg sweep %d error %.3e (%d restarts)", it, err, restarts);
             if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
-            int stop = opt->progress && opt->progress(opt->progress_user, it, err);
-            MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, w->L.comm);
-            if (stop) {
-                snprintf(info->message, sizeof info->message, "stopped by the progress callback at sweep %d", it);
-                break;
-            }
+            if (fc_dist_progress(w, opt, it, err, "sweep", info)) break;
         }
         /* the conjugate step; g = r - x, G g = v - vx (consistent: both after an exchange) */
         c0 = clock();

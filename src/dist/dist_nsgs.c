@@ -32,20 +32,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
     if (!isfinite(best)) best = INFINITY;
     *capped = 0;
     while (st == FC_MAX_ITER) {
-        if (it >= cap && cap < opt->max_iter) {
-            *capped = 1;
-            break;
-        }
-        if (it >= opt->max_iter) {
-            snprintf(info->message, sizeof info->message, "%d sweeps done, error %.3e > %.1e", it,
-                     best, opt->tolerance);
-            break;
-        }
-        if (expired) {
-            st = FC_TIME_LIMIT;
-            snprintf(info->message, sizeof info->message, "time limit after %d sweeps, error %.3e", it, best);
-            break;
-        }
+        if (fc_dist_limits(opt, it, cap, expired, best, "sweep", &st, capped, info)) break;
         fc_dist_sweep(w, p, &par);
         it++;
         fc_dist_exchange_run(&w->L, &w->X, w->v);
@@ -61,12 +48,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         }
         fc_log(opt, 2, "dist-nsgs sweep %d error %.3e", it, err);
         if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
-        int stop = opt->progress && opt->progress(opt->progress_user, it, err);
-        MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, w->L.comm);
-        if (stop) {
-            snprintf(info->message, sizeof info->message, "stopped by the progress callback at sweep %d", it);
-            break;
-        }
+        if (fc_dist_progress(w, opt, it, err, "sweep", info)) break;
     }
     if (st != FC_CONVERGED) memcpy(w->rl, w->best, rows * sizeof *w->rl);
     info->iterations = it;

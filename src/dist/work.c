@@ -394,3 +394,33 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     fc_dist_work_free(&w);
     return st;
 }
+
+int fc_dist_limits(const fc_options *opt, int it, int cap, int expired, double best, const char *what,
+                   fc_status *st, int *capped, fc_info *info)
+{
+    if (it >= cap && cap < opt->max_iter) {
+        *capped = 1;
+        return 1;
+    }
+    if (it >= opt->max_iter) {
+        snprintf(info->message, sizeof info->message, "%d %ss done, error %.3e > %.1e", it, what, best,
+                 opt->tolerance);
+        return 1;
+    }
+    if (expired) {
+        *st = FC_TIME_LIMIT;
+        snprintf(info->message, sizeof info->message, "time limit after %d %ss, error %.3e", it, what, best);
+        return 1;
+    }
+    return 0;
+}
+
+int fc_dist_progress(const fc_dist_work *w, const fc_options *opt, int it, double err, const char *what,
+                     fc_info *info)
+{
+    int stop = opt->progress && opt->progress(opt->progress_user, it, err);
+    MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, w->L.comm);
+    if (stop)
+        snprintf(info->message, sizeof info->message, "stopped by the progress callback at %s %d", what, it);
+    return stop;
+}
