@@ -192,6 +192,25 @@ static void pile_step(void)
     solve_file(FRICON_EXAMPLES "/pile-step24.hdf5", "pile-step24.hdf5", "ipm-mdp", 0);
 }
 
+/* auto on the global problem p from zero, with a 300-s hang guard:
+ * info filled, the error of its r recomputed by check.h returned
+ * (INFINITY when fc_solve failed). */
+static double auto_global(const fc_problem *p, fc_info *info)
+{
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+    double *v = calloc((size_t)p->n, sizeof *v);
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.time_limit = 300;
+    fc_error err;
+    int ok = fc_solve(p, "auto", &opt, r, u, v, info, &err) == FC_OK;
+    CHECK(ok, "%s", err.msg);
+    double e = ok ? check_error(p, r) : INFINITY;
+    free(r); free(u); free(v);
+    return e;
+}
+
 /* A global problem with a block-diagonal M starts with nncg on (M, H)
  * (docs/auto-measurements.md#nncg-first); where nncg stalls (on
  * spheres-in-a-box at 1e-8 its best error stays near 1e-5 from sweep
@@ -202,22 +221,14 @@ static void nncg_first(void)
 {
     fc_problem *p = test_load("global/spheres-in-a-box-98-i10000-256-10.hdf5");
     if (!p) return;
-    int m = fc_problem_m(p);
-    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
-    double *v = calloc((size_t)p->n, sizeof *v);
-    fc_options opt;
-    fc_default_options(&opt);
-    opt.time_limit = 300;   /* a hang guard */
     fc_info info;
-    fc_error err;
-    CHECK(fc_solve(p, "auto", &opt, r, u, v, &info, &err) == FC_OK, "%s", err.msg);
+    double e = auto_global(p, &info);
     CHECK(info.nstages >= 2 && !strcmp(info.stages[0].solver, "nncg") &&
           info.stages[0].status != FC_CONVERGED,
           "spheres-in-a-box: %d stages, the first %s", info.nstages,
           info.nstages ? info.stages[0].solver : "none");
-    CHECK(info.status == FC_CONVERGED && check_error(p, r) <= 1e-8,
-          "spheres-in-a-box: auto %s, error %.3e", fc_status_name(info.status), check_error(p, r));
-    free(r); free(u); free(v);
+    CHECK(info.status == FC_CONVERGED && e <= 1e-8,
+          "spheres-in-a-box: auto %s, error %.3e", fc_status_name(info.status), e);
     fc_problem_free(p);
 }
 
@@ -233,23 +244,14 @@ static void masonry_tight(void)
     fc_mbd_world *w;
     const fc_problem *p = test_scene_step("wall", 0, &w);
     if (!p) return;
-    int m = fc_problem_m(p);
-    double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
-    double *v = calloc((size_t)p->n, sizeof *v);
-    fc_options opt;
-    fc_default_options(&opt);
-    opt.time_limit = 300;   /* a hang guard */
     fc_info info;
-    fc_error err;
-    CHECK(fc_solve(p, "auto", &opt, r, u, v, &info, &err) == FC_OK, "%s", err.msg);
+    double e = auto_global(p, &info);
     CHECK(info.nstages >= 2 && !strcmp(info.stages[0].solver, "nncg") && info.stages[0].iterations <= 200 &&
           !strcmp(info.stages[1].solver, "ipm-mdp"),
           "wall: %d stages, the first %s (%d iterations), the second %s", info.nstages,
           info.nstages ? info.stages[0].solver : "none", info.nstages ? info.stages[0].iterations : 0,
           info.nstages > 1 ? info.stages[1].solver : "none");
-    CHECK(info.status == FC_CONVERGED && check_error(p, r) <= 1e-8,
-          "wall: auto %s, error %.3e", fc_status_name(info.status), check_error(p, r));
-    free(r); free(u); free(v);
+    CHECK(info.status == FC_CONVERGED && e <= 1e-8, "wall: auto %s, error %.3e", fc_status_name(info.status), e);
     fc_mbd_world_free(w);
 }
 
