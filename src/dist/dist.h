@@ -125,6 +125,11 @@ double fc_dist_measure(fc_dist_work *w, const fc_problem *p, const fc_clock *clk
  * the time is out (*st = FC_TIME_LIMIT), with info->message written. */
 int fc_dist_limits(const fc_options *opt, int it, int cap, int expired, double best, const char *what,
                    fc_status *st, int *capped, fc_info *info);
+/* After iteration `it`, its measured error err: a NaN ends the loop (1,
+ * *st = FC_DIVERGED, info->message written; the best iterate is kept);
+ * else a new best error is kept in *best and w->rl in w->best. */
+int fc_dist_take(fc_dist_work *w, double err, double *best, int it, const char *what, fc_status *st,
+                 fc_info *info);
 /* The caller's progress callback, one decision for every rank: 1 to stop
  * (info->message written).  Collective. */
 int fc_dist_progress(const fc_dist_work *w, const fc_options *opt, int it, double err, const char *what,

@@ -133,15 +133,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         it++;
         w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
         err = fc_dist_measure(w, p, clk, &expired);
-        if (isnan(err)) {
-            st = FC_DIVERGED;
-            snprintf(info->message, sizeof info->message, "non-finite iterate at iteration %d; best iterate kept", it);
-            break;
-        }
-        if (err < best) {
-            best = err;
-            memcpy(w->best, w->rl, (size_t)rows * sizeof *w->rl);
-        }
+        if (fc_dist_take(w, err, &best, it, "iteration", &st, info)) break;
         fc_log(opt, 2, "dist-apgd iteration %d error %.3e L %.3e", it, err, L);
         if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
         if (fc_dist_progress(w, opt, it, err, "iteration", info)) break;

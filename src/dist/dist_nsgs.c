@@ -37,15 +37,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         it++;
         fc_dist_exchange_run(&w->L, &w->X, w->v);
         double err = fc_dist_measure(w, p, clk, &expired);
-        if (isnan(err)) {
-            st = FC_DIVERGED;
-            snprintf(info->message, sizeof info->message, "non-finite iterate at sweep %d; best iterate kept", it);
-            break;
-        }
-        if (err < best) {
-            best = err;
-            memcpy(w->best, w->rl, rows * sizeof *w->rl);
-        }
+        if (fc_dist_take(w, err, &best, it, "sweep", &st, info)) break;
         fc_log(opt, 2, "dist-nsgs sweep %d error %.3e", it, err);
         if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
         if (fc_dist_progress(w, opt, it, err, "sweep", info)) break;

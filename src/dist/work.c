@@ -424,3 +424,18 @@ int fc_dist_progress(const fc_dist_work *w, const fc_options *opt, int it, doubl
         snprintf(info->message, sizeof info->message, "stopped by the progress callback at %s %d", what, it);
     return stop;
 }
+
+int fc_dist_take(fc_dist_work *w, double err, double *best, int it, const char *what, fc_status *st,
+                 fc_info *info)
+{
+    if (isnan(err)) {
+        *st = FC_DIVERGED;
+        snprintf(info->message, sizeof info->message, "non-finite iterate at %s %d; best iterate kept", what, it);
+        return 1;
+    }
+    if (err < *best) {
+        *best = err;
+        memcpy(w->best, w->rl, (size_t)w->d * w->L.nown * sizeof *w->rl);
+    }
+    return 0;
+}
