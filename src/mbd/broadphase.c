@@ -265,7 +265,7 @@ int fc_mbd_broadphase(fc_mbd_world *w)
         cells[nsmall].body = i;
         nsmall++;
     }
-    sort_cells(cells, tmp, nsmall, n >= FC_PAR_MIN && fc_threads() > 1);
+    sort_cells(cells, tmp, nsmall, FC_PAR_ON(n));
     for (int s = 0; s < nsmall; s++) pos[cells[s].body] = s;
     /* hash table: cell -> index of its first entry in cells[] */
     size_t tsize = 16;
@@ -285,7 +285,7 @@ int fc_mbd_broadphase(fc_mbd_world *w)
      * (FC_MBD_CHUNKS per thread, dynamically: the bodies' partners vary
      * along the index), the chunks' pairs concatenated in chunk order:
      * the same list for any count */
-    int nt = n >= FC_PAR_MIN && fc_threads() > 1 ? fc_threads() : 1;
+    int nt = FC_PAR_ON(n) ? fc_threads() : 1;
     if (nt == 1) {
         fc_mbd_tbuf out = {.pairs = w->pairs, .cap_pairs = w->cap_pairs};
         int bad = range_pairs(w, &g, 0, n, &out);

@@ -16,7 +16,7 @@
 static int narrow_phase(fc_mbd_world *w)
 {
     int np = w->npairs;
-    int nt = np >= FC_PAR_MIN && fc_threads() > 1 ? fc_threads() : 1;
+    int nt = FC_PAR_ON(np) ? fc_threads() : 1;
     if (nt == 1) {
         for (int k = 0; k < np; k++)
             if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
