@@ -1,16 +1,15 @@
+"""Each contact's status (open, sticking, sliding) in several solutions
+against the last one: usage PROBLEM SOL... REFSOL."""
 import sys, numpy as np
-sys.path.insert(0, '/work/shared/tools')
-import fccheck as F
-d, nc, W, q, mu, scale = F.read_problem(sys.argv[1])
-def status(sol):
-    r = F.read_solution(sol, d, nc).reshape(nc,3)
-    rn = r[:,0]; rt = np.linalg.norm(r[:,1:],axis=1)
-    st = np.where(rn <= 1e-9*rn.max(), 0, np.where(rt >= 0.999*mu*rn, 2, 1))
-    return st, r
-ref, rr = status(sys.argv[-1])
+import common as C
+d, nc, W, q, mu, scale = C.load(sys.argv[1])
+def st(sol):
+    r = C.F.read_solution(sol, d, nc); o, s, l = C.status(r, mu)
+    return np.where(o, 0, np.where(s, 1, 2)), r
+ref, rr = st(sys.argv[-1])
 for s in sys.argv[2:-1]:
-    st, r = status(s)
-    agree = (st == ref)
-    print(s, "agree %.1f%%" % (agree.mean()*100), "open/stick/slide:", [(st==k).sum() for k in range(3)], "ref", [(ref==k).sum() for k in range(3)],
-          "mismatch matrix", [[int(((st==a)&(ref==b)).sum()) for b in range(3)] for a in range(3)],
-          "||r-r*||/||r*|| %.3g" % (np.linalg.norm(r-rr)/np.linalg.norm(rr)))
+    x, r = st(s)
+    print(s, "agree %.1f%%" % ((x == ref).mean() * 100), "open/stick/slide:", [(x == k).sum() for k in range(3)],
+          "ref", [(ref == k).sum() for k in range(3)],
+          "mismatch matrix", [[int(((x == a) & (ref == b)).sum()) for b in range(3)] for a in range(3)],
+          "||r-r*||/||r*|| %.3g" % (np.linalg.norm(r - rr) / np.linalg.norm(rr)))
