@@ -51,6 +51,11 @@
  * sweeps done (docs/auto-measurements.md#nncg-first). */
 #define FC_AUTO_NNCG_JUDGE 100
 #define FC_AUTO_NNCG_PATIENCE 10
+/* From FC_AUTO_NNCG_LOOSE_TOL, nncg's rate is measured over its last half
+ * and at least its last FC_AUTO_NNCG_WINDOW sweeps: a flat step of its
+ * best error (100-200 sweeps on the piles at mu = 1) is not a stall early
+ * in the stage (docs/auto-measurements.md#flat-2d). */
+#define FC_AUTO_NNCG_WINDOW 200
 /* nncg's best error falls by steps (flat for hundreds of sweeps, then a
  * drop): within FC_AUTO_NNCG_NEAR times a tolerance from
  * FC_AUTO_NNCG_LOOSE_TOL it is also judged on its rate over the whole
@@ -176,9 +181,14 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     /* before the judgement, only the weighing against ipm-mdp may stop it */
     int early = a->nncg && a->mdp_global && a->mdp_judge > 0 && it >= a->mdp_judge && it < judge;
     if (it < judge && !early) return 1;
-    int ref = 0;   /* the measurement nearest to half-way */
+    /* the measurement nearest to half-way (twice the sweep, against it),
+     * for nncg at loose tolerances nearest to its window's start when that
+     * is earlier */
+    int window = a->nncg && a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL;
+    int at = window && 2 * (it - FC_AUTO_NNCG_WINDOW) < it ? 2 * (it - FC_AUTO_NNCG_WINDOW) : it;
+    int ref = 0;
     for (int k = 1; k < a->nhist; k++)
-        if (abs(2 * a->hist_it[k] - it) < abs(2 * a->hist_it[ref] - it)) ref = k;
+        if (abs(2 * a->hist_it[k] - at) < abs(2 * a->hist_it[ref] - at)) ref = k;
     if (a->hist_it[ref] >= it) return 1;
     a->needed = INFINITY;   /* unless a decreasing error says otherwise */
     if (!(err > 0) || !(a->hist_err[ref] > 0)) return 0;
