@@ -54,7 +54,7 @@
 /* From FC_AUTO_NNCG_LOOSE_TOL, nncg's rate is measured over its last half
  * and at least its last FC_AUTO_NNCG_WINDOW sweeps: a flat step of its
  * best error (100-200 sweeps on the piles at mu = 1) is not a stall early
- * in the stage (docs/auto-measurements.md#flat-2d). */
+ * in the stage (docs/auto-measurements.md#nncg-window). */
 #define FC_AUTO_NNCG_WINDOW 200
 /* nncg's best error falls by steps (flat for hundreds of sweeps, then a
  * drop): within FC_AUTO_NNCG_NEAR times a tolerance from
@@ -63,7 +63,7 @@
  * it costs more on the piles of 300 bodies, where nncg's flat steps last
  * up to 1900 sweeps: docs/auto-measurements.md#nncg-steps, #masonry-tight)
  * and FC_AUTO_NNCG_NEAR_SWEEPS_2D for d = 2 (after it, NSGS's plateau
- * stage finishes the 2D flows at mu = 1: #flat-2d). */
+ * stage finishes the 2D flows at mu = 1: #nncg-window). */
 #define FC_AUTO_NNCG_NEAR 10.0
 #define FC_AUTO_NNCG_NEAR_SWEEPS 3500
 #define FC_AUTO_NNCG_NEAR_SWEEPS_2D 1500
@@ -90,7 +90,7 @@
 #define FC_AUTO_MDP_WINDOW 200
 /* From a cold start (r = 0) that weighing begins at this sweep, not at
  * FC_AUTO_NNCG_JUDGE: nncg's early sweeps are what auto lost to ipm-mdp
- * on the cold masonry (docs/auto-measurements.md#flat-2d). */
+ * on the cold masonry (docs/auto-measurements.md#nncg-window). */
 #define FC_AUTO_MDP_COLD_JUDGE 20
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
