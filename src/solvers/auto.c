@@ -51,14 +51,22 @@
  * sweeps done (docs/auto-measurements.md#nncg-first). */
 #define FC_AUTO_NNCG_JUDGE 100
 #define FC_AUTO_NNCG_PATIENCE 10
+/* From FC_AUTO_NNCG_LOOSE_TOL, nncg's rate is measured over its last half
+ * and at least its last FC_AUTO_NNCG_WINDOW sweeps: a flat step of its
+ * best error (100-200 sweeps on the piles at mu = 1) is not a stall early
+ * in the stage (docs/auto-measurements.md#nncg-window). */
+#define FC_AUTO_NNCG_WINDOW 200
 /* nncg's best error falls by steps (flat for hundreds of sweeps, then a
  * drop): within FC_AUTO_NNCG_NEAR times a tolerance from
  * FC_AUTO_NNCG_LOOSE_TOL it is also judged on its rate over the whole
- * stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps (the plan after it costs
- * more on the piles of 300 bodies, where nncg's flat steps last up to
- * 1900 sweeps: docs/auto-measurements.md#nncg-steps, #masonry-tight). */
+ * stage, up to FC_AUTO_NNCG_NEAR_SWEEPS sweeps for d = 3 (the plan after
+ * it costs more on the piles of 300 bodies, where nncg's flat steps last
+ * up to 1900 sweeps: docs/auto-measurements.md#nncg-steps, #masonry-tight)
+ * and FC_AUTO_NNCG_NEAR_SWEEPS_2D for d = 2 (after it, NSGS's plateau
+ * stage finishes the 2D flows at mu = 1: #nncg-window). */
 #define FC_AUTO_NNCG_NEAR 10.0
 #define FC_AUTO_NNCG_NEAR_SWEEPS 3500
+#define FC_AUTO_NNCG_NEAR_SWEEPS_2D 1500
 /* The plan's nncg stage on W, and the whole-stage rule above, from this
  * tolerance on: at 1e-4 nncg is the oracle or close on the local form; at
  * 1e-8 its rate flattens (far from the tolerance, or within 10x for
@@ -80,6 +88,10 @@
 #define FC_AUTO_MDP_FLOP_SWEEPS 0.06
 #define FC_AUTO_MDP_MARGIN 0.5
 #define FC_AUTO_MDP_WINDOW 200
+/* From a cold start (r = 0) that weighing begins at this sweep, not at
+ * FC_AUTO_NNCG_JUDGE: nncg's early sweeps are what auto lost to ipm-mdp
+ * on the cold masonry (docs/auto-measurements.md#nncg-window). */
+#define FC_AUTO_MDP_COLD_JUDGE 20
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
 #define FC_AUTO_LEMKE_PIVOT 0.0045
@@ -120,6 +132,7 @@ typedef struct auto_run {
     const fc_problem *mdp_global;   /* its global problem, ipm-mdp's direct form to cost */
     double mdp_sweeps;      /* ipm-mdp on it, predicted in nncg sweeps (0: not yet) */
     int mdp_first;          /* the nncg stage was cut for ipm-mdp: it ran next */
+    int mdp_judge;          /* the weighing's first sweep when earlier than the stage's judgement */
     int nhist, stride, calls;   /* a watched NSGS stage's measurements     */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -165,10 +178,17 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     int judge = a->p->d == 3 ? FC_AUTO_NSGS_SWEEPS : FC_AUTO_NSGS_SWEEPS_LOW_D;
     if (a->opt->nsgs.anderson > 0) judge += a->opt->nsgs.anderson_start;
     if (judge < a->grace) judge = a->grace;
-    if (it < judge) return 1;
-    int ref = 0;   /* the measurement nearest to half-way */
+    /* before the judgement, only the weighing against ipm-mdp may stop it */
+    int early = a->nncg && a->mdp_global && a->mdp_judge > 0 && it >= a->mdp_judge && it < judge;
+    if (it < judge && !early) return 1;
+    /* the measurement nearest to half-way (twice the sweep, against it),
+     * for nncg at loose tolerances nearest to its window's start when that
+     * is earlier */
+    int window = a->nncg && a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL;
+    int at = window && 2 * (it - FC_AUTO_NNCG_WINDOW) < it ? 2 * (it - FC_AUTO_NNCG_WINDOW) : it;
+    int ref = 0;
     for (int k = 1; k < a->nhist; k++)
-        if (abs(2 * a->hist_it[k] - it) < abs(2 * a->hist_it[ref] - it)) ref = k;
+        if (abs(2 * a->hist_it[k] - at) < abs(2 * a->hist_it[ref] - at)) ref = k;
     if (a->hist_it[ref] >= it) return 1;
     a->needed = INFINITY;   /* unless a decreasing error says otherwise */
     if (!(err > 0) || !(a->hist_err[ref] > 0)) return 0;
@@ -193,14 +213,16 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
             return 0;
         }
     }
+    if (early) return 1;
     double patience = (a->nncg ? FC_AUTO_NNCG_PATIENCE : FC_AUTO_NSGS_PATIENCE) * it;
     if (a->p->d == 2 && !a->nncg) patience = fmax(patience, a->lemke_sweeps / FC_AUTO_NEWTON_MARGIN);
     if (needed < patience) return 1;
     /* nncg near the tolerance: its rate over the whole stage (a flat step
      * of its best error is not a stall) */
     const double tol = a->opt->tolerance;
+    int cap = a->p->d == 2 ? FC_AUTO_NNCG_NEAR_SWEEPS_2D : FC_AUTO_NNCG_NEAR_SWEEPS;
     if (a->nncg && tol >= FC_AUTO_NNCG_LOOSE_TOL && err <= FC_AUTO_NNCG_NEAR * tol &&
-        it < FC_AUTO_NNCG_NEAR_SWEEPS && a->hist_it[0] < it && a->hist_err[0] > err) {
+        it < cap && a->hist_it[0] < it && a->hist_err[0] > err) {
         double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
         return log(tol / err) / whole < patience;
     }
@@ -573,6 +595,14 @@ static fc_status auto_reduced(const fc_problem *loc, const fc_options *opt, doub
     return auto_solve(loc, global, opt, r, u, info);
 }
 
+/* x is all zeros (a cold start). */
+static int all_zero(size_t n, const double *x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != 0.0) return 0;
+    return 1;
+}
+
 /* The nncg stage of a global problem (p's M block diagonal), watched like
  * NSGS's d = 2 stage; r from the caller's guess to nncg's best iterate
  * (the guess included).  Its status; a->stopped when the caller's
@@ -592,6 +622,7 @@ static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *
     if (p->d == 3 && opt->tolerance < FC_AUTO_NNCG_LOOSE_TOL && mdp && mdp->solve_direct && mdp->direct_contacts > 0 &&
         p->nc >= mdp->direct_contacts && fc_matrix_asymmetry(p->M) <= FC_IPM_M_SYMMETRIC)
         a->mdp_global = p;
+    if (a->mdp_global && all_zero((size_t)fc_problem_m(p), r)) a->mdp_judge = FC_AUTO_MDP_COLD_JUDGE;
     o.progress = progress;
     o.progress_user = a;
     fc_info sub;
