@@ -91,4 +91,22 @@ void fc_kkt_free(fc_kkt *K);
 /* Predicted flops (fc_kkt_new refuses past 50 x the entries + 1e6). */
 double fc_kkt_predicted_flops(const fc_kkt *K);
 
+/* ---- supernodal_solve.c: CHOLMOD's supernodal LL' solved on threads ---- */
+/* Subtrees of the supernodal tree on different threads, the supernodes
+ * above them by panels; the same bits for any thread count. */
+struct cholmod_factor_struct;
+typedef struct fc_snsolve fc_snsolve;
+/* Is L a supernodal LL' large enough (FC_PAR_MIN scaled) for it. */
+int fc_snsolve_applies(const struct cholmod_factor_struct *L);
+/* The plan for L's structure (factorised or symbolic); NULL when it does
+ * not apply, the tree is not postordered, or out of memory. */
+fc_snsolve *fc_snsolve_new(const struct cholmod_factor_struct *L);
+/* x = A^-1 b with A = P' L L' P factorised (x and b may alias); 0 when L
+ * is not the plan's or not factorised. */
+int fc_snsolve_solve(fc_snsolve *S, const struct cholmod_factor_struct *L, const double *b, double *x);
+void fc_snsolve_free(fc_snsolve *S);
+/* Its tasks, top supernodes, and those split in panels (for tests). */
+void fc_snsolve_shape(const fc_snsolve *S, const struct cholmod_factor_struct *L, int *tasks, int *top,
+                      int *split);
+
 #endif
