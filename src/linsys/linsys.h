@@ -92,21 +92,15 @@ void fc_kkt_free(fc_kkt *K);
 double fc_kkt_predicted_flops(const fc_kkt *K);
 
 /* ---- supernodal_solve.c: CHOLMOD's supernodal LL' solved on threads ---- */
-/* Subtrees of the supernodal tree on different threads, the supernodes
- * above them by panels; the same bits for any thread count. */
 struct cholmod_factor_struct;
 typedef struct fc_snsolve fc_snsolve;
-/* Is L a supernodal LL' large enough (FC_PAR_MIN scaled) for it. */
-int fc_snsolve_applies(const struct cholmod_factor_struct *L);
-/* The plan for L's structure (factorised or symbolic); NULL when it does
- * not apply, the tree is not postordered, or out of memory. */
+int fc_snsolve_applies(const struct cholmod_factor_struct *L);   /* large enough */
+/* The plan for L's structure; NULL: not applicable or out of memory. */
 fc_snsolve *fc_snsolve_new(const struct cholmod_factor_struct *L);
-/* x = A^-1 b with A = P' L L' P factorised (x and b may alias); 0 when L
- * is not the plan's or not factorised. */
+/* x = A^-1 b, A = P' L L' P (x, b may alias); 0: not the plan's L. */
 int fc_snsolve_solve(fc_snsolve *S, const struct cholmod_factor_struct *L, const double *b, double *x);
 void fc_snsolve_free(fc_snsolve *S);
-/* Its tasks, top supernodes, and those split in panels (for tests). */
 void fc_snsolve_shape(const fc_snsolve *S, const struct cholmod_factor_struct *L, int *tasks, int *top,
-                      int *split);
+                      int *split);   /* its tasks, top supernodes, those in panels */
 
 #endif
