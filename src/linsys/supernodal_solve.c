@@ -326,22 +326,22 @@ int fc_snsolve_solve(fc_snsolve *S, const cholmod_factor *L, const double *b, do
         }
         /* the top, one supernode after the other (rows above the tasks
          * are the top's: no buffer there) */
-        for (int q = 0; q < S->ntopsn; q++) {
-            int s = S->top[q];
-            if (sn_work(L, s) >= big) sn_forward_team(S, L, s, y);
-            else {
+        for (int q = 0; q < S->ntopsn;) {
+            if (sn_work(L, S->top[q]) >= big) { sn_forward_team(S, L, S->top[q], y); q++; continue; }
+            int q1 = q;   /* a run of small ones: one thread, one barrier */
+            while (q1 < S->ntopsn && sn_work(L, S->top[q1]) < big) q1++;
 #pragma omp single
-                sn_forward_one(S, L, s, y, S->E + (long)nt * S->estride, buf, -1);
-            }
+            for (int k = q; k < q1; k++) sn_forward_one(S, L, S->top[k], y, S->E + (long)nt * S->estride, buf, -1);
+            q = q1;
         }
         /* backward: the top from the root, then the tasks */
-        for (int q = S->ntopsn - 1; q >= 0; q--) {
-            int s = S->top[q];
-            if (sn_work(L, s) >= big) sn_backward_team(S, L, s, y);
-            else {
+        for (int q = S->ntopsn - 1; q >= 0;) {
+            if (sn_work(L, S->top[q]) >= big) { sn_backward_team(S, L, S->top[q], y); q--; continue; }
+            int q1 = q;
+            while (q1 >= 0 && sn_work(L, S->top[q1]) < big) q1--;
 #pragma omp single
-                sn_backward_one(L, s, y, S->E + (long)nt * S->estride);
-            }
+            for (int k = q; k > q1; k--) sn_backward_one(L, S->top[k], y, S->E + (long)nt * S->estride);
+            q = q1;
         }
 #pragma omp for schedule(dynamic, 1)
         for (int q = 0; q < nt; q++) {
