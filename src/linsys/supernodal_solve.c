@@ -19,6 +19,7 @@
 
 #include <cblas.h>
 #include <cholmod.h>
+#include <omp.h>
 
 /* At most this many subtree tasks: balanced over 2, 4, 8 threads. */
 #define SN_TASKS 16
@@ -39,6 +40,8 @@ struct fc_snsolve {
     double *E;        /* per task (and one for the top): a supernode's rows */
     long estride;
     double *part;     /* the chunks' partial sums of a backward panel       */
+    double *xp;       /* per thread: a forward panel's solution             */
+    double *z;        /* a top supernode's solved columns (forward)         */
     long pstride;
 };
 
@@ -55,7 +58,7 @@ void fc_snsolve_free(fc_snsolve *S)
     if (!S) return;
     free(S->top); free(S->owner); free(S->colown); free(S->tptr); free(S->tlist); free(S->torder);
     free(S->topidx); free(S->topcol);
-    free(S->y); free(S->buf); free(S->E); free(S->part);
+    free(S->y); free(S->buf); free(S->E); free(S->part); free(S->xp); free(S->z);
     free(S);
 }
 
@@ -180,7 +183,9 @@ fc_snsolve *fc_snsolve_new(const cholmod_factor *L)
     S->buf = fc_calloc((size_t)nt * ((size_t)ntop + 1), sizeof *S->buf);
     S->E = fc_calloc((size_t)(nt + 1) * (size_t)S->estride, sizeof *S->E);
     S->part = fc_calloc((size_t)maxchunks * (size_t)S->pstride, sizeof *S->part);
-    if (!S->y || !S->buf || !S->E || !S->part) goto fail;
+    S->xp = fc_calloc((size_t)SN_TASKS * (size_t)S->panel, sizeof *S->xp);
+    S->z = fc_calloc((size_t)S->estride, sizeof *S->z);
+    if (!S->y || !S->buf || !S->E || !S->part || !S->xp || !S->z) goto fail;
     free(parent); free(head); free(next); free(col2s); free(intop); free(sub); free(tw); free(set);
     return S;
 fail:
@@ -230,8 +235,9 @@ static void sn_backward_one(const cholmod_factor *L, int s, double *y, double *E
 }
 
 /* A top supernode by the team in the current parallel region: E holds
- * all its rows (its columns first); panels of S->panel columns, each a
- * triangle solved by one thread and the rows below split in chunks. */
+ * all its rows (its columns first); panels of S->panel columns, each
+ * triangle solved by every thread into its own copy (the same bits: one
+ * barrier a panel instead of two), the rows below split in chunks. */
 static void sn_forward_team(fc_snsolve *S, const cholmod_factor *L, int s, double *y)
 {
     const int *Sup = L->super, *Pi = L->pi, *Ls = L->s;
@@ -239,23 +245,29 @@ static void sn_forward_team(fc_snsolve *S, const cholmod_factor *L, int s, doubl
     int k1 = Sup[s], nscol = Sup[s + 1] - k1, nsrow = Pi[s + 1] - Pi[s];
     const int *rows = Ls + Pi[s];
     double *E = S->E + (long)S->ntask * S->estride;
+    double *xp = S->xp + (long)omp_get_thread_num() * S->panel;
 #pragma omp for schedule(static)
     for (int i = 0; i < nsrow; i++) E[i] = y[rows[i]];
     for (int j0 = 0; j0 < nscol; j0 += S->panel) {
         int pw = nscol - j0 < S->panel ? nscol - j0 : S->panel, j1 = j0 + pw;
-#pragma omp single
+        memcpy(xp, E + j0, (size_t)pw * sizeof *xp);
         cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, pw,
-                    Lx + j0 + (long)j0 * nsrow, nsrow, E + j0, 1);
+                    Lx + j0 + (long)j0 * nsrow, nsrow, xp, 1);
         int nch = (nsrow - j1 + S->chunk - 1) / S->chunk;
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
         for (int c = 0; c < nch; c++) {
             int r0 = j1 + c * S->chunk, nr = nsrow - r0 < S->chunk ? nsrow - r0 : S->chunk;
             cblas_dgemv(CblasColMajor, CblasNoTrans, nr, pw, -1.0, Lx + r0 + (long)j0 * nsrow, nsrow,
-                        E + j0, 1, 1.0, E + r0, 1);
+                        xp, 1, 1.0, E + r0, 1);
         }
+        /* the panel's solution to Z (E's rows j0 .. j1 may still be read
+         * by a thread's copy above) */
+#pragma omp single nowait
+        memcpy(S->z + j0, xp, (size_t)pw * sizeof *xp);
+#pragma omp barrier
     }
 #pragma omp for schedule(static)
-    for (int i = 0; i < nsrow; i++) y[rows[i]] = E[i];
+    for (int i = 0; i < nsrow; i++) y[rows[i]] = i < nscol ? S->z[i] : E[i];
 }
 
 static void sn_backward_team(fc_snsolve *S, const cholmod_factor *L, int s, double *y)
