@@ -33,17 +33,41 @@ static long threads_wanted(int argc, char **argv)
  * spin-waiting cost admm 20% on KaplasTower, measured).  So the program
  * starts itself again once, with the environment set: OpenMP limited to
  * the threads the command asks for (fricon's own kernels), waiting
- * passively between parallel regions unless the user chose otherwise
- * (docs/measurements.md#threads), BLAS to one thread.
+ * between parallel regions as below, BLAS to one thread.
  * A user's own OMP_THREAD_LIMIT is respected (no restart then), and so is
  * a failed exec (the run goes on, fricon_main still sets what it can). */
+#define FRICON_SPINCOUNT "3000"
+
+/* The machine's load average over the last minute (1e9 if unknown). */
+static double load_average(void)
+{
+    double l = 1e9;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1) l = 1e9;
+        fclose(f);
+    }
+    return l;
+}
+
 static void restart_single_threaded(int argc, char **argv)
 {
     if (getenv("OMP_THREAD_LIMIT")) return;
     char limit[32];
     snprintf(limit, sizeof limit, "%ld", threads_wanted(argc, argv));
     setenv("OMP_THREAD_LIMIT", limit, 1);
-    setenv("OMP_WAIT_POLICY", "passive", 0);
+    /* the wait between parallel regions, unless the user chose it: from
+     * 2 threads on a machine with a core free (the load average below the
+     * cores), a short spin before sleeping, which catches a kernel loop's
+     * next region; else passive: a spinning thread holds a core the other
+     * jobs, or our own sequential solve, need
+     * (docs/measurements.md#threads, "The wait between regions") */
+    if (!getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT")) {
+        if (threads_wanted(argc, argv) > 1 && load_average() < sysconf(_SC_NPROCESSORS_ONLN))
+            setenv("GOMP_SPINCOUNT", FRICON_SPINCOUNT, 1);
+        else
+            setenv("OMP_WAIT_POLICY", "passive", 1);
+    }
     setenv("OMP_NUM_THREADS", "1", 1);
     setenv("OPENBLAS_NUM_THREADS", "1", 1);
     execv("/proc/self/exe", argv);

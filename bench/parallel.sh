@@ -26,8 +26,11 @@
 # sets it for every command (app/fricon.c); before 2026-11-27 07:30 UTC
 # bench_kernels ran with OpenBLAS' default pool of every core, so that its
 # admm and gadmm rows measured CHOLMOD's solves on 2 BLAS threads plus
-# fricon's.  OMP_WAIT_POLICY is passive unless set, as fricon sets it (app/main.c):
-# on a loaded machine spinning threads measure the scheduler.  Run it on an
+# fricon's.  The wait between OpenMP regions is fricon's rule (app/main.c)
+# unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set: GOMP_SPINCOUNT=3000 when
+# the load average is below the cores, else OMP_WAIT_POLICY=passive, taken
+# once at the start for bench_kernels (the simulator's runs take it from
+# fricon itself).  Before 2026-11-27 11:00 UTC it was always passive.  Run it on an
 # idle machine: a wall-clock ratio is meaningless when other jobs hold the
 # cores (the load average is printed first).  Writes DIR/parallel.txt.
 set -u
@@ -63,14 +66,17 @@ KERNELS=$BUILD/bench_kernels
 for exe in "$FRICON" "$KERNELS"; do
   [ -x "$exe" ] || { echo "parallel: no $exe (build first: cmake --build $BUILD)" >&2; exit 2; }
 done
-export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+if [ -z "${OMP_WAIT_POLICY:-}" ] && [ -z "${GOMP_SPINCOUNT:-}" ]; then
+  if awk -v c="$(nproc)" '{ exit !($1 < c) }' /proc/loadavg; then export GOMP_SPINCOUNT=3000
+  else export OMP_WAIT_POLICY=passive; fi
+fi
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 mkdir -p "$OUT"
 REPORT=$OUT/parallel.txt
 : > "$REPORT"
 say() { echo "$*" | tee -a "$REPORT"; }
 
-say "# bench/parallel.sh $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), OMP_WAIT_POLICY=$OMP_WAIT_POLICY, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS"
+say "# bench/parallel.sh $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-(unset)} GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-(unset)}, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS"
 say "# fricon $(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 # ---- 1. the problem

@@ -53,9 +53,10 @@ if [ ${#FILES[@]} -eq 0 ]; then
   FILES=("$f")
 fi
 
-# seconds of one solve: file, sweeps, threads, order
+# seconds of one solve: file, sweeps, threads, order (the wait between
+# OpenMP regions: fricon's own choice, app/main.c, unless set here)
 solve_s() {
-  OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} "$FRICON" solve "$1" --solver nsgs --cold \
+  "$FRICON" solve "$1" --solver nsgs --cold \
     --tol 1e-300 --max-iter "$2" --threads "$3" --set nsgs.order="$4" --set nsgs.anderson=0 \
     --set nsgs.error_every="$2" --json 2>/dev/null |
     sed -n 's/.*"seconds": *\([0-9.e+-]*\).*/\1/p'

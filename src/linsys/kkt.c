@@ -32,6 +32,8 @@ typedef struct kkt_schur {
     int *spos;             /* upper pairs (a <= b) of the coupled rows -> S->x */
     double *cinv;          /* nb * bs * bs: C^-1 of the last factorisation   */
     double *t;             /* n1 workspace                                    */
+    fc_snsolve *sn;        /* L's threaded solve (NULL: CHOLMOD's)            */
+    int sn_tried;
 } kkt_schur;
 
 struct fc_kkt {
@@ -45,7 +47,23 @@ struct fc_kkt {
     kkt_schur *sc;       /* NULL: A factorised as a whole */
     double pred_flops;   /* one factorisation, as the analysis predicts it */
     double solve_res;    /* the last solve's ||b - A x||_inf / ||b||_inf */
+    fc_snsolve *sn;      /* L's threaded solve (NULL: CHOLMOD's) */
+    int sn_tried;
 };
+
+/* X = A^-1 B with the factor L: on threads (supernodal_solve.c) from 2
+ * threads when L is large enough, else CHOLMOD's solve; the plan is made
+ * at the first solve.  0: out of memory. */
+static int chol_solve(cholmod_factor *L, fc_snsolve **sn, int *tried, cholmod_dense *B,
+                      cholmod_dense **X, cholmod_dense **Y, cholmod_dense **E, cholmod_common *c)
+{
+    if (fc_threads() > 1 && fc_snsolve_applies(L)) {
+        if (!*tried) { *sn = fc_snsolve_new(L); *tried = 1; }
+        if (*sn && !*X) *X = cholmod_allocate_dense(L->n, 1, L->n, CHOLMOD_REAL, c);
+        if (*sn && *X && fc_snsolve_solve(*sn, L, B->x, (*X)->x)) return 1;
+    }
+    return cholmod_solve2(CHOLMOD_A, L, B, NULL, X, NULL, Y, E, c) != 0;
+}
 
 /* The factor may hold at most this many times the matrix's stored entries
  * (plus 1e6): a small multiple of the problem's own size (as linsys/lu.c). */
@@ -126,6 +144,7 @@ nomem:
 static void schur_free(kkt_schur *S, cholmod_common *c)
 {
     if (!S) return;
+    fc_snsolve_free(S->sn);
     cholmod_free_factor(&S->L, c);
     cholmod_free_sparse(&S->S, c);
     cholmod_free_dense(&S->b, c);
@@ -450,7 +469,7 @@ static int schur_solve(fc_kkt *K, const double *b, double *x)
             t[S->rows[a]] += v;
         }
     }
-    if (!cholmod_solve2(CHOLMOD_A, S->L, S->b, NULL, &S->x, NULL, &S->Y, &S->E, &K->c)) return 0;
+    if (!chol_solve(S->L, &S->sn, &S->sn_tried, S->b, &S->x, &S->Y, &S->E, &K->c)) return 0;
     const double *xv = S->x->x;
     memcpy(x, xv, (size_t)n1 * sizeof *x);
     for (int k = 0; k < S->nb; k++) {       /* y = C^-1 (B' x - g) */
@@ -520,7 +539,7 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
     if (K->sc) {
         if (!schur_solve(K, b, x)) return fc_error_set(err, FC_ERR_NOMEM, "out of memory in a KKT solve");
     } else {
-        if (!cholmod_solve2(CHOLMOD_A, K->L, K->B, NULL, &K->X, NULL, &K->Y, &K->E, &K->c))
+        if (!chol_solve(K->L, &K->sn, &K->sn_tried, K->B, &K->X, &K->Y, &K->E, &K->c))
             return fc_error_set(err, FC_ERR_NOMEM, "out of memory in a KKT solve");
         memcpy(x, K->X->x, (size_t)n * sizeof *x);
     }
@@ -562,7 +581,7 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
             for (int i = 0; i < n; i++) x[i] += Rx[i];
             continue;
         }
-        if (!cholmod_solve2(CHOLMOD_A, K->L, K->B, NULL, &K->D, NULL, &K->Y, &K->E, &K->c))
+        if (!chol_solve(K->L, &K->sn, &K->sn_tried, K->B, &K->D, &K->Y, &K->E, &K->c))
             return fc_error_set(err, FC_ERR_NOMEM, "out of memory in a KKT solve");
         const double *dx = K->D->x;
         for (int i = 0; i < n; i++) x[i] += dx[i];
@@ -574,6 +593,7 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
 void fc_kkt_free(fc_kkt *K)
 {
     if (!K) return;
+    fc_snsolve_free(K->sn);
     schur_free(K->sc, &K->c);
     cholmod_free_factor(&K->L, &K->c);
     cholmod_free_sparse(&K->A, &K->c);

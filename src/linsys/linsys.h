@@ -91,4 +91,16 @@ void fc_kkt_free(fc_kkt *K);
 /* Predicted flops (fc_kkt_new refuses past 50 x the entries + 1e6). */
 double fc_kkt_predicted_flops(const fc_kkt *K);
 
+/* ---- supernodal_solve.c: CHOLMOD's supernodal LL' solved on threads ---- */
+struct cholmod_factor_struct;
+typedef struct fc_snsolve fc_snsolve;
+int fc_snsolve_applies(const struct cholmod_factor_struct *L);   /* large enough */
+/* The plan for L's structure; NULL: not applicable or out of memory. */
+fc_snsolve *fc_snsolve_new(const struct cholmod_factor_struct *L);
+/* x = A^-1 b, A = P' L L' P (x, b may alias); 0: not the plan's L. */
+int fc_snsolve_solve(fc_snsolve *S, const struct cholmod_factor_struct *L, const double *b, double *x);
+void fc_snsolve_free(fc_snsolve *S);
+void fc_snsolve_shape(const fc_snsolve *S, const struct cholmod_factor_struct *L, int *tasks, int *top,
+                      int *split);   /* its tasks, top supernodes, those in panels */
+
 #endif
