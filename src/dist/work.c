@@ -361,22 +361,27 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     if (!fc_all_finite((size_t)p->d * p->nc, r)) memset(r, 0, (size_t)p->d * p->nc * sizeof *r);
     char msg[200];
     clock_t c_setup = clock();
-    int bad = fc_dist_layout_build(p, MPI_COMM_WORLD, &w.L, msg, sizeof msg) || setup(p, r, &w, msg, sizeof msg);
+    int bad = fc_dist_layout_build(p, MPI_COMM_WORLD, &w.L, msg, sizeof msg);
+    double c_layout = (double)(clock() - c_setup) / CLOCKS_PER_SEC;
+    bad = bad || setup(p, r, &w, msg, sizeof msg);
+    double c_setup_all = (double)(clock() - c_setup) / CLOCKS_PER_SEC;   /* with the partition's wait */
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (bad) {
         snprintf(info->message, sizeof info->message, "%s: %s", name, msg);
         fc_dist_work_free(&w);
         return FC_STATUS_ERROR;
     }
-    long shared[3] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb};
+    long shared[3] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb}, most = w.L.nown;
     MPI_Allreduce(MPI_IN_PLACE, shared, 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     fc_log(opt, 1, "%s: %d ranks, %d bodies, interface: %ld body copies, %ld dofs sent and "
-           "%ld messages per sweep; rank 0: %d contacts; setup %.3f s", name, w.L.size, w.L.nb, shared[0],
-           shared[1], shared[2], w.L.nown, fc_clock_elapsed(&clk));
+           "%ld messages per sweep; contacts: %d on rank 0, %ld on the busiest rank; setup %.3f s "
+           "(rank 0's layout %.3f s CPU)", name, w.L.size, w.L.nb, shared[0], shared[1], shared[2],
+           w.L.nown, most, fc_clock_elapsed(&clk), c_layout);
     int capped = 0, small = polished && p->nc <= DIST_POLISH_CONTACTS && fc_solver_find(DIST_POLISHER);
     /* CPU seconds, the busiest rank's: the iterations, of which the rank's own
      * work; the setup (layout, partition, blocks); gathering r and finishing */
-    double cpu[4] = {(double)clock(), 0.0, (double)(clock() - c_setup) / CLOCKS_PER_SEC, 0.0};
+    double cpu[4] = {(double)clock(), 0.0, c_setup_all, 0.0};
     fc_status st = iterate(&w, p, opt, &clk, small ? DIST_POLISH_SWEEPS : opt->max_iter, &capped, info);
     cpu[0] = ((double)clock() - cpu[0]) / CLOCKS_PER_SEC;   /* the iterations' CPU, the busiest rank's */
     cpu[1] = w.work;                                         /* of which the rank's own work */
