@@ -14,15 +14,19 @@
 # column step of 27000 spheres (step 2, exported as bench/mbd_scale.sh
 # does).  The issue's wall-time target (2 ranks 1.6x faster) needs an
 # idle machine: compare the "seconds" of the JSON lines then.
+# --own-sessions starts each rank in its own session (setsid): the
+# kernel's autogroups share the cores between sessions, so on a machine
+# shared with other sessions mpirun's ranks together get about one
+# session's share (docs/distributed.md); a measurement device only.
 # usage: bench/dist_scale.sh [--fricon PATH] [--out DIR] [--sweeps N] [--count N]
 #                            [--solver NAME] [--tol T] [--time-limit S] [--ranks "1 2"]
-#                            [--check] [--step FILE]...
+#                            [--check] [--own-sessions] [--step FILE]...
 # needs the -DFRICON_MPI=ON build (default build-mpi/fricon); defaults:
 # dist-nncg, 1e-4, 5000 sweeps, no time limit, ranks 1 and 2.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRICON=$HERE/../build-mpi/fricon OUT=bench-dist SWEEPS=5000 COUNT=27000
-SOLVER=dist-nncg TOL=1e-4 STEPS=() LIMIT=0 RANKS="1 2" CHECK=0
+SOLVER=dist-nncg TOL=1e-4 STEPS=() LIMIT=0 RANKS="1 2" CHECK=0 WRAP=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --fricon) FRICON=$2; shift 2 ;;
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
     --time-limit) LIMIT=$2; shift 2 ;;
     --ranks) RANKS=$2; shift 2 ;;
     --check) CHECK=1; shift ;;
+    --own-sessions) WRAP=(setsid -w); shift ;;
     --step) STEPS+=("$2"); shift 2 ;;
     *) echo "dist_scale.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -51,7 +56,7 @@ for step in "${STEPS[@]}"; do
   for np in $RANKS; do
     sol=$OUT/$(basename "$step" .hdf5)-$SOLVER-np$np.sol
     echo "== $np rank(s), $(uptime)"
-    mpirun -q --oversubscribe -np "$np" /usr/bin/time -f "rank cpu %U s user %S s sys %e s wall" \
+    mpirun -q --oversubscribe -np "$np" "${WRAP[@]}" /usr/bin/time -f "rank cpu %U s user %S s sys %e s wall" \
       "$FRICON" solve "$step" --solver "$SOLVER" --tol "$TOL" --max-iter "$SWEEPS" --time-limit "$LIMIT" \
       --output "$sol" --verbose --verbose --json 2>&1 \
       | grep -E "$SOLVER: [0-9]+ ranks|$SOLVER: [a-z-]+ after|rank cpu|\"residual\""
