@@ -73,10 +73,23 @@ static void restart_single_threaded(int argc, char **argv)
     execv("/proc/self/exe", argv);
 }
 
+#ifdef FRICON_MPI
+/* Started by an MPI launcher (Open MPI's mpirun, a PMIx or PMI one)?
+ * Outside one, MPI_Init would start a singleton runtime (Open MPI forks
+ * its daemon: some 0.7 s of every info, check or simulate of this build,
+ * docs/distributed.md); a dist-* solve then initialises MPI itself
+ * (fc_dist_ensure_init). */
+static int launched_by_mpi(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
+}
+#endif
+
 int main(int argc, char **argv)
 {
     restart_single_threaded(argc, argv);
 #ifdef FRICON_MPI
+    if (!launched_by_mpi()) return fricon_main(argc, argv);
     /* under mpirun every rank runs the command; rank 0 alone speaks */
     MPI_Init(&argc, &argv);
     int size = 1, rc;

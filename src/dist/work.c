@@ -360,24 +360,32 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     fc_clock_start(&clk, opt);
     if (!fc_all_finite((size_t)p->d * p->nc, r)) memset(r, 0, (size_t)p->d * p->nc * sizeof *r);
     char msg[200];
-    int bad = fc_dist_layout_build(p, MPI_COMM_WORLD, &w.L, msg, sizeof msg) || setup(p, r, &w, msg, sizeof msg);
+    clock_t c_setup = clock();
+    int bad = fc_dist_layout_build(p, MPI_COMM_WORLD, &w.L, msg, sizeof msg);
+    double c_layout = (double)(clock() - c_setup) / CLOCKS_PER_SEC;
+    bad = bad || setup(p, r, &w, msg, sizeof msg);
+    double c_setup_all = (double)(clock() - c_setup) / CLOCKS_PER_SEC;   /* with the partition's wait */
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (bad) {
         snprintf(info->message, sizeof info->message, "%s: %s", name, msg);
         fc_dist_work_free(&w);
         return FC_STATUS_ERROR;
     }
-    long shared[3] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb};
+    long shared[3] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb}, most = w.L.nown;
     MPI_Allreduce(MPI_IN_PLACE, shared, 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     fc_log(opt, 1, "%s: %d ranks, %d bodies, interface: %ld body copies, %ld dofs sent and "
-           "%ld messages per sweep; rank 0: %d contacts; setup %.3f s", name, w.L.size, w.L.nb, shared[0],
-           shared[1], shared[2], w.L.nown, fc_clock_elapsed(&clk));
+           "%ld messages per sweep; contacts: %d on rank 0, %ld on the busiest rank; setup %.3f s "
+           "(rank 0's layout %.3f s CPU)", name, w.L.size, w.L.nb, shared[0], shared[1], shared[2],
+           w.L.nown, most, fc_clock_elapsed(&clk), c_layout);
     int capped = 0, small = polished && p->nc <= DIST_POLISH_CONTACTS && fc_solver_find(DIST_POLISHER);
-    double cpu[2] = {(double)clock(), 0.0};
+    /* CPU seconds, the busiest rank's: the iterations, of which the rank's own
+     * work; the setup (layout, partition, blocks); gathering r and finishing */
+    double cpu[4] = {(double)clock(), 0.0, c_setup_all, 0.0};
     fc_status st = iterate(&w, p, opt, &clk, small ? DIST_POLISH_SWEEPS : opt->max_iter, &capped, info);
     cpu[0] = ((double)clock() - cpu[0]) / CLOCKS_PER_SEC;   /* the iterations' CPU, the busiest rank's */
     cpu[1] = w.work;                                         /* of which the rank's own work */
-    MPI_Allreduce(MPI_IN_PLACE, cpu, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    clock_t c_end = clock();
     int bad_end = gather_r(&w, p, r);
     if (!bad_end && capped) st = polish(&w, name, p, opt, &clk, r, u, v, info);
     if (bad_end || finish(&w, p, r, u, v)) {
@@ -385,12 +393,14 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
         fc_dist_work_free(&w);
         return FC_STATUS_ERROR;
     }
+    cpu[3] = (double)(clock() - c_end) / CLOCKS_PER_SEC;
+    MPI_Allreduce(MPI_IN_PLACE, cpu, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     info->residual = fc_error_local(p, r, u);
     info->status = st;
     fc_log(opt, 0, "%s: %s after %d iterations on %d ranks, error %.3e, %.3f s (distributed "
            "iterations: %.3f s CPU on the busiest rank, of which sweeping and measuring %.3f s, the "
-           "rest in MPI)", name, fc_status_name(st), info->iterations, w.L.size, info->residual,
-           fc_clock_elapsed(&clk), cpu[0], cpu[1]);
+           "rest in MPI; setup %.3f s CPU, gather and finish %.3f s CPU)", name, fc_status_name(st),
+           info->iterations, w.L.size, info->residual, fc_clock_elapsed(&clk), cpu[0], cpu[1], cpu[2], cpu[3]);
     fc_dist_work_free(&w);
     return st;
 }
