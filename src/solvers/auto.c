@@ -64,6 +64,11 @@
  * up to 1900 sweeps: docs/auto-measurements.md#nncg-steps, #masonry-tight)
  * and FC_AUTO_NNCG_NEAR_SWEEPS_2D for d = 2 (after it, NSGS's plateau
  * stage finishes the 2D flows at mu = 1: #nncg-window). */
+/* d = 2, from FC_AUTO_NNCG_LOOSE_TOL: nncg stops once its sweeps exceed
+ * FC_AUTO_NNCG_OVERDUE times the finish it predicted at half of them (its
+ * rate decays: the sweeps to go hold while the finish recedes; after it,
+ * NSGS finishes the 2D flows: docs/auto-measurements.md#nncg-overdue). */
+#define FC_AUTO_NNCG_OVERDUE 1.5
 #define FC_AUTO_NNCG_NEAR 10.0
 #define FC_AUTO_NNCG_NEAR_SWEEPS 3500
 #define FC_AUTO_NNCG_NEAR_SWEEPS_2D 1500
@@ -136,6 +141,7 @@ typedef struct auto_run {
     int nhist, stride, calls;   /* a watched NSGS stage's measurements     */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
+    double hist_finish[FC_AUTO_HISTORY];   /* nncg: the sweep it predicted to finish at */
 } auto_run;
 
 /* ---- costing ---------------------------------------------------------- */
@@ -166,13 +172,16 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
         for (int k = 0; k < FC_AUTO_HISTORY / 2; k++) {
             a->hist_it[k] = a->hist_it[2 * k + 1];
             a->hist_err[k] = a->hist_err[2 * k + 1];
+            a->hist_finish[k] = a->hist_finish[2 * k + 1];
         }
         a->nhist = FC_AUTO_HISTORY / 2;
         a->stride *= 2;
     }
     if (a->stride < 1) a->stride = 1;
-    if (++a->calls % a->stride == 0) {
+    int recorded = ++a->calls % a->stride == 0;
+    if (recorded) {
         a->hist_it[a->nhist] = it;
+        a->hist_finish[a->nhist] = INFINITY;
         a->hist_err[a->nhist++] = err;
     }
     int judge = a->p->d == 3 ? FC_AUTO_NSGS_SWEEPS : FC_AUTO_NSGS_SWEEPS_LOW_D;
@@ -198,6 +207,17 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
      * rate, but the whole stage's rule below may still keep it (a step) */
     double needed = rate < 0 ? log(a->opt->tolerance / err) / rate : INFINITY;
     a->needed = needed;
+    if (recorded) a->hist_finish[a->nhist - 1] = it + needed;
+    if (a->nncg && a->p->d == 2 && a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL) {   /* overdue? */
+        int half = 0;
+        for (int k = 1; k < a->nhist; k++)
+            if (abs(2 * a->hist_it[k] - it) < abs(2 * a->hist_it[half] - it)) half = k;
+        if (it > FC_AUTO_NNCG_OVERDUE * a->hist_finish[half]) {
+            fc_log(a->opt, 1, "auto: nncg sweep %d, error %.3e, overdue (at sweep %d it predicted %.0f)", it, err,
+                   a->hist_it[half], a->hist_finish[half]);
+            return 0;
+        }
+    }
     fc_log(a->opt, 1, "auto: %s sweep %d, error %.3e, %.0f sweeps to go", a->nncg ? "nncg" : "nsgs", it, err,
            needed);
     if (a->newton_sweeps > 0 && !a->nncg) {
