@@ -13,12 +13,18 @@
  * The tasks, panels and chunks depend on the factor's structure alone, so
  * the result has the same bits for any thread count (it differs from
  * cholmod_solve's by round-off).  Dense blocks go through BLAS (dtrsv,
- * dgemv), which is single-threaded for these sizes. */
+ * dgemv) on one BLAS thread each: with a threaded OpenBLAS (a library
+ * user's default) every thread's call would ask OpenBLAS' pool for more
+ * threads than there are cores (docs/measurements.md, "The threaded
+ * triangular solve"), so the plan applies only when OpenBLAS runs one
+ * thread (as the command and the Python module set). */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "internal.h"
 #include "linsys/linsys.h"
 
 #include <cblas.h>
 #include <cholmod.h>
+#include <dlfcn.h>
 #include <omp.h>
 
 /* At most this many subtree tasks: balanced over 2, 4, 8 threads. */
@@ -62,9 +68,19 @@ void fc_snsolve_free(fc_snsolve *S)
     free(S);
 }
 
+/* OpenBLAS' threads for one call (1 for another BLAS, single-threaded). */
+static int blas_threads(void)
+{
+    void *sym = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    if (!sym) return 1;
+    int (*get)(void);
+    memcpy(&get, &sym, sizeof get);
+    return get();
+}
+
 int fc_snsolve_applies(const cholmod_factor *L)
 {
-    return L && L->is_super && L->is_ll && L->xtype == CHOLMOD_REAL && L->nsuper > 1 &&
+    return blas_threads() == 1 && L && L->is_super && L->is_ll && L->xtype == CHOLMOD_REAL && L->nsuper > 1 &&
            (double)L->xsize >= 256.0 * FC_PAR_MIN;
 }
 
