@@ -17,7 +17,8 @@
  * user's default) every thread's call would ask OpenBLAS' pool for more
  * threads than there are cores (docs/measurements.md, "The threaded
  * triangular solve"), so the plan applies only when OpenBLAS runs one
- * thread (as the command and the Python module set). */
+ * thread (as the command sets it; the Python module gives BLAS the
+ * solve's thread count, so CHOLMOD's solve runs there). */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "internal.h"
 #include "linsys/linsys.h"
