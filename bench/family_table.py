@@ -1,4 +1,4 @@
-# usage: table.py ORACLE_CSVS... -- BEFORE_CSVS... -- AFTER_CSVS...
+# usage: bench/family_table.py ORACLE_CSVS... -- BEFORE_CSVS... -- AFTER_CSVS...  (per-family tables of auto against the oracle, from bench/families.sh results.csv)
 import csv,sys,math,collections,re
 args=sys.argv[1:]
 i=args.index('--'); j=args.index('--',i+1)
