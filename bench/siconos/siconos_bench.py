@@ -133,18 +133,10 @@ def guess_kind(path):
 
 
 def hdf5_matrix(g):
-    import scipy.sparse as sp
-    nz = int(np.array(g["nz"]).ravel()[0])
-    m = int(np.array(g["m"]).ravel()[0])
-    n = int(np.array(g["n"]).ravel()[0])
-    p = np.array(g["p"]).ravel()
-    i = np.array(g["i"]).ravel()
-    x = np.array(g["x"]).ravel()
-    if nz == -1:
-        return sp.csc_matrix((x, i, p), shape=(m, n))
-    if nz == -2:
-        return sp.csr_matrix((x, i, p), shape=(m, n)).tocsc()
-    return sp.csc_matrix((x[:nz], (i[:nz], p[:nz])), shape=(m, n))
+    """An FClib matrix group as scipy CSC (tests/gfccheck.py reads the three storages)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
+    from gfccheck import matrix
+    return matrix(g).tocsc()
 
 
 def write_sbm_dat(path, d, W, q, mu):

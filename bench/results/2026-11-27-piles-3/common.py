@@ -61,11 +61,9 @@ def active_system(r, mu):
 
 
 def read_H(path):
-    """H (n x m, CSC) of a global FClib file, in fccheck's three storages."""
+    """H (n x m, CSC) of a global FClib file (tests/gfccheck.py's reader)."""
     import h5py
-    g = h5py.File(path)['fclib_global']['H']
-    nz, m, n = (int(np.array(g[k]).ravel()[0]) for k in ("nz", "m", "n"))
-    p, i, x = (np.array(g[k]).ravel() for k in ("p", "i", "x"))
-    if nz == -1: return sp.csc_matrix((x, i, p), shape=(m, n))
-    if nz == -2: return sp.csr_matrix((x, i, p), shape=(m, n)).tocsc()
-    return sp.csc_matrix((x[:nz], (i[:nz], p[:nz])), shape=(m, n))
+    import os
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'tests'))
+    from gfccheck import matrix
+    return matrix(h5py.File(path)['fclib_global']['H']).tocsc()
