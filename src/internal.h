@@ -45,6 +45,10 @@ static inline double fc_norm_small(int n, const double *x)
 int fc_threads(void);
 int fc_threads_set(int n);
 int fc_threads_resolve(int requested);
+/* OpenBLAS' own thread count (1 for another BLAS: single-threaded), and
+ * setting it (0: not OpenBLAS, nothing done). */
+int fc_blas_threads(void);
+int fc_blas_threads_set(int n);
 /* Rows (or contacts) below which a kernel runs on one thread: 4096, or
  * what fc_par_min_set (per calling thread; tests lower it to run the
  * threaded paths on small problems) says; FC_CHUNK_MIN below follows it

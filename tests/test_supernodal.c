@@ -6,26 +6,11 @@
  * lowered (fc_par_min_set) so that the plan has tasks, a top and panels
  * split in chunks on these sizes.  OpenBLAS is set to one thread, as the
  * command sets it: with more the plan must refuse (checked). */
-#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "test.h"
 #include "internal.h"
 #include "linsys/linsys.h"
 
 #include <cholmod.h>
-#include <dlfcn.h>
-#include <string.h>
-
-/* openblas_set_num_threads(k) when the BLAS is OpenBLAS; 0 otherwise. */
-static int set_blas_threads(int k)
-{
-    void *sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (!sym) return 0;
-    void (*set)(int);
-    memcpy(&set, &sym, sizeof set);
-    set(k);
-    return 1;
-}
-
 /* ||b - A x||_inf / (||A||_inf ||x||_inf + ||b||_inf), A symmetric from
  * its upper triangle (CSC). */
 static double rel_residual(const cholmod_sparse *A, const double *b, const double *x)
@@ -84,9 +69,9 @@ static void one(const char *path, int par_min, double rho, int need_split)
     cholmod_sparse *A = cholmod_triplet_to_sparse(T, (size_t)t, &c);
     cholmod_factor *L = cholmod_analyze(A, &c);
     CHECK(L && cholmod_factorize(A, L, &c) && c.status == CHOLMOD_OK, "%s: factorisation", path);
-    if (set_blas_threads(2)) {   /* a threaded BLAS: CHOLMOD's solve instead */
+    if (fc_blas_threads_set(2)) {   /* a threaded BLAS: CHOLMOD's solve instead */
         CHECK(!fc_snsolve_applies(L), "%s: a plan with 2 OpenBLAS threads", path);
-        set_blas_threads(1);
+        fc_blas_threads_set(1);
     }
     fc_snsolve *S = fc_snsolve_new(L);
     CHECK(S != NULL, "%s: no plan (n %d, %zu supernodes, %zu entries)", path, n, L->nsuper, L->xsize);
@@ -138,7 +123,7 @@ static void one(const char *path, int par_min, double rho, int need_split)
 
 int main(void)
 {
-    set_blas_threads(1);
+    fc_blas_threads_set(1);
     one(FRICON_SHARED_DATA "/fc3d/KaplasTower-i1061-4.hdf5.dat", 16, 1e-2, 1);
     one(FRICON_SHARED_DATA "/fc3d/Capsules-i122-1617.dat", 16, 1.0, 0);
 #ifndef FRICON_TEST_QUICK

@@ -19,13 +19,11 @@
  * triangular solve"), so the plan applies only when OpenBLAS runs one
  * thread (as the command sets it; the Python module gives BLAS the
  * solve's thread count, so CHOLMOD's solve runs there). */
-#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "internal.h"
 #include "linsys/linsys.h"
 
 #include <cblas.h>
 #include <cholmod.h>
-#include <dlfcn.h>
 #include <omp.h>
 
 /* At most this many subtree tasks: balanced over 2, 4, 8 threads. */
@@ -69,19 +67,9 @@ void fc_snsolve_free(fc_snsolve *S)
     free(S);
 }
 
-/* OpenBLAS' threads for one call (1 for another BLAS, single-threaded). */
-static int blas_threads(void)
-{
-    void *sym = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-    if (!sym) return 1;
-    int (*get)(void);
-    memcpy(&get, &sym, sizeof get);
-    return get();
-}
-
 int fc_snsolve_applies(const cholmod_factor *L)
 {
-    return blas_threads() == 1 && L && L->is_super && L->is_ll && L->xtype == CHOLMOD_REAL && L->nsuper > 1 &&
+    return fc_blas_threads() == 1 && L && L->is_super && L->is_ll && L->xtype == CHOLMOD_REAL && L->nsuper > 1 &&
            (double)L->xsize >= 256.0 * FC_PAR_MIN;
 }
 
