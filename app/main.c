@@ -53,8 +53,9 @@ static double load_average(void)
 static void restart_single_threaded(int argc, char **argv)
 {
     if (getenv("OMP_THREAD_LIMIT")) return;
+    long threads = threads_wanted(argc, argv);
     char limit[32];
-    snprintf(limit, sizeof limit, "%ld", threads_wanted(argc, argv));
+    snprintf(limit, sizeof limit, "%ld", threads);
     setenv("OMP_THREAD_LIMIT", limit, 1);
     /* the wait between parallel regions, unless the user chose it: from
      * 2 threads on a machine with a core free (the load average below the
@@ -63,7 +64,7 @@ static void restart_single_threaded(int argc, char **argv)
      * jobs, or our own sequential solve, need
      * (docs/measurements.md#threads, "The wait between regions") */
     if (!getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT")) {
-        if (threads_wanted(argc, argv) > 1 && load_average() < sysconf(_SC_NPROCESSORS_ONLN))
+        if (threads > 1 && load_average() < sysconf(_SC_NPROCESSORS_ONLN))
             setenv("GOMP_SPINCOUNT", FRICON_SPINCOUNT, 1);
         else
             setenv("OMP_WAIT_POLICY", "passive", 1);

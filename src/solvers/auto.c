@@ -161,6 +161,16 @@ static double mdp_global_cost(const fc_problem *g, const fc_options *opt)
     return cost;
 }
 
+/* The watched stage's measurement whose sweep is nearest to half of
+ * `twice` (the first of equals). */
+static int hist_nearest(const auto_run *a, int twice)
+{
+    int best = 0;
+    for (int k = 1; k < a->nhist; k++)
+        if (abs(2 * a->hist_it[k] - twice) < abs(2 * a->hist_it[best] - twice)) best = k;
+    return best;
+}
+
 /* Should a watched NSGS stage go on?  Its error's log-linear rate over
  * the last half of the sweeps, extrapolated to the tolerance: d = 3, while
  * cheaper than stick (on offer) and Newton over FC_AUTO_NEWTON_MARGIN;
@@ -195,9 +205,7 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
      * is earlier */
     int window = a->nncg && a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL;
     int at = window && 2 * (it - FC_AUTO_NNCG_WINDOW) < it ? 2 * (it - FC_AUTO_NNCG_WINDOW) : it;
-    int ref = 0;
-    for (int k = 1; k < a->nhist; k++)
-        if (abs(2 * a->hist_it[k] - at) < abs(2 * a->hist_it[ref] - at)) ref = k;
+    int ref = hist_nearest(a, at);
     if (a->hist_it[ref] >= it) return 1;
     a->needed = INFINITY;   /* unless a decreasing error says otherwise */
     if (!(err > 0) || !(a->hist_err[ref] > 0)) return 0;
@@ -209,9 +217,7 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     a->needed = needed;
     if (recorded) a->hist_finish[a->nhist - 1] = it + needed;
     if (a->nncg && a->p->d == 2 && a->opt->tolerance >= FC_AUTO_NNCG_LOOSE_TOL) {   /* overdue? */
-        int half = 0;
-        for (int k = 1; k < a->nhist; k++)
-            if (abs(2 * a->hist_it[k] - it) < abs(2 * a->hist_it[half] - it)) half = k;
+        int half = hist_nearest(a, it);
         if (it > FC_AUTO_NNCG_OVERDUE * a->hist_finish[half]) {
             fc_log(a->opt, 1, "auto: nncg sweep %d, error %.3e, overdue (at sweep %d it predicted %.0f)", it, err,
                    a->hist_it[half], a->hist_finish[half]);
