@@ -9,6 +9,10 @@
  * ACCEL = 1 adds nncg's conjugate step after every sweep (restart at
  * beta > 1.5, as nncg's defaults; u then recomputed, so the CPU is not
  * nncg's: compare sweeps).
+ * ACCEL = 2: Anderson(5) (type II) on the sweep map, its extrapolation
+ * applied to the contacts that stick before and after the sweep only
+ * (gamma fitted on their residuals), projected on the cones; the memory
+ * is dropped when the residual grows 2-fold.
  * usage: sticksor FILE OMEGA MAXSWEEPS [K [ACCEL]] ; starts from the file's guess.
  * Prints the error every 100 sweeps and the sweeps (work) to 1e-4. */
 #include "internal.h"
@@ -98,6 +102,12 @@ int main(int argc, char **argv)
     double *r0 = calloc((size_t)P.m, 8), *u0 = calloc((size_t)P.m, 8);
     double *rb = calloc((size_t)P.m, 8), *ub = calloc((size_t)P.m, 8);
     double *x = calloc((size_t)P.m, 8), *pd = calloc((size_t)P.m, 8), gg_prev = 0;
+    enum { AM = 5 };
+    double *dF = calloc((size_t)P.m * AM, 8), *dG = calloc((size_t)P.m * AM, 8);
+    double *fprev = calloc((size_t)P.m, 8), *gprev = calloc((size_t)P.m, 8), *fk = calloc((size_t)P.m, 8);
+    char *stick = calloc((size_t)P.nc, 1);
+    int an = 0, ahead = 0, have_prev = 0;
+    double fnorm_prev = INFINITY;
     int cnt = 0;
     fc_read_guess(argv[1], p, 1, r, NULL, &cnt, &err);
     double e = err_of(&P, r, u);
@@ -112,6 +122,74 @@ int main(int argc, char **argv)
                 if (accel) memcpy(x, r, (size_t)P.m * 8);
                 sweep(&P, om, r, u, &nrelax);
                 if (!accel) continue;
+                if (accel == 2) {
+                    for (int a = 0; a < P.nc; a++)
+                        stick[a] = (char)(inside(x + 3 * a, P.loc[a].mu) && inside(r + 3 * a, P.loc[a].mu));
+                    double fn = 0;
+                    for (int i = 0; i < P.m; i++) { fk[i] = r[i] - x[i]; fn += fk[i] * fk[i]; }
+                    if (fn > 4 * fnorm_prev) { an = 0; ahead = 0; have_prev = 0; }
+                    fnorm_prev = fn;
+                    if (have_prev) {
+                        for (int i = 0; i < P.m; i++) {
+                            dF[(size_t)ahead * P.m + i] = fk[i] - fprev[i];
+                            dG[(size_t)ahead * P.m + i] = r[i] - gprev[i];
+                        }
+                        ahead = (ahead + 1) % AM;
+                        if (an < AM) an++;
+                    }
+                    memcpy(fprev, fk, (size_t)P.m * 8); memcpy(gprev, r, (size_t)P.m * 8);
+                    have_prev = 1;
+                    if (an == 0) continue;
+                    /* normal equations on the sticking rows */
+                    double A[AM * AM] = {0}, b[AM] = {0}, gm[AM] = {0};
+                    for (int a = 0; a < P.nc; a++) {
+                        if (!stick[a]) continue;
+                        for (int k = 0; k < 3; k++) {
+                            int i = 3 * a + k;
+                            for (int p1 = 0; p1 < an; p1++) {
+                                double fi = dF[(size_t)p1 * P.m + i];
+                                b[p1] += fi * fk[i];
+                                for (int p2 = 0; p2 <= p1; p2++) A[p1 * AM + p2] += fi * dF[(size_t)p2 * P.m + i];
+                            }
+                        }
+                    }
+                    double tr = 0;
+                    for (int p1 = 0; p1 < an; p1++) tr += A[p1 * AM + p1];
+                    for (int p1 = 0; p1 < an; p1++) A[p1 * AM + p1] += 1e-10 * tr + 1e-300;
+                    int ok = 1;   /* Cholesky, lower */
+                    for (int j = 0; j < an && ok; j++) {
+                        double dj = A[j * AM + j];
+                        for (int l = 0; l < j; l++) dj -= A[j * AM + l] * A[j * AM + l];
+                        if (!(dj > 0)) { ok = 0; break; }
+                        A[j * AM + j] = sqrt(dj);
+                        for (int i = j + 1; i < an; i++) {
+                            double v = A[i * AM + j];
+                            for (int l = 0; l < j; l++) v -= A[i * AM + l] * A[j * AM + l];
+                            A[i * AM + j] = v / A[j * AM + j];
+                        }
+                    }
+                    if (!ok) continue;
+                    for (int i = 0; i < an; i++) {
+                        double v = b[i];
+                        for (int l = 0; l < i; l++) v -= A[i * AM + l] * gm[l];
+                        gm[i] = v / A[i * AM + i];
+                    }
+                    for (int i = an - 1; i >= 0; i--) {
+                        double v = gm[i];
+                        for (int l = i + 1; l < an; l++) v -= A[l * AM + i] * gm[l];
+                        gm[i] = v / A[i * AM + i];
+                    }
+                    for (int a = 0; a < P.nc; a++) {
+                        if (!stick[a]) continue;
+                        for (int k = 0; k < 3; k++) {
+                            int i = 3 * a + k;
+                            for (int p1 = 0; p1 < an; p1++) r[i] -= gm[p1] * dG[(size_t)p1 * P.m + i];
+                        }
+                        fc_project_cone(3, P.loc[a].mu, 0, r + 3 * a);
+                    }
+                    exact_u(&P, r, u);
+                    continue;
+                }
                 double gg = 0;
                 for (int i = 0; i < P.m; i++) gg += (r[i] - x[i]) * (r[i] - x[i]);
                 double beta = gg_prev > 0 ? gg / gg_prev : INFINITY;
