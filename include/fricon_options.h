@@ -135,6 +135,11 @@ typedef struct fc_ipm_options {
     int convex;            /* 1: solve only the convex relaxation (s = 0)
                               and return its last iterate (status and
                               residual still judge Coulomb's law); default 0 */
+    int shift_start;       /* gipm (primal form, no equality rows): 1 takes
+                              the first cone QP's De Saxce shift s = mu ||u_T||
+                              from the initial guess r (v = M^-1 (H r + f))
+                              and solves that QP to a gap of tol^2; 0: s = 0;
+                              default 0                                       */
     double reg;            /* static regularisation of the KKT; default 1e-11 */
     int refine;            /* iterative refinement steps; default 3        */
     int anderson;          /* memory of the Anderson acceleration of the

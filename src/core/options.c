@@ -69,6 +69,7 @@ static const fc_option_info table[] = {
     I(ipm.max_inner, 80, 1, INT_MAX, "ipm: interior-point steps per cone QP"),
     I(ipm.warm_start, 1, 0, 1, "ipm: 1 warm-starts each cone QP from the last"),
     I(ipm.convex, 0, 0, 1, "ipm: 1 solves the convex relaxation only (shift s = 0)"),
+    I(ipm.shift_start, 0, 0, 1, "gipm: 1 takes the first shift s = mu ||u_T|| from the initial guess"),
     D(ipm.reg, 1e-11, 0, 1, CLOSED, "ipm: static KKT regularisation, relative to the largest diagonal entry"),
     I(ipm.refine, 3, 0, 20, "ipm: iterative refinement steps per KKT solve"),
     I(ipm.anderson, 5, 0, 20, "ipm: Anderson memory on the shift's fixed point (0: plain updates)"),

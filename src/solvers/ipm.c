@@ -653,6 +653,11 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
     if (!global && !opt->ipm.convex) {
         fc_problem_u(p, r, w.u);
         ipm_update_shift(&w);
+    } else if (global && opt->ipm.shift_start && !opt->ipm.convex && w.Mf && !w.neq) {
+        /* ipm.shift_start: u of the guess through v = M^-1 (H r + f) */
+        for (int i = 0; i < w.m; i++) w.z[w.n + i] = w.t[i] != 0 ? r[i] / w.t[i] : 0.0;
+        ipm_physical(&w);
+        ipm_update_shift(&w);
     } else {
         memset(w.u, 0, (size_t)w.m * sizeof *w.u);
         ipm_update_shift(&w);
@@ -665,7 +670,13 @@ static fc_status ipm_run(const fc_problem *p, const fc_options *opt, int global,
     const char *why = NULL;
     char why_buf[160];
     double tol_in = fmin(1e-4, fmax(1e-2 * opt->tolerance, 1e-14));
-    double e_last = INFINITY, tol_cur = fmax(tol_in, 1e-4), tol_floor = tol_in, theta = 1.0;
+    /* a shift given by the guess (ipm.shift_start) is taken as good: its
+     * cone QP is solved at once to a gap of tol^2 (the error goes as the
+     * square root of the gap at degenerate contacts); the run still stops
+     * as soon as the SPEC error meets tol */
+    double tol_sq = fmax(1e-14, fmin(tol_in, opt->tolerance * opt->tolerance));
+    double e_last = INFINITY, tol_cur = opt->ipm.shift_start ? tol_sq : fmax(tol_in, 1e-4);
+    double tol_floor = tol_in, theta = 1.0;
     int max_outer = opt->ipm.max_outer;
     while (ok) {
         stop = 0;
