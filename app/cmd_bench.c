@@ -9,7 +9,10 @@
  * millisecond solves vary 10x on a loaded machine).  --cpu: the seconds
  * column is the solve's CPU time in its child (the process clock; for
  * single-threaded solves on a loaded machine), not its wall time; the
- * time limit stays on the wall clock.
+ * time limit stays on the wall clock.  --cpu-limit: --cpu, and the time
+ * limit counts the solve's CPU time too (fc_options.cpu_clock), so that a
+ * loaded machine does not cut the solves short; the parent's deadline
+ * stretches to CPU_LIMIT_WALL times the limit.
  *
  * Every solver on every problem, each run isolated in a child process:
  * the child reads the problem, solves it and sends one result line back
@@ -65,6 +68,7 @@ typedef struct {
     int max_iter;
     int repeat;           /* --repeat: runs of a short solve, the fastest kept */
     int cpu;              /* --cpu: seconds are the solve's CPU time */
+    int cpu_limit;        /* --cpu-limit: and the time limit too */
     int cold;             /* --cold: ignore the files' guesses */
     const char *out;
     const char **sets;
@@ -139,6 +143,8 @@ static int parse_args(int argc, char **argv, bench_args *a)
             a->cold = 1;
         } else if (!strcmp(s, "--cpu")) {
             a->cpu = 1;
+        } else if (!strcmp(s, "--cpu-limit")) {
+            a->cpu = a->cpu_limit = 1;
         } else if (!strcmp(s, "--solvers")) {
             if (a->nsolvers) return cli_fail("--solvers given twice");
             if (split_solvers(a, argv[i + 1])) return EXIT_BAD_INPUT;
@@ -176,7 +182,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
     }
     if (!a->ninputs)
         return cli_fail("usage: fricon bench [--solvers a,b] [--tol T] [--time-limit S] "
-                        "[--mem-limit MB] [--repeat N] [--cpu] [--out DIR] FILE|DIR...");
+                        "[--mem-limit MB] [--repeat N] [--cpu] [--cpu-limit] [--out DIR] FILE|DIR...");
     if (!a->nsolvers)
         for (int i = 0; i < fc_solver_count(); i++) a->solvers[a->nsolvers++] = fc_solver_at(i)->name;
     if (a->margin < 0) a->margin = 1.0 + 0.1 * a->time_limit;
@@ -286,6 +292,9 @@ static void write_all(int fd, const char *buf, size_t len)
  * starts: from then on the solve deadline applies. */
 #define START_LINE "start\n"
 #define READ_DEADLINE 120.0
+/* --cpu-limit: a solve's wall deadline is its CPU limit times this (a
+ * process on a loaded machine gets a share of a core), plus the margin. */
+#define CPU_LIMIT_WALL 20.0
 /* --repeat applies to solves shorter than this (seconds). */
 #define REPEAT_BELOW 0.05
 
@@ -490,6 +499,7 @@ static void run_body(int fd, void *arg)
     opt.tolerance = a->tol;
     opt.max_iter = a->max_iter;
     opt.time_limit = a->time_limit;
+    opt.cpu_clock = a->cpu_limit;
     int m = fc_problem_m(p), nguess = 0, warm = 0;
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n + 1, sizeof *v) : NULL;
@@ -677,7 +687,8 @@ static int bench_campaign(bench_args *a, bench_problem **probsp, int *npp)
             } else {
                 run_ctx ctx = {a, bp, a->solvers[k]};
                 child_out o;
-                isolate(run_body, &ctx, a->mem_mb, a->time_limit > 0 ? a->time_limit + a->margin : 0.0, &o);
+                double limit = a->time_limit * (a->cpu_limit ? CPU_LIMIT_WALL : 1.0);
+                isolate(run_body, &ctx, a->mem_mb, a->time_limit > 0 ? limit + a->margin : 0.0, &o);
                 row_result(row, &o);
             }
             bench_csv_row(csv, row);

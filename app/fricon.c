@@ -34,7 +34,7 @@ static const struct { const char *cmd, *text; } usages[] = {
     {"simulate", "  simulate SCENE [--steps N] [--dt H] [--solver S] [--angle DEG] [--export DIR]\n"
                  "             [--every K] [--export-from S] [--vtk DIR] [--local|--both] [--count N] [--seed S] [--mu MU] [--mem-limit MB]\n"
                  "             rigid bodies (incline slide stack pile column chute disks-wall hopper tower wall arch)\n"},
-    {"bench", "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--warm|--cold] [--repeat N] [--cpu] [--out DIR] FILE|DIR...\n"},
+    {"bench", "  bench [--solvers a,b] [--tol T] [--time-limit S] [--mem-limit MB] [--warm|--cold] [--repeat N] [--cpu] [--cpu-limit] [--out DIR] FILE|DIR...\n"},
     {"profile", "  profile [--tol T] [--out DIR] [--manifest FILE] RESULTS.csv...\n"
                 "                                   performance profiles of bench results (per family: --manifest)\n"},
     {"check", "  check PROBLEM SOLUTION [--tol T]   the SPEC measure of a solution file\n"},

@@ -3,7 +3,7 @@
 #
 # usage: bench/families.sh [--solvers LIST] [--time-limit S] [--form global|local]
 #                          [--half tuning|validation|all] [--warm|--cold]
-#                          [--repeat N] [--wall] [--fricon PATH] COLLECTION OUTDIR
+#                          [--repeat N] [--wall|--cpu-limit] [--fricon PATH] COLLECTION OUTDIR
 #
 # COLLECTION is the output of bench/collections.sh (its manifest.csv lists
 # each file with its family, half and tolerance).  For each family and
@@ -14,7 +14,9 @@
 # OUTDIR/families.md: auto's time over the per-problem oracle (the fastest
 # other fricon solver that reached the tolerance).  --repeat N (default 3):
 # `fricon bench --repeat`, a solve under 50 ms runs N times, the fastest kept;
-# times are the solves' CPU seconds (`fricon bench --cpu`) unless --wall.
+# times are the solves' CPU seconds (`fricon bench --cpu`) unless --wall;
+# --cpu-limit: the time limit counts CPU seconds too (`fricon bench
+# --cpu-limit`), for runs on a loaded machine.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRICON=$HERE/../build/fricon
@@ -38,6 +40,7 @@ while [ $# -gt 0 ]; do
       shift 2 ;;
     --warm|--cold) START=$1; shift ;;
     --wall) CLOCK=; shift ;;
+    --cpu-limit) CLOCK=--cpu-limit; shift ;;
     -*) echo "families: unknown option '$1'" >&2; exit 2 ;;
     *) if [ -z "$COLL" ]; then COLL=$1; elif [ -z "$OUT" ]; then OUT=$1
        else echo "families: COLLECTION and OUTDIR expected" >&2; exit 2; fi

@@ -380,6 +380,11 @@ typedef struct fc_options {
                               no count for a solver that runs until the
                               time limit (fc_solver.until_time); default 0 */
     double time_limit;     /* seconds, <= 0 for none; default 0            */
+    int cpu_clock;         /* 1: time_limit and the seconds reported count
+                              this process's CPU time (summed over its
+                              threads), not the wall clock: benchmarks on
+                              a shared machine (fricon bench --cpu-limit);
+                              default 0                                    */
     int threads;           /* OpenMP threads of the kernels; 0: the
                               environment's FRICON_NUM_THREADS, else every
                               core; results do not depend on it (but for

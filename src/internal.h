@@ -119,8 +119,11 @@ double *fc_dup(const double *src, size_t n);
 /* Copy of a string (NULL on failure). */
 char *fc_strdup(const char *s);
 
-/* Monotonic wall clock, seconds. */
+/* Monotonic wall clock, seconds; the process's CPU clock instead while
+ * the calling thread's fc_solve runs with fc_options.cpu_clock. */
 double fc_now(void);
+/* Set the calling thread's clock (1: CPU); returns the previous one. */
+int fc_clock_cpu_set(int on);
 
 /* A deadline opt->time_limit after start (0: none). */
 typedef struct fc_clock {

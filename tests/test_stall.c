@@ -1,9 +1,12 @@
 /* fc_solve's stall watch (status FC_STALLED, option stall_iterations):
  * a run that provably cannot gain 10% ends stalled well before its cap;
  * 0 disables the watch; converging runs and the caller's callback are
- * unaffected. */
+ * unaffected; the time limit counts CPU time with cpu_clock = 1. */
+
 #include "test.h"
 #include "check.h"
+
+#include <time.h>
 
 /* One contact, W = I, q = (-1, 0, 0), mu = 0.5: the solution is r = (1,
  * 0, 0).  fpp with step rho moves r_N by at most rho (1 + mu) per
@@ -28,6 +31,16 @@ static int count(void *user, int it, double err)
     counter *c = user;
     c->calls++;
     return c->stop_at > 0 && it >= c->stop_at;
+}
+
+/* A callback that idles 2 ms an iteration: wall time passes, CPU time
+ * hardly does. */
+static int idle(void *user, int it, double err)
+{
+    (void)user, (void)it, (void)err;
+    struct timespec ts = {0, 2000000};
+    nanosleep(&ts, NULL);
+    return 0;
 }
 
 static fc_info run(const fc_problem *p, const char *solver, fc_options *o, double *r)
@@ -113,6 +126,28 @@ int main(void)
         CHECK(info.status == FC_CONVERGED && check_error(q, rr) <= 1e-8, "fpp Rover1039: %s, %.3e",
               fc_status_name(info.status), check_error(q, rr));
         fc_problem_free(q);
+    }
+
+    /* the time limit on the wall clock (default) or on the CPU clock
+     * (cpu_clock = 1): 60 idle iterations take at least 0.12 s of wall
+     * time and far less CPU time than the 0.05-s limit */
+    for (int cpu = 0; cpu <= 1; cpu++) {
+        fc_default_options(&o);
+        o.fp.rho = 1e-9;
+        o.fp.anderson = 0;
+        o.max_iter = 60;
+        o.time_limit = 0.05;
+        o.cpu_clock = cpu;
+        o.progress = idle;
+        info = run(p, "fpp", &o, r);
+        if (cpu) {
+            CHECK(info.status == FC_MAX_ITER && info.iterations == 60, "cpu clock: %s after %d",
+                  fc_status_name(info.status), info.iterations);
+            CHECK(info.seconds < 0.05, "cpu clock: %.3f s reported", info.seconds);
+        } else {
+            CHECK(info.status == FC_TIME_LIMIT && info.iterations < 60, "wall clock: %s after %d",
+                  fc_status_name(info.status), info.iterations);
+        }
     }
     fc_problem_free(p);
     TEST_DONE();

@@ -34,6 +34,7 @@ static const fc_option_info table[] = {
     D(tolerance, 1e-8, 0, 1, OPEN_LO, "target of the SPEC error measure"),
     I(max_iter, 0, 0, INT_MAX, "outer iterations (sweeps for nsgs); 0: 100000, or for auto with a time limit none"),
     D(time_limit, 0.0, 0, 1e7, CLOSED, "seconds, 0 for none"),
+    I(cpu_clock, 0, 0, 1, "1: time_limit and seconds on this process's CPU clock (benchmarks on a shared machine)"),
     I(threads, 1, 0, FC_THREADS_MAX, "OpenMP threads of the solve's kernels; 0: FRICON_NUM_THREADS, else every core"),
     I(stall_iterations, 100000, 0, INT_MAX, "iterations without a 10% gain of the best error before status stalled (0: off)"),
     D(nsgs.omega, 1.0, 0, 2, OPEN, "relaxation factor of nsgs (psor when != 1)"),

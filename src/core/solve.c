@@ -178,6 +178,7 @@ fc_err fc_solve_eq(const fc_problem *p, const char *name, const fc_options *opt,
     if (lam && opt->lambda0) memmove(lam, opt->lambda0, (size_t)p->neq * sizeof *lam);
     else if (lam) memset(lam, 0, (size_t)p->neq * sizeof *lam);
     int threads_before = fc_threads_set(fc_threads_resolve(o.threads));
+    int clock_before = fc_clock_cpu_set(o.cpu_clock);
     if (opt->r0) memcpy(r, opt->r0, (size_t)m * sizeof *r);
     else memset(r, 0, (size_t)m * sizeof *r);
     stall_watch watch = {opt->progress, opt->progress_user, opt->stall_iterations, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -204,5 +205,6 @@ fc_err fc_solve_eq(const fc_problem *p, const char *name, const fc_options *opt,
     if (vv != v) free(vv);
     if (lam != lambda) free(lam);
     fc_threads_set(threads_before);
+    fc_clock_cpu_set(clock_before);
     return e;
 }
