@@ -123,14 +123,15 @@ int fc_vsweep_build(fc_vsweep *S, int mode, int d, int nc, const fc_matrix *Ht, 
             long v0 = nval;
             nval += VSWEEP_HEAD(d);   /* W_aa, mu, mu_r: fc_vsweep_set_local */
             for (int i = 0; i < nl;) {
-                /* a segment: one sub-block, or (stored) a run of adjacent ones */
-                int c0 = list[i], len = 0, j = i;
+                /* a segment: one sub-block, or a run of adjacent ones (stored G; or
+                 * 1 x 1 ones, a diagonal inverse: length stored negated) */
+                int c0 = list[i], len = 0, j = i, diag = mode == FC_VSWEEP_IMPLICIT && size[c0] == 1;
                 do len += size[list[j++]];
-                while (mode == FC_VSWEEP_STORED && j < nl && list[j] == c0 + len &&
-                       len + size[list[j]] <= VSWEEP_MAX_SEG);
+                while (j < nl && (mode == FC_VSWEEP_STORED || (diag && size[list[j]] == 1)) &&
+                       list[j] == c0 + len && len + size[list[j]] <= VSWEEP_MAX_SEG);
                 if (pass == 1) {
                     int *g = S->seg + 3 * nseg;
-                    g[0] = c0; g[1] = len; g[2] = (int)moff[c0];
+                    g[0] = c0; g[1] = diag ? -len : len; g[2] = (int)moff[c0];
                     double *h = S->val + nval;   /* H^T rows: h[k * len + c] */
                     for (int k = 0; k < d; k++)
                         for (int t = Ht->p[d * a + k]; t < Ht->p[d * a + k + 1]; t++) {
@@ -207,7 +208,7 @@ static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
     const double *h = x + VSWEEP_HEAD(D);
     for (const int *g = g0; g < g1; g += 3) {
         const double *vs = v + g[0];
-        int s = g[1];
+        int s = abs(g[1]);
         for (int k = 0; k < D; k++, h += s) {
             double t = 0.0;
             for (int c = 0; c < s; c++) t += h[c] * vs[c];
@@ -235,7 +236,7 @@ static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
     h = x + VSWEEP_HEAD(D);
     for (const int *g = g0; g < g1; g += 3) {
         double *vs = v + g[0];
-        int s = g[1];
+        int s = abs(g[1]);
         if (stored) {   /* v += G_a dr, G's rows after H's */
             const double *gx = h + D * s;
             for (int c = 0; c < s; c++) {
@@ -253,8 +254,8 @@ static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
             t[c] = y;
         }
         const double *B = S->minv + g[2];
-        if (s == 1) {
-            vs[0] += B[0] * t[0];
+        if (g[1] < 0) {   /* a run of 1 x 1 blocks: their inverses in a row */
+            for (int c = 0; c < s; c++) vs[c] += B[c] * t[c];
         } else {
             for (int c = 0; c < s; c++)
                 for (int i = 0; i < s; i++) vs[i] += B[i + c * s] * t[c];

@@ -20,7 +20,8 @@ enum { FC_VSWEEP_CSR = 0, FC_VSWEEP_STORED = 1, FC_VSWEEP_IMPLICIT = 2 };
 typedef struct fc_vsweep {
     int d, nc, mode;
     int *sptr;          /* nc + 1: contact a's segments sptr[a] .. sptr[a+1]  */
-    int *seg;           /* 3 per segment: first dof, dofs s, offset in minv   */
+    int *seg;           /* 3 per segment: first dof, dofs s (-s: M^-1 there
+                           diagonal), offset of its block in minv            */
     long *voff;         /* nc + 1: contact a's values at val + voff[a]        */
     double *val;
     double *minv;       /* the inverse blocks, s x s column-major, scaled     */
