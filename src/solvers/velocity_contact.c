@@ -183,6 +183,26 @@ void fc_vsweep_set_local(fc_vsweep *S, int a, const fc_local *loc)
     x[d * d + 1] = loc->mu_r;
 }
 
+/* qa += H_seg v_seg: the d rows' values h[k s + c] (S, D constants in
+ * the callers for the common segments, so the loops unroll). */
+static inline void seg_dot(int D, int S, const double *h, const double *vs, double *qa)
+{
+    for (int c = 0; c < S; c++) {
+        double vc = vs[c];
+        for (int k = 0; k < D; k++) qa[k] += h[k * S + c] * vc;
+    }
+}
+
+/* t = H_seg^T dr (or G_seg^T dr). */
+static inline void seg_tdot(int D, int S, const double *h, const double *dr, double *t)
+{
+    for (int c = 0; c < S; c++) {
+        double y = 0.0;
+        for (int k = 0; k < D; k++) y += h[k * S + c] * dr[k];
+        t[c] = y;
+    }
+}
+
 /* The update of contact a for d = D (a constant in each caller below, so
  * that the compiler unrolls the d loops). */
 static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
@@ -209,12 +229,10 @@ static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
     for (const int *g = g0; g < g1; g += 3) {
         const double *vs = v + g[0];
         int s = abs(g[1]);
-        for (int k = 0; k < D; k++, h += s) {
-            double t = 0.0;
-            for (int c = 0; c < s; c++) t += h[c] * vs[c];
-            qa[k] += t;
-        }
-        if (stored) h += D * s;
+        if (s == 3) seg_dot(D, 3, h, vs, qa);   /* a rigid body's translation, rotation */
+        else if (s == 6) seg_dot(D, 6, h, vs, qa);
+        else seg_dot(D, s, h, vs, qa);
+        h += (stored ? 2 : 1) * D * s;
     }
     /* the one-contact problem: take-off or sticking from W_aa and mu alone
      * (the hybrid's first test), else fc_local_solve on the whole set-up */
@@ -237,30 +255,25 @@ static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
     for (const int *g = g0; g < g1; g += 3) {
         double *vs = v + g[0];
         int s = abs(g[1]);
-        if (stored) {   /* v += G_a dr, G's rows after H's */
-            const double *gx = h + D * s;
-            for (int c = 0; c < s; c++) {
-                double t = 0.0;
-                for (int k = 0; k < D; k++) t += gx[k * s + c] * dr[k];
-                vs[c] += t;
-            }
-            h += 2 * D * s;
+        double t[VSWEEP_MAX_SEG];
+        const double *hg = stored ? h + D * s : h;   /* stored: G's rows after H's */
+        if (s == 3) seg_tdot(D, 3, hg, dr, t);
+        else if (s == 6) seg_tdot(D, 6, hg, dr, t);
+        else seg_tdot(D, s, hg, dr, t);
+        h += (stored ? 2 : 1) * D * s;
+        if (stored) {   /* v += G_a dr */
+            for (int c = 0; c < s; c++) vs[c] += t[c];
             continue;
         }
-        double t[VSWEEP_MAX_SEG];   /* v += M_b^-1 (H_a^T dr) */
-        for (int c = 0; c < s; c++) {
-            double y = 0.0;
-            for (int k = 0; k < D; k++) y += h[k * s + c] * dr[k];
-            t[c] = y;
-        }
-        const double *B = S->minv + g[2];
+        const double *B = S->minv + g[2];   /* v += M_b^-1 (H_a^T dr) */
         if (g[1] < 0) {   /* a run of 1 x 1 blocks: their inverses in a row */
             for (int c = 0; c < s; c++) vs[c] += B[c] * t[c];
+        } else if (s == 3) {
+            for (int i = 0; i < 3; i++) vs[i] += B[i] * t[0] + B[i + 3] * t[1] + B[i + 6] * t[2];
         } else {
             for (int c = 0; c < s; c++)
                 for (int i = 0; i < s; i++) vs[i] += B[i + c * s] * t[c];
         }
-        h += D * s;
     }
 }
 
