@@ -697,9 +697,13 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
     velocity(&w, r, minvf, v);   /* exact v of the returned r */
     memcpy(w.v, v, (size_t)n * sizeof *v);
     info->residual = measure(p, &w, r, u);
-    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s (the iterations %.3f s CPU; sweep data %s)",
-           fc_status_name(st), info->iterations, info->residual, fc_clock_elapsed(&clk), cpu,
-           !w.vs.val ? "CSR rows" : w.vs.mode == FC_VSWEEP_STORED ? "per contact, G stored" : "per contact, G from M^-1");
+    /* the bytes a sweep streams per contact: its values and indices, W_aa */
+    double bytes = w.vs.val ? (double)w.vs.voff[nc] * 8 + (double)w.vs.sptr[nc] * 12 + nc * 12.0
+                            : (double)(w.Ht->nnz + w.Gt->nnz) * 12 + m * 8.0 + nc * (double)sizeof(fc_local);
+    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s (the iterations %.3f s CPU; sweep data %s, "
+           "%.0f bytes per contact)", fc_status_name(st), info->iterations, info->residual, fc_clock_elapsed(&clk), cpu,
+           !w.vs.val ? "CSR rows" : w.vs.mode == FC_VSWEEP_STORED ? "per contact, G stored" : "per contact, G from M^-1",
+           bytes / nc);
     info->status = st;
     work_free(&w);
     free(minvf);
