@@ -201,37 +201,18 @@ int fc_local_law_2d(const fc_local *c, const double *q, double *r)
 
 /* d = 3: the two cases of Coulomb's law that need no search, take-off
  * (q_N >= 0: r = 0) and sticking (W r = -q inside the cone); 0 with r
- * set when one holds, -1 otherwise (sliding: the caller's Newton).
- * W r = -q by the adjugate (Cramer's rule: some 40 flops, no branch;
- * Gaussian elimination with pivoting cost 3x more in the sweeps,
- * docs/distributed.md 2026-11-27); -1 as well when |det W| is below
- * 1e-14 of Hadamard's bound (the product of its rows' norms), W
- * numerically singular.  The cone test needs no error: the case's
- * conditions are the law. */
+ * set when one holds, -1 otherwise (sliding: the caller's Newton). */
 int fc_local_law_3d(const fc_local *c, const double *q, double *r)
 {
     if (q[0] >= 0.0) {
         r[0] = r[1] = r[2] = 0.0;
         return 0;
     }
-    const double *W = c->W;   /* column-major: W[i + 3 j] = W_ij */
-    double a00 = W[0], a01 = W[3], a02 = W[6];
-    double a10 = W[1], a11 = W[4], a12 = W[7];
-    double a20 = W[2], a21 = W[5], a22 = W[8];
-    double c00 = a11 * a22 - a12 * a21, c01 = a12 * a20 - a10 * a22, c02 = a10 * a21 - a11 * a20;
-    double det = a00 * c00 + a01 * c01 + a02 * c02;
-    double h = sqrt((a00 * a00 + a01 * a01 + a02 * a02) * (a10 * a10 + a11 * a11 + a12 * a12) *
-                    (a20 * a20 + a21 * a21 + a22 * a22));
-    if (!(fabs(det) > 1e-14 * h)) return -1;
-    double c10 = a02 * a21 - a01 * a22, c11 = a00 * a22 - a02 * a20, c12 = a01 * a20 - a00 * a21;
-    double c20 = a01 * a12 - a02 * a11, c21 = a02 * a10 - a00 * a12, c22 = a00 * a11 - a01 * a10;
-    double s = -1.0 / det;   /* x = adj(W) (-q) / det, adj(W)_ij = c_ji */
-    double x0 = s * (c00 * q[0] + c10 * q[1] + c20 * q[2]);
-    double x1 = s * (c01 * q[0] + c11 * q[1] + c21 * q[2]);
-    double x2 = s * (c02 * q[0] + c12 * q[1] + c22 * q[2]);
-    if (!(x0 >= 0.0) || !(x1 * x1 + x2 * x2 <= c->mu * c->mu * x0 * x0) || !isfinite(x1 + x2)) return -1;
-    r[0] = x0;
-    r[1] = x1;
-    r[2] = x2;
+    double J[5][5], x[3] = {-q[0], -q[1], -q[2]};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) J[i][j] = c->W[j * 3 + i];
+    if (fc_small_solve(3, J, x) != 0) return -1;
+    if (!(x[0] >= 0.0) || !(fc_hypot(x[1], x[2]) <= c->mu * x[0])) return -1;
+    memcpy(r, x, sizeof x);
     return 0;
 }
