@@ -20,13 +20,13 @@
 # session's share (docs/distributed.md); a measurement device only.
 # usage: bench/dist_scale.sh [--fricon PATH] [--out DIR] [--sweeps N] [--count N]
 #                            [--solver NAME] [--tol T] [--time-limit S] [--ranks "1 2"]
-#                            [--check] [--own-sessions] [--step FILE]...
+#                            [--check] [--own-sessions] [--set NAME=VALUE]... [--step FILE]...
 # needs the -DFRICON_MPI=ON build (default build-mpi/fricon); defaults:
 # dist-nncg, 1e-4, 5000 sweeps, no time limit, ranks 1 and 2.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRICON=$HERE/../build-mpi/fricon OUT=bench-dist SWEEPS=5000 COUNT=27000
-SOLVER=dist-nncg TOL=1e-4 STEPS=() LIMIT=0 RANKS="1 2" CHECK=0 WRAP=()
+SOLVER=dist-nncg TOL=1e-4 STEPS=() LIMIT=0 RANKS="1 2" CHECK=0 WRAP=() SETS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --fricon) FRICON=$2; shift 2 ;;
@@ -40,6 +40,7 @@ while [ $# -gt 0 ]; do
     --check) CHECK=1; shift ;;
     --own-sessions) WRAP=(setsid -w); shift ;;
     --step) STEPS+=("$2"); shift 2 ;;
+    --set) SETS+=(--set "$2"); shift 2 ;;
     *) echo "dist_scale.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -58,7 +59,7 @@ for step in "${STEPS[@]}"; do
     echo "== $np rank(s), $(uptime)"
     mpirun -q --oversubscribe -np "$np" "${WRAP[@]}" /usr/bin/time -f "rank cpu %U s user %S s sys %e s wall" \
       "$FRICON" solve "$step" --solver "$SOLVER" --tol "$TOL" --max-iter "$SWEEPS" --time-limit "$LIMIT" \
-      --output "$sol" --verbose --verbose --json 2>&1 \
+      "${SETS[@]}" --output "$sol" --verbose --verbose --json 2>&1 \
       | grep -E "$SOLVER: [0-9]+ ranks|$SOLVER: [a-z-]+ after|rank cpu|\"residual\""
     if [ "$CHECK" = 1 ] && [ -f "$sol" ]; then
       echo "gfccheck.py: $(/usr/bin/python3 "$HERE/../tests/gfccheck.py" "$step" "$sol" --stats | tr '\n' ' ')"

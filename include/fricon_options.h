@@ -372,6 +372,11 @@ typedef struct fc_nncg_options {
     double newton_reg;     /* s > 0: the Newton system (J + s I) x = -F
                               (J is nearly singular on hyperstatic
                               packings); default 0                         */
+    int sweep_data;        /* the velocity form's sweep data (nncg, and
+                              dist-nsgs / dist-nncg): 0 CSR rows of H^T and
+                              G^T = (M^-1 H)^T, 1 laid out per contact with
+                              G stored, 2 per contact with G applied from
+                              M^-1's blocks (docs/distributed.md); default 2 */
 } fc_nncg_options;
 
 typedef struct fc_options {

@@ -209,8 +209,62 @@ static void test_exact_hand(void)
     CHECK_NEAR(r[2], 0.0, 1e-15, "r_T2");
 }
 
+/* fc_local_law_3d against a solve done here (Gaussian elimination):
+ * on random, slightly nonsymmetric W, the sticking case is taken when
+ * W^-1 (-q) is inside the cone by a margin (and equals it), refused when
+ * outside by a margin; take-off when q_N >= 0; a singular W: -1. */
+static void test_law_3d(void)
+{
+    int stick = 0, slide = 0;
+    for (int t = 0; t < 2000; t++) {
+        double W[9], A[3][4], x[3], r[3] = {9, 9, 9}, q[3], mu = urand(0.1, 1.0);
+        random_spd(3, W);
+        for (int k = 0; k < 9; k++) W[k] *= 1.0 + urand(-0.05, 0.05);   /* not symmetric */
+        for (int k = 0; k < 3; k++) q[k] = urand(-1, 1);
+        q[0] = t % 10 ? -fabs(q[0]) : fabs(q[0]);
+        fc_local c;
+        fc_local_setup(&c, 3, W, mu, 0.0);
+        int ret = fc_local_law_3d(&c, q, r);
+        if (q[0] >= 0) {
+            CHECK(ret == 0 && r[0] == 0 && r[1] == 0 && r[2] == 0, "take-off");
+            continue;
+        }
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) A[i][j] = W[j * 3 + i];
+            A[i][3] = -q[i];
+        }
+        for (int k = 0; k < 3; k++) {   /* no pivoting: SPD up to 5% */
+            for (int i = k + 1; i < 3; i++) {
+                double f = A[i][k] / A[k][k];
+                for (int j = k; j < 4; j++) A[i][j] -= f * A[k][j];
+            }
+        }
+        for (int i = 2; i >= 0; i--) {
+            double v = A[i][3];
+            for (int j = i + 1; j < 3; j++) v -= A[i][j] * x[j];
+            x[i] = v / A[i][i];
+        }
+        double margin = mu * x[0] - hypot(x[1], x[2]), scale = check_norm(3, x);
+        if (x[0] > 1e-9 * scale && margin > 1e-9 * scale) {
+            stick++;
+            CHECK(ret == 0, "law_3d refused a sticking case (margin %g)", margin);
+            for (int k = 0; k < 3; k++) CHECK(fabs(r[k] - x[k]) <= 1e-10 * scale, "sticking r[%d]: %g, %g", k, r[k], x[k]);
+        } else if (x[0] < -1e-9 * scale || margin < -1e-9 * scale) {
+            slide++;
+            CHECK(ret != 0, "law_3d took a sticking r outside the cone (margin %g)", margin);
+        }
+    }
+    double S[9] = {1, 1, 0, 1, 1, 0, 0, 0, 1}, q[3] = {-1, 0, 0}, r[3];   /* rank 2 */
+    fc_local c;
+    fc_local_setup(&c, 3, S, 0.5, 0.0);
+    CHECK(fc_local_law_3d(&c, q, r) != 0, "law_3d on a singular W");
+    printf("law_3d: %d sticking, %d not, checked\n", stick, slide);
+    CHECK(stick > 100 && slide > 100, "both cases occur");
+}
+
 int main(void)
 {
+    test_law_3d();
     test_hand_cases();
     test_optimality();
     test_exact_hand();

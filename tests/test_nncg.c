@@ -102,7 +102,8 @@ static void pile_step(void)
     if (!p) return;
     static const char *set[][2] = {{NULL, NULL}, {"nncg.order", "1"}, {"nncg.order", "2"},
                                    {"nncg.accel", "0"}, {"nncg.accel", "2"},
-                                   {"nncg.symmetric", "1"}};
+                                   {"nncg.symmetric", "1"}, {"nncg.sweep_data", "0"},
+                                   {"nncg.sweep_data", "1"}};
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         fc_info info;
         double e = run(p, 1e-4, set[k][0], set[k][1], 0, 60.0, &info);
@@ -114,6 +115,32 @@ static void pile_step(void)
               fc_status_name(info.status), e);
         CHECK(info.dyn_residual <= 1e-8, "pile step: dynamics residual %.3e", info.dyn_residual);
     }
+    fc_problem_free(p);
+}
+
+/* The sweep's data layouts (nncg.sweep_data: CSR rows, per contact with
+ * G stored, per contact with G from M^-1's blocks) differ in rounding
+ * only: on rel each reaches tol (the independent error) in the same
+ * sweeps to within 10% of the CSR rows' count. */
+static void sweep_layouts(const char *rel, double tol)
+{
+    fc_problem *p = test_load(rel);
+    if (!p) return;
+    int sweeps[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        char val[2] = {(char)('0' + k), 0};
+        fc_info info;
+        double e = run(p, tol, "nncg.sweep_data", val, 0, 60.0, &info);
+        sweeps[k] = info.iterations;
+        printf("%s nncg.sweep_data=%d: %s after %d sweeps, independent error %.3e\n", rel, k,
+               fc_status_name(info.status), info.iterations, e);
+        CHECK(info.status == FC_CONVERGED && e <= tol * (1 + 1e-6) && info.dyn_residual <= 1e-8,
+              "%s sweep_data=%d: %s, error %.3e, dynamics %.3e", rel, k, fc_status_name(info.status), e,
+              info.dyn_residual);
+    }
+    for (int k = 1; k < 3; k++)
+        CHECK(abs(sweeps[k] - sweeps[0]) <= sweeps[0] / 10 + 1, "%s: %d sweeps with sweep_data=%d, %d with CSR rows",
+              rel, sweeps[k], k, sweeps[0]);
     fc_problem_free(p);
 }
 
@@ -204,6 +231,8 @@ int main(void)
     warm_start("global/Spheres-i099-356-679.hdf5");
     converges("global/Box_Stacks-i0122-82-5.hdf5", 1e-8, NULL, NULL);
     converges("global/Box_Stacks-i0122-82-5.hdf5", 1e-8, "nncg.order", "1");
+    sweep_layouts("global/Box_Stacks-i0122-82-5.hdf5", 1e-8);
+    sweep_layouts("global/Spheres-i099-356-679.hdf5", 1e-6);
     converges("global/Spheres-i099-356-679.hdf5", 1e-6, NULL, NULL);
     converges("global/CubeH8.hdf5", 1e-8, NULL, NULL);
     converges("global/GFC3D_TwoRods1.dat", 1e-8, NULL, NULL);

@@ -8,6 +8,7 @@
 #include "fricon.h"
 #include "internal.h"
 #include "cone/cone.h"
+#include "solvers/velocity_contact.h"
 
 #include <mpi.h>
 #include <stddef.h>
@@ -90,6 +91,7 @@ typedef struct fc_dist_work {
     double *inv;            /* local bodies' M^-1, dense, at ioff[i]         */
     int *ioff;
     fc_local *loc;          /* owned contacts (W_aa with the split masses)   */
+    fc_vsweep vs;           /* the sweep's data per contact (nncg.sweep_data)*/
     double *v, *rl, *best;  /* local velocity; owned r; best owned r         */
     double *scratch;        /* a body's matrix, two body vectors, nv         */
     int maxs;               /* the largest body (dofs)                       */
@@ -106,8 +108,9 @@ typedef fc_status (*fc_dist_iterate_fn)(fc_dist_work *w, const fc_problem *p, co
                                         const fc_clock *clk, int cap, int *capped, fc_info *info);
 
 /* The run: layout and setup, iterate, r gathered on every rank, v and u
- * recomputed; when polished, a problem of at most 5000 contacts not
- * converged after 1000 iterations is finished by serial nsgs-v on rank 0. */
+ * recomputed; when polished (the sweeping solvers), the sweep's data laid
+ * out per contact (nncg.sweep_data), and a problem of at most 5000 contacts
+ * not converged after 1000 iterations finished by serial nsgs-v on rank 0. */
 fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished,
                       const fc_problem *p, const fc_options *opt, double *r, double *u, double *v,
                       fc_info *info);

@@ -28,6 +28,7 @@ void fc_dist_work_free(fc_dist_work *w)
     fc_dist_exchange_free(&w->X);
     fc_dist_layout_free(&w->L);
     fc_matrix_free(w->Hc); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
+    fc_vsweep_free(&w->vs);
     free(w->inv); free(w->ioff); free(w->loc); free(w->v); free(w->rl); free(w->best);
     free(w->scratch); free(w->piv); free(w->red);
 }
@@ -111,8 +112,10 @@ static int body_velocity(const fc_problem *p, const fc_matrix *Mc, const fc_dist
 
 /* ---- setup ---- */
 
-/* M^-1 of the local bodies, Hl, Gl, the contacts' W_aa, the first v. */
-static int setup(const fc_problem *p, const double *r, fc_dist_work *w, char *msg, size_t len)
+/* M^-1 of the local bodies, Hl, Gl, the contacts' W_aa, the first v;
+ * for a solver that sweeps, the sweep's data per contact. */
+static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const double *r, fc_dist_work *w,
+                 char *msg, size_t len)
 {
     fc_dist_layout *L = &w->L;
     int d = p->d, rows = d * L->nown, ret = 1;
@@ -212,6 +215,18 @@ static int setup(const fc_problem *p, const double *r, fc_dist_work *w, char *ms
         fc_local_setup(&w->loc[o], d, W, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
         memcpy(w->rl + (size_t)d * o, r + (size_t)d * a, (size_t)d * sizeof *r);
     }
+    /* the sweep's data per contact (the bodies' dofs are ranges of the local v) */
+    if (sweeps && opt->nncg.sweep_data != FC_VSWEEP_CSR) {
+        long *boff = fc_calloc((size_t)L->nloc + 1, sizeof *boff);
+        if (!boff) goto out;
+        for (int i = 0; i < L->nloc; i++) boff[i] = w->ioff[i];
+        int vs = fc_vsweep_build(&w->vs, opt->nncg.sweep_data, d, L->nown, w->Hl, L->nloc, L->loff, w->inv,
+                                 boff, L->nsplit);
+        free(boff);
+        if (vs < 0) goto out;
+        if (vs == 0)
+            for (int o = 0; o < L->nown; o++) fc_vsweep_set_local(&w->vs, o, &w->loc[o]);
+    }
     /* the first v, from the whole r */
     for (int i = 0; i < L->nloc; i++)
         if (body_velocity(p, Mc, w, L->loc[i], r, A, w->piv, w->v + L->loff[i])) {
@@ -249,9 +264,14 @@ void fc_dist_sweep(fc_dist_work *w, const fc_problem *p, const fc_local_params *
 {
     clock_t c0 = clock();
     int d = w->d;
-    for (int o = 0; o < w->L.nown; o++)
-        fc_velocity_contact(&w->loc[o], par, w->Hl, w->Gl, d * o, p->w + (size_t)d * w->L.own[o],
-                            w->rl + (size_t)d * o, w->v);
+    int nown = w->L.nown;
+    for (int o = 0; o < nown; o++) {
+        const double *wa = p->w + (size_t)d * w->L.own[o];
+        if (w->vs.val)
+            fc_vsweep_contact(&w->vs, o, o + 1 < nown ? o + 1 : -1, par, wa, w->rl + (size_t)d * o, w->v);
+        else
+            fc_velocity_contact(&w->loc[o], par, w->Hl, w->Gl, d * o, wa, w->rl + (size_t)d * o, w->v);
+    }
     w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
 }
 
@@ -363,7 +383,7 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     clock_t c_setup = clock();
     int bad = fc_dist_layout_build(p, MPI_COMM_WORLD, &w.L, msg, sizeof msg);
     double c_layout = (double)(clock() - c_setup) / CLOCKS_PER_SEC;
-    bad = bad || setup(p, r, &w, msg, sizeof msg);
+    bad = bad || setup(p, opt, polished, r, &w, msg, sizeof msg);   /* the polished ones sweep */
     double c_setup_all = (double)(clock() - c_setup) / CLOCKS_PER_SEC;   /* with the partition's wait */
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (bad) {

@@ -26,6 +26,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Largest diagonal block of M inverted densely (6: a rigid body). */
 #define NNCG_MAX_BLOCK 12
@@ -50,6 +51,7 @@ typedef struct nncg_work {
     int d, nc, m, n;
     /* velocity form (global): Ht rows = contacts' directions, Gt rows = M^-1 H columns */
     fc_matrix *Ht, *Gt;
+    fc_vsweep vs;           /* the sweep's data per contact (nncg.sweep_data 1, 2) */
     const double *w;
     double *v, *vp, *vx;    /* n: velocity, G p, v at the sweep's start */
     /* local form */
@@ -68,6 +70,7 @@ static void work_free(nncg_work *w)
 {
     fc_matrix_free(w->Ht);
     fc_matrix_free(w->Gt);
+    fc_vsweep_free(&w->vs);
     fc_matrix_free(w->Wb);
     free(w->v); free(w->vp); free(w->vx);
     free(w->loc); free(w->order); free(w->body);
@@ -84,10 +87,13 @@ static double row_dot(const fc_matrix *A, int i, const double *x)
 }
 
 /* One contact in the velocity form (velocity_contact.c): qa = H_a^T v + w_a - W_aa r_a. */
-static void contact_v(nncg_work *w, const fc_local_params *par, int a, double *r)
+static void contact_v(nncg_work *w, const fc_local_params *par, int a, int next, double *r)
 {
     int d = w->d;
-    fc_velocity_contact(&w->loc[a], par, w->Ht, w->Gt, d * a, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
+    if (w->vs.val)
+        fc_vsweep_contact(&w->vs, a, next, par, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
+    else
+        fc_velocity_contact(&w->loc[a], par, w->Ht, w->Gt, d * a, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
 }
 
 /* One contact in the local form: qa = sum_{b != a} W_ab r_b + q_a. */
@@ -107,12 +113,12 @@ static void contact_w(nncg_work *w, const fc_local_params *par, int a, double *r
 static void sweep(nncg_work *w, const fc_local_params *par, int symmetric, double *r)
 {
     for (int i = 0; i < w->nc; i++) {
-        if (w->Gt) contact_v(w, par, w->order[i], r);
+        if (w->Gt) contact_v(w, par, w->order[i], i + 1 < w->nc ? w->order[i + 1] : -1, r);
         else contact_w(w, par, w->order[i], r);
     }
     if (!symmetric) return;
     for (int i = w->nc - 1; i >= 0; i--) {
-        if (w->Gt) contact_v(w, par, w->order[i], r);
+        if (w->Gt) contact_v(w, par, w->order[i], i > 0 ? w->order[i - 1] : -1, r);
         else contact_w(w, par, w->order[i], r);
     }
 }
@@ -568,6 +574,19 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
                 W[k + l * d] = W[l + k * d] = 0.5 * (W[k + l * d] + W[l + k * d]);
         fc_local_setup(&w->loc[a], d, W, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
     }
+    /* the sweep's data per contact, when M's blocks are ranges of dofs */
+    int ranges = opt->nncg.sweep_data != FC_VSWEEP_CSR;
+    for (int i = 0; i < n && ranges; i++) ranges = dofs[i] == i;
+    if (ranges) {
+        long *boff = fc_calloc((size_t)nb + 1, sizeof *boff);
+        if (!boff) goto out;
+        for (int b = 0; b < nb; b++) boff[b] = (long)start[b] * NNCG_MAX_BLOCK;
+        int vs = fc_vsweep_build(&w->vs, opt->nncg.sweep_data, d, nc, w->Ht, nb, start, inv, boff, NULL);
+        free(boff);
+        if (vs < 0) goto out;
+        if (vs == 0)
+            for (int a = 0; a < nc; a++) fc_vsweep_set_local(&w->vs, a, &w->loc[a]);
+    }
     if (opt->nncg.order == 0) {
         for (int a = 0; a < nc; a++) w->order[a] = a;
     } else if (load_path_order(nc, n, body, opt->nncg.order == 2, w->order)) {
@@ -577,7 +596,7 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     body = NULL;
     ret = 0;
 out:
-    if (ret) { fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL; }
+    if (ret) { fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL; fc_vsweep_free(&w->vs); }
     fc_matrix_free(Mc);
     fc_matrix_free(Hc);
     free(par); free(blk); free(start); free(dofs); free(loc_of); free(inv); free(body);
@@ -672,12 +691,19 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
     }
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
     velocity(&w, r, minvf, w.v);
+    clock_t c0 = clock();
     fc_status st = iterate(p, opt, &clk, &w, r, u, info);
+    double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
     velocity(&w, r, minvf, v);   /* exact v of the returned r */
     memcpy(w.v, v, (size_t)n * sizeof *v);
     info->residual = measure(p, &w, r, u);
-    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s", fc_status_name(st),
-           info->iterations, info->residual, fc_clock_elapsed(&clk));
+    /* the bytes a sweep streams per contact: its values and indices, W_aa */
+    double bytes = w.vs.val ? (double)w.vs.voff[nc] * 8 + (double)w.vs.sptr[nc] * 12 + nc * 12.0
+                            : (double)(w.Ht->nnz + w.Gt->nnz) * 12 + m * 8.0 + nc * (double)sizeof(fc_local);
+    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s (the iterations %.3f s CPU; sweep data %s, "
+           "%.0f bytes per contact)", fc_status_name(st), info->iterations, info->residual, fc_clock_elapsed(&clk), cpu,
+           !w.vs.val ? "CSR rows" : w.vs.mode == FC_VSWEEP_STORED ? "per contact, G stored" : "per contact, G from M^-1",
+           bytes / nc);
     info->status = st;
     work_free(&w);
     free(minvf);
