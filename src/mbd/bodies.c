@@ -33,6 +33,7 @@ void fc_mbd_world_free(fc_mbd_world *w)
     }
     free(w->tbuf);
     free(w->bp_work);
+    free(w->bp_hit);
     free(w);
 }
 
