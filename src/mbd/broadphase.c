@@ -12,6 +12,8 @@
  * (i, j) order whatever the grid: threads take ranges (detect.c). */
 #include "mbd/mbd.h"
 
+#include <omp.h>
+
 /* The k-th smallest of x[0 .. n-1] (x reordered): Hoare's selection. */
 static double select_kth(double *x, int n, int k)
 {
@@ -145,7 +147,6 @@ static int body_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int i, fc_mbd
 
 int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int hi, fc_mbd_tbuf *out)
 {
-    out->npairs = 0;
     for (int i = lo; i < hi; i++)
         if (body_pairs(w, g, i, out)) return -1;
     return 0;
@@ -154,18 +155,18 @@ int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int h
 /* The grid's arrays for n bodies in w->bp_work, grown when n grows (the
  * workspace is kept from step to step: no allocation, no first-touch page
  * faults a step); their contents are not cleared. */
-int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g)
+int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
 {
     int n = w->nbodies;
-    size_t m = (size_t)n + 1, off[12], at = 0, al = 64;
+    size_t m = (size_t)n + 1, off[13], at = 0, al = 64;
     memset(g, 0, sizeof *g);
     g->tsize = 16;
     while (g->tsize < 2 * (size_t)n) g->tsize <<= 1;
-    size_t sz[12] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
+    size_t sz[13] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
                      m * sizeof(int), m * sizeof(int), m * sizeof(int), m * sizeof(fc_mbd_cell),
                      m * sizeof(fc_mbd_cell), m * sizeof(fc_mbd_cell_body), (4 * g->tsize + 1) * sizeof(int),
-                     m * sizeof(unsigned)};
-    for (int k = 0; k < 12; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
+                     m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int)};
+    for (int k = 0; k < 13; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
     if (at > w->bp_bytes) {
         free(w->bp_work);
         w->bp_bytes = 0;
@@ -186,6 +187,7 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g)
     g->body = (fc_mbd_cell_body *)(b + off[9]);
     g->start = (int *)(b + off[10]);
     g->bucket = (unsigned *)(b + off[11]);
+    g->count = (int *)(b + off[12]);
     return 0;
 }
 
@@ -204,11 +206,13 @@ static void classify(fc_mbd_world *w, fc_mbd_grid *g)
         double r = g->rad[i];
         g->large_of[i] = -1;
         if (!isfinite(r) || r > 4 * median) { g->large_of[i] = nlarge; g->large[nlarge++] = i; continue; }
-        rmax = fmax(rmax, r);
-        smax = fmax(smax, g->spd[i]);
+        double s = g->spd[i];   /* comparisons: fmax is a call here */
+        if (r > rmax) rmax = r;
+        if (s > smax) smax = s;
         for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], w->bodies[i].x[k]);
-            hi[k] = fmax(hi[k], w->bodies[i].x[k]);
+            double x = w->bodies[i].x[k];
+            if (x < lo[k]) lo[k] = x;
+            if (x > hi[k]) hi[k] = x;
         }
     }
     g->nlarge = nlarge;
@@ -240,31 +244,66 @@ static void classify(fc_mbd_world *w, fc_mbd_grid *g)
     }
 }
 
-/* Bucket b's small bodies at start[b] .. start[b + 1] - 1 of cell[] and
- * body[], in body order: a counting sort. */
-static void bucket_sort(const fc_mbd_world *w, fc_mbd_grid *g)
+/* The cells of bodies [lo, hi) (a thread's range) and their buckets:
+ * the box's index (dense) or the hash; counted in cnt. */
+static void cells_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int *cnt)
 {
-    int n = w->nbodies, T = (int)g->nbuckets;
-    int *start = g->start;
-    memset(start, 0, ((size_t)T + 1) * sizeof *start);
-    for (int i = 0; i < n; i++)
-        if (g->large_of[i] < 0) start[g->bucket[i] + 1]++;
-    for (int b = 0; b < T; b++) start[b + 1] += start[b];
-    for (int i = 0; i < n; i++) {
+    double cell = g->size;
+    unsigned long long mask = g->tsize - 1;
+    long long lx = g->lo[0], ly = g->lo[1], lz = g->lo[2], ny = g->nc[1], nz = g->nc[2];
+    memset(cnt, 0, (size_t)g->nbuckets * sizeof *cnt);
+    for (int i = lo; i < hi; i++) {
         if (g->large_of[i] >= 0) continue;
-        int s = start[g->bucket[i]]++;
+        const double *x = w->bodies[i].x;
+        fc_mbd_cell *k = &g->key[i];
+        k->ix = (long long)floor(x[0] / cell);
+        k->iy = (long long)floor(x[1] / cell);
+        k->iz = (long long)floor(x[2] / cell);
+        k->body = i;
+        unsigned b = g->dense ? (unsigned)(((k->ix - lx) * ny + (k->iy - ly)) * nz + (k->iz - lz))
+                              : (unsigned)(cell_hash(k->ix, k->iy, k->iz) & mask);
+        g->bucket[i] = b;
+        cnt[b]++;
+    }
+}
+
+/* The buckets' starts from the threads' counts, which become their
+ * cursors: thread t's bodies of bucket b after those of threads < t. */
+static void bucket_starts(fc_mbd_grid *g, int nt)
+{
+    int at = 0, nb = (int)g->nbuckets;
+    for (int b = 0; b < nb; b++) {
+        g->start[b] = at;
+        for (int t = 0; t < nt; t++) {
+            int *c = g->count + (size_t)t * ((size_t)nb + 1) + b, k = *c;
+            *c = at;
+            at += k;
+        }
+    }
+    g->start[nb] = at;
+}
+
+/* Bodies [lo, hi) into their buckets' places (cursors cnt). */
+static void place(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int *cnt)
+{
+    for (int i = lo; i < hi; i++) {
+        if (g->large_of[i] >= 0) continue;
+        int s = cnt[g->bucket[i]]++;
         g->at[i] = s;
         g->cell[s] = g->key[i];
         const double *x = w->bodies[i].x;
         g->body[s] = (fc_mbd_cell_body){{x[0], x[1], x[2]}, g->rad[i], g->spd[i]};
     }
-    for (int b = T; b > 0; b--) start[b] = start[b - 1];   /* the cursors were the ends */
-    start[0] = 0;
 }
 
+/* Bucket b's small bodies at start[b] .. start[b + 1] - 1 of cell[] and
+ * body[], in body order: a counting sort, each thread counting and
+ * placing a contiguous range of bodies (its counts, then its cursors, at
+ * count + t (nbuckets + 1)); the large bodies' flags meanwhile. */
 void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 {
-    int n = w->nbodies;
+    int n = w->nbodies, nt = omp_get_num_threads(), me = omp_get_thread_num();
+    int lo = (int)((long)n * me / nt), hi = (int)((long)n * (me + 1) / nt);
 #pragma omp for schedule(static)
     for (int i = 0; i < n; i++) {
         const fc_mbd_body *b = &w->bodies[i];
@@ -275,30 +314,15 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
     }
 #pragma omp single
     classify(w, g);
-    double cell = g->size;
-    unsigned long long mask = g->tsize - 1;
-    long long lx = g->lo[0], ly = g->lo[1], lz = g->lo[2], ny = g->nc[1], nz = g->nc[2];
-#pragma omp for schedule(static)
-    for (int i = 0; i < n; i++) {
-        if (g->large_of[i] >= 0) continue;
-        const double *x = w->bodies[i].x;
-        fc_mbd_cell *k = &g->key[i];
-        k->ix = (long long)floor(x[0] / cell);
-        k->iy = (long long)floor(x[1] / cell);
-        k->iz = (long long)floor(x[2] / cell);
-        k->body = i;
-        g->bucket[i] = g->dense ? (unsigned)(((k->ix - lx) * ny + (k->iy - ly)) * nz + (k->iz - lz))
-                                : (unsigned)(cell_hash(k->ix, k->iy, k->iz) & mask);
-    }
-#pragma omp single nowait
-    bucket_sort(w, g);
-    if (g->hit) {   /* dynamic: the thread of the sort takes less */
-        int nlarge = g->nlarge;
-#pragma omp for schedule(dynamic, 512)
-        for (int j = 0; j < n; j++)
-            for (int l = 0; l < nlarge; l++)
+    int *cnt = g->count + (size_t)me * ((size_t)g->nbuckets + 1);
+    cells_of(w, g, lo, hi, cnt);
+    if (g->hit)
+        for (int l = 0; l < g->nlarge; l++)
+            for (int j = lo; j < hi; j++)
                 g->hit[(size_t)l * n + j] = j > g->large[l] && large_overlap(w, g, g->large[l], j);
-    } else {
 #pragma omp barrier
-    }
+#pragma omp single
+    bucket_starts(g, nt);
+    place(w, g, lo, hi, cnt);
+#pragma omp barrier
 }

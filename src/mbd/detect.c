@@ -2,13 +2,15 @@
  * then chunk by chunk (a range of bodies) the chunk's candidate pairs,
  * without the jointed ones, and their contacts (collide.c).  From 2
  * threads it is one parallel region: the grid built by the threads
- * together, FC_MBD_CHUNKS chunks per thread taken dynamically, each into
- * its own buffers (a local copy while it runs: no shared counters), then
- * the buffers copied in chunk order to their offsets in w->pairs and
- * w->contacts: the sequential order, the same lists for any count. */
+ * together, then FC_MBD_CHUNKS chunks per thread, thread 0 taking them
+ * from the first on and appending them to w->pairs and w->contacts
+ * directly, the others from the last back, each into its own buffers
+ * (a local copy while it runs: no shared counters), copied after thread
+ * 0's at the end: the sequential order, the same lists for any count. */
 #include "mbd/mbd.h"
 
 #include <limits.h>
+#include <omp.h>
 
 /* Planar frames (n, e_z x n, e_z): t1 in the plane of motion. */
 static void planar_frames(fc_mbd_contact *ct, int n)
@@ -26,30 +28,28 @@ typedef struct detect_job {
     fc_mbd_grid g;
     const int *jp;   /* the joints' pairs, sorted (narrow phase only) */
     int njoints, narrow;
+    int next, last;  /* the chunks not yet taken: next .. last        */
 } detect_job;
 
-/* Chunk bodies [lo, hi) into tb; -1 when out of memory. */
-static int chunk(const fc_mbd_world *w, const detect_job *job, int lo, int hi, fc_mbd_tbuf *tb)
+/* Chunk bodies [lo, hi) appended to t; -1 when out of memory. */
+static int chunk(const fc_mbd_world *w, const detect_job *job, int lo, int hi, fc_mbd_tbuf *t)
 {
-    fc_mbd_tbuf t = *tb;
-    int bad = fc_mbd_grid_pairs(w, &job->g, lo, hi, &t) != 0;
-    t.narrow.ncontacts = 0;
-    if (!bad && job->narrow) {
-        t.npairs = fc_mbd_joint_filter(job->jp, job->njoints, t.pairs, t.npairs);
-        for (int k = 0; k < t.npairs && !bad; k++)
-            bad = fc_mbd_collide_into(w, t.pairs[2 * k], t.pairs[2 * k + 1], &t.narrow) < 0;
-        if (w->planar) planar_frames(t.narrow.contacts, t.narrow.ncontacts);
-    }
-    *tb = t;
-    return bad;
+    int p0 = t->npairs, c0 = t->narrow.ncontacts;
+    if (fc_mbd_grid_pairs(w, &job->g, lo, hi, t)) return -1;
+    if (!job->narrow) return 0;
+    t->npairs = p0 + fc_mbd_joint_filter(job->jp, job->njoints, t->pairs + 2 * (size_t)p0, t->npairs - p0);
+    for (int k = p0; k < t->npairs; k++)
+        if (fc_mbd_collide_into(w, t->pairs[2 * k], t->pairs[2 * k + 1], &t->narrow) < 0) return -1;
+    if (w->planar) planar_frames(t->narrow.contacts + c0, t->narrow.ncontacts - c0);
+    return 0;
 }
 
-/* The chunks' offsets; w->pairs and w->contacts grown to their totals
- * (narrow: the contacts too).  -1 when out of memory. */
-static int offsets(fc_mbd_world *w, int K, int narrow)
+/* Offsets of chunks from .. K - 1 after the front's lists (w's);
+ * w->pairs and w->contacts grown to the totals.  -1 when out of memory. */
+static int offsets(fc_mbd_world *w, int from, int K)
 {
-    long np = 0, nc = 0;
-    for (int c = 0; c < K; c++) {
+    long np = w->npairs, nc = w->ncontacts;
+    for (int c = from; c < K; c++) {
         w->tbuf[c].pair_at = np;
         w->tbuf[c].contact_at = nc;
         np += w->tbuf[c].npairs;
@@ -62,35 +62,38 @@ static int offsets(fc_mbd_world *w, int K, int narrow)
         w->pairs = p;
         w->cap_pairs = (int)np;
     }
-    if (narrow && nc > w->cap_contacts) {
+    if (nc > w->cap_contacts) {
         fc_mbd_contact *ct = realloc(w->contacts, (size_t)nc * sizeof *ct);
         if (!ct) return -1;
         w->contacts = ct;
         w->cap_contacts = (int)nc;
     }
     w->npairs = (int)np;
-    w->ncontacts = narrow ? (int)nc : 0;
+    w->ncontacts = (int)nc;
     return 0;
 }
 
-static void swap_buffers(fc_mbd_world *w, fc_mbd_tbuf *t, int narrow)
+/* The chunks a thread takes (thread 0 from the front: into front, w's
+ * lists; the others from the back: into their buffers); -1 when out of
+ * memory. */
+static int take_chunks(const fc_mbd_world *w, detect_job *job, fc_mbd_tbuf *front, int K)
 {
-    int *p = w->pairs, cp = w->cap_pairs;
-    w->pairs = t->pairs;
-    w->cap_pairs = t->cap_pairs;
-    w->npairs = t->npairs;
-    t->pairs = p;
-    t->cap_pairs = cp;
-    t->npairs = 0;
-    if (!narrow) return;
-    fc_mbd_contact *c = w->contacts;
-    int cc = w->cap_contacts;
-    w->contacts = t->narrow.contacts;
-    w->cap_contacts = t->narrow.cap_contacts;
-    w->ncontacts = t->narrow.ncontacts;
-    t->narrow.contacts = c;
-    t->narrow.cap_contacts = cc;
-    t->narrow.ncontacts = 0;
+    int n = w->nbodies, me = omp_get_thread_num(), bad = 0;
+    for (;;) {
+        int c;
+#pragma omp critical(fc_mbd_chunks)
+        c = job->next > job->last ? -1 : me == 0 ? job->next++ : job->last--;
+        if (c < 0) return bad;
+        int lo = (int)((long)n * c / K), hi = (int)((long)n * (c + 1) / K);
+        if (me == 0) {
+            bad |= chunk(w, job, lo, hi, front);
+        } else {
+            fc_mbd_tbuf t = w->tbuf[c];
+            t.npairs = t.narrow.ncontacts = 0;
+            bad |= chunk(w, job, lo, hi, &t);
+            w->tbuf[c] = t;
+        }
+    }
 }
 
 /* The detection (narrow = 0: the broad phase's pairs only, jointed ones
@@ -99,41 +102,58 @@ static int detect(fc_mbd_world *w, int narrow)
 {
     int n = w->nbodies;
     int nt = FC_PAR_ON(n) ? fc_threads() : 1, K = nt == 1 ? 1 : FC_MBD_CHUNKS * nt;
-    detect_job job = {.narrow = narrow};
+    detect_job job = {.narrow = narrow, .next = 0, .last = K - 1};
     int *jp = NULL, bad = 0;
     w->npairs = w->ncontacts = 0;
-    if (fc_mbd_grid_prepare(w, &job.g) || fc_mbd_tbuf_reserve(w, K)) return -1;
+    if (fc_mbd_grid_prepare(w, &job.g, nt) || fc_mbd_tbuf_reserve(w, K)) return -1;
     if (narrow && w->njoints) {
         if (!(jp = fc_mbd_joint_pairs(w))) return -1;
         job.jp = jp;
         job.njoints = w->njoints;
     }
+    fc_mbd_tbuf front = {.pairs = w->pairs, .cap_pairs = w->cap_pairs,
+                         .narrow = {.contacts = w->contacts, .cap_contacts = w->cap_contacts}};
     if (nt == 1) {
-        /* the chunk's buffers become the world's: no copy */
         fc_mbd_grid_build(w, &job.g);
-        bad = chunk(w, &job, 0, n, &w->tbuf[0]);
-        if (!bad) swap_buffers(w, &w->tbuf[0], narrow);
+        bad = take_chunks(w, &job, &front, K);
     } else {
 #pragma omp parallel num_threads(nt)
         {
             fc_mbd_grid_build(w, &job.g);
-#pragma omp for schedule(dynamic, 1) reduction(| : bad)
-            for (int c = 0; c < K; c++)
-                bad |= chunk(w, &job, (int)((long)n * c / K), (int)((long)n * (c + 1) / K), &w->tbuf[c]);
+            int mine = take_chunks(w, &job, &front, K);
+#pragma omp atomic update
+            bad |= mine;
+#pragma omp barrier
 #pragma omp single
-            if (!bad) bad = offsets(w, K, narrow) != 0;
+            {
+                w->pairs = front.pairs;
+                w->cap_pairs = front.cap_pairs;
+                w->npairs = front.npairs;
+                w->contacts = front.narrow.contacts;
+                w->cap_contacts = front.narrow.cap_contacts;
+                w->ncontacts = front.narrow.ncontacts;
+                if (!bad) bad = offsets(w, job.next, K) != 0;
+            }
             if (!bad) {
-#pragma omp for schedule(static)
-                for (int c = 0; c < K; c++) {
+#pragma omp for schedule(dynamic, 1)
+                for (int c = job.next; c < K; c++) {
                     const fc_mbd_tbuf *t = &w->tbuf[c];
                     if (t->npairs)
                         memcpy(w->pairs + 2 * t->pair_at, t->pairs, (size_t)t->npairs * 2 * sizeof *t->pairs);
-                    if (narrow && t->narrow.ncontacts)
+                    if (t->narrow.ncontacts)
                         memcpy(w->contacts + t->contact_at, t->narrow.contacts,
                                (size_t)t->narrow.ncontacts * sizeof *t->narrow.contacts);
                 }
             }
         }
+    }
+    if (nt == 1) {
+        w->pairs = front.pairs;
+        w->cap_pairs = front.cap_pairs;
+        w->npairs = front.npairs;
+        w->contacts = front.narrow.contacts;
+        w->cap_contacts = front.narrow.cap_contacts;
+        w->ncontacts = front.narrow.ncontacts;
     }
     free(jp);
     if (bad) {

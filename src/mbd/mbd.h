@@ -102,7 +102,7 @@ typedef struct fc_mbd_cell_body {
 } fc_mbd_cell_body;
 typedef struct fc_mbd_grid {
     double *radii, *rad, *spd, *pn, size;
-    int *large, *large_of, *at, *start, nlarge;
+    int *large, *large_of, *at, *start, *count, nlarge;
     unsigned *bucket;
     fc_mbd_cell *key, *cell;
     fc_mbd_cell_body *body;
@@ -111,11 +111,12 @@ typedef struct fc_mbd_grid {
     int dense;
     unsigned char *hit;
 } fc_mbd_grid;
-/* The grid's arrays in w's kept workspace; -1 when out of memory. */
-int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g);
+/* The grid's arrays in w's kept workspace, for a build by threads
+ * threads; -1 when out of memory. */
+int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads);
 /* Built by every thread of a parallel region (or one, outside any). */
 void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g);
-/* The pairs of bodies [lo, hi) into out (emptied first), by (i, j). */
+/* The pairs of bodies [lo, hi) appended to out, by (i, j). */
 int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int hi, fc_mbd_tbuf *out);
 /* Candidate pairs (i < j, at least one moving) into w->pairs. */
 int fc_mbd_broadphase(fc_mbd_world *w);
