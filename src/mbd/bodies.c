@@ -10,6 +10,7 @@ fc_mbd_world *fc_mbd_world_new(void)
     w->margin = 1e-3;
     w->stab = 1.0;
     w->joint_stab = 1.0;
+    w->bp_valid = -1;
     return w;
 }
 

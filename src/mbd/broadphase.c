@@ -158,18 +158,20 @@ int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int h
 int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
 {
     int n = w->nbodies;
-    size_t m = (size_t)n + 1, off[13], at = 0, al = 64;
+    size_t m = (size_t)n + 1, off[14], at = 0, al = 64;
     memset(g, 0, sizeof *g);
     g->tsize = 16;
     while (g->tsize < 2 * (size_t)n) g->tsize <<= 1;
-    size_t sz[13] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
+    size_t sz[14] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
                      m * sizeof(int), m * sizeof(int), m * sizeof(int), m * sizeof(fc_mbd_cell),
                      m * sizeof(fc_mbd_cell), m * sizeof(fc_mbd_cell_body), (4 * g->tsize + 1) * sizeof(int),
-                     m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int)};
-    for (int k = 0; k < 13; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
+                     m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int),
+                     (size_t)threads * 8 * sizeof(double)};
+    for (int k = 0; k < 14; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
     if (at > w->bp_bytes) {
         free(w->bp_work);
         w->bp_bytes = 0;
+        w->bp_valid = -1;
         w->bp_work = malloc(at);
         if (!w->bp_work) return -1;
         w->bp_bytes = at;
@@ -188,33 +190,66 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
     g->start = (int *)(b + off[10]);
     g->bucket = (unsigned *)(b + off[11]);
     g->count = (int *)(b + off[12]);
+    g->part = (double *)(b + off[13]);
+    g->same = w->bp_valid == n;   /* rad[] holds the last build's radii */
     return 0;
 }
 
-/* Serial parts of the build: the typical size, the large bodies, the
- * cell size; the hit flags' room (w->bp_hit, kept; none when it cannot be
- * had: then tested when needed). */
-static void classify(fc_mbd_world *w, fc_mbd_grid *g)
+/* The typical size: the median finite bounding radius (kept from the
+ * last build while no radius changed: the same value). */
+static void typical_size(fc_mbd_world *w, fc_mbd_grid *g)
 {
-    int n = w->nbodies, nf = 0, nlarge = 0;
-    /* typical size: the median finite bounding radius */
-    for (int i = 0; i < n; i++)
-        if (isfinite(g->rad[i])) g->radii[nf++] = g->rad[i];
-    double median = nf ? select_kth(g->radii, nf, nf / 2) : 1.0, rmax = 0, smax = 0;
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < n; i++) {
+    int n = w->nbodies, nf = 0;
+    if (!g->same || g->changed) {
+        for (int i = 0; i < n; i++)
+            if (isfinite(g->rad[i])) g->radii[nf++] = g->rad[i];
+        w->bp_median = nf ? select_kth(g->radii, nf, nf / 2) : 1.0;
+    }
+    w->bp_valid = n;
+}
+
+/* Bodies [lo, hi): large (large_of 0) or small (-1); over the small ones
+ * the largest radius and speed bound, the least and greatest coordinates
+ * into part (8 values). */
+static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, double *part)
+{
+    double median = w->bp_median, rmax = 0, smax = 0;
+    double l[3] = {INFINITY, INFINITY, INFINITY}, u[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = lo; i < hi; i++) {
         double r = g->rad[i];
         g->large_of[i] = -1;
-        if (!isfinite(r) || r > 4 * median) { g->large_of[i] = nlarge; g->large[nlarge++] = i; continue; }
+        if (!isfinite(r) || r > 4 * median) { g->large_of[i] = 0; continue; }
         double s = g->spd[i];   /* comparisons: fmax is a call here */
         if (r > rmax) rmax = r;
         if (s > smax) smax = s;
         for (int k = 0; k < 3; k++) {
             double x = w->bodies[i].x[k];
-            if (x < lo[k]) lo[k] = x;
-            if (x > hi[k]) hi[k] = x;
+            if (x < l[k]) l[k] = x;
+            if (x > u[k]) u[k] = x;
         }
     }
+    double v[8] = {rmax, smax, l[0], l[1], l[2], u[0], u[1], u[2]};
+    memcpy(part, v, sizeof v);
+}
+
+/* The threads' parts together: the large bodies in order, the cell size,
+ * the box of occupied cells; the hit flags' room (w->bp_hit, kept; none
+ * when it cannot be had: then tested when needed). */
+static void classify(fc_mbd_world *w, fc_mbd_grid *g, int nt)
+{
+    int n = w->nbodies, nlarge = 0;
+    double rmax = 0, smax = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int t = 0; t < nt; t++) {
+        const double *p = g->part + 8 * (size_t)t;
+        if (p[0] > rmax) rmax = p[0];
+        if (p[1] > smax) smax = p[1];
+        for (int k = 0; k < 3; k++) {
+            if (p[2 + k] < lo[k]) lo[k] = p[2 + k];
+            if (p[5 + k] > hi[k]) hi[k] = p[5 + k];
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (g->large_of[i] >= 0) { g->large_of[i] = nlarge; g->large[nlarge++] = i; }
     g->nlarge = nlarge;
     g->size = 2 * rmax + w->margin + 2 * w->h * smax;
     if (!(g->size > 0)) g->size = 1;
@@ -302,23 +337,33 @@ static void place(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int *cn
  * count + t (nbuckets + 1)); the large bodies' flags meanwhile. */
 void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 {
-    int n = w->nbodies, nt = omp_get_num_threads(), me = omp_get_thread_num();
+    int n = w->nbodies, nt = omp_get_num_threads(), me = omp_get_thread_num(), changed = 0;
     int lo = (int)((long)n * me / nt), hi = (int)((long)n * (me + 1) / nt);
-#pragma omp for schedule(static)
-    for (int i = 0; i < n; i++) {
+    for (int i = lo; i < hi; i++) {
         const fc_mbd_body *b = &w->bodies[i];
         static const double ez[3] = {0, 0, 1};
-        g->rad[i] = fc_mbd_bound_radius(b);
+        double r = fc_mbd_bound_radius(b);
+        if (g->same) changed |= !(r == g->rad[i]);
+        g->rad[i] = r;
         g->spd[i] = fc_mbd_speed_bound(b);
         if (b->shape == FC_MBD_PLANE) fc_mbd_rotate(b->q, ez, g->pn + 3 * (size_t)i);
     }
+    if (changed) {
+#pragma omp atomic write
+        g->changed = 1;
+    }
+#pragma omp barrier
 #pragma omp single
-    classify(w, g);
+    typical_size(w, g);
+    sizes_of(w, g, lo, hi, g->part + 8 * (size_t)me);
+#pragma omp barrier
+#pragma omp single
+    classify(w, g, nt);
     int *cnt = g->count + (size_t)me * ((size_t)g->nbuckets + 1);
     cells_of(w, g, lo, hi, cnt);
     if (g->hit)
-        for (int l = 0; l < g->nlarge; l++)
-            for (int j = lo; j < hi; j++)
+        for (int j = lo; j < hi; j++)
+            for (int l = 0; l < g->nlarge; l++)
                 g->hit[(size_t)l * n + j] = j > g->large[l] && large_overlap(w, g, g->large[l], j);
 #pragma omp barrier
 #pragma omp single

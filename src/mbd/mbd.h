@@ -38,6 +38,8 @@ struct fc_mbd_world {
     size_t bp_bytes;          /* hash table, kept from step to step      */
     unsigned char *bp_hit;    /* its large bodies' flags, kept too       */
     size_t bp_hit_bytes;
+    double bp_median;         /* the bodies' median bounding radius, of  */
+    int bp_valid;             /* bp_valid bodies (-1: none)              */
 };
 
 /* The narrow phase's output: contacts appended to a growing buffer, with
@@ -101,14 +103,14 @@ typedef struct fc_mbd_cell_body {
     double x[3], rad, spd;
 } fc_mbd_cell_body;
 typedef struct fc_mbd_grid {
-    double *radii, *rad, *spd, *pn, size;
+    double *radii, *rad, *spd, *pn, *part, size;
     int *large, *large_of, *at, *start, *count, nlarge;
     unsigned *bucket;
     fc_mbd_cell *key, *cell;
     fc_mbd_cell_body *body;
     size_t tsize;
     long long lo[3], nc[3], nbuckets;   /* dense: the cells' box */
-    int dense;
+    int dense, same, changed;   /* same: rad[] holds the last build's radii */
     unsigned char *hit;
 } fc_mbd_grid;
 /* The grid's arrays in w's kept workspace, for a build by threads
