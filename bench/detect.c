@@ -1,15 +1,24 @@
 /* Threads 1 against 2 on the simulator's contact detection (issue 28),
- * built with the library (target bench_detect, not a ctest;
- * bench/parallel.sh runs `fricon simulate` for the same figure, this one
- * isolates the detection and its phases):
+ * built with the library (target bench_detect, not a ctest; run by
+ * bench/threads.sh --detect):
  *   build/bench_detect [--scene NAME] [--count N] [--steps S] [--reps K]
+ *                      [--lockstep L]
  * The scene (default pile, 10^4 spheres) is stepped S times (default 5;
- * nsgs, 20 sweeps, 1 thread) to a configuration; then the broad phase
- * alone and the whole detection (broad + narrow phase) are timed with 1
- * and 2 threads alternated K times (default 21): medians of the wall
- * seconds and of the process CPU seconds (both threads' together: what
- * the second thread costs, spinning included), the wall ratio, and
- * whether 1 and 2 threads gave the same pairs and contacts (bits). */
+ * nsgs, 20 sweeps, 1 thread) to a configuration.  Then:
+ * 1. the broad phase alone and the whole detection (broad + narrow
+ *    phase) of that configuration, timed with 1 and 2 threads alternated
+ *    K times (default 21): medians of the wall seconds and of the process
+ *    CPU seconds (both threads' together: what the second thread costs,
+ *    its waits included);
+ * 2. with --lockstep L: two copies of the world stepped L more steps side
+ *    by side, one with 1 thread, one with 2 (nsgs, 1 sweep in the file
+ *    order, as bench/parallel.sh's simulate runs), alternating which goes
+ *    first: the detection seconds of each step (fc_mbd_step_info, what
+ *    `fricon simulate` reports), their medians and ratio.  The two copies
+ *    stay identical (checked: pairs, contacts, positions), so each step
+ *    times the same work with the solve's traffic in between.
+ * Every timing checks that 1 and 2 threads gave the same pairs and
+ * contacts (bits). */
 #define _POSIX_C_SOURCE 200809L
 #include "mbd/mbd.h"   /* fc_mbd_broadphase, the world's pairs and contacts */
 
@@ -18,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_REPS 201
+#define MAX_REPS 1001
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -46,7 +55,8 @@ static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
     return h;
 }
 
-/* The bits of the pairs and the contacts (the solve's r excluded). */
+/* The bits of the pairs, the contacts (the solve's r excluded) and the
+ * bodies' positions. */
 static unsigned long long signature(const fc_mbd_world *w)
 {
     unsigned long long h = 1469598103934665603ULL;
@@ -57,27 +67,12 @@ static unsigned long long signature(const fc_mbd_world *w)
         memset(a.r, 0, sizeof a.r);
         h = fnv(h, &a, sizeof a);
     }
+    for (int i = 0; i < w->nbodies; i++) h = fnv(h, w->bodies[i].x, sizeof w->bodies[i].x);
     return h;
 }
 
-int main(int argc, char **argv)
+static fc_mbd_world *make(const char *scene, int count, int steps)
 {
-    const char *scene = "pile";
-    int count = 10000, steps = 5, reps = 21;
-    for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && !strcmp(argv[i], "--scene")) scene = argv[++i];
-        else if (i + 1 < argc && !strcmp(argv[i], "--count")) count = atoi(argv[++i]);
-        else if (i + 1 < argc && !strcmp(argv[i], "--steps")) steps = atoi(argv[++i]);
-        else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "usage: bench_detect [--scene NAME] [--count N] [--steps S] [--reps K]\n");
-            return 2;
-        }
-    }
-    if (reps < 1 || reps > MAX_REPS || count < 1 || steps < 0) {
-        fprintf(stderr, "bench_detect: reps 1..%d, count >= 1, steps >= 0\n", MAX_REPS);
-        return 2;
-    }
     fc_mbd_scene_params par;
     fc_mbd_scene_defaults(&par);
     par.count = count;
@@ -85,7 +80,7 @@ int main(int argc, char **argv)
     fc_error err;
     if (fc_mbd_scene(scene, &par, &w, &err) != FC_OK) {
         fprintf(stderr, "bench_detect: %s: %s\n", scene, err.msg);
-        return 2;
+        exit(2);
     }
     fc_options o;
     fc_default_options(&o);
@@ -94,8 +89,14 @@ int main(int argc, char **argv)
     for (int s = 0; s < steps; s++)
         if (fc_mbd_step(w, "nsgs", &o, NULL, &err) != FC_OK) {
             fprintf(stderr, "bench_detect: step %d: %s\n", s + 1, err.msg);
-            return 1;
+            exit(1);
         }
+    return w;
+}
+
+/* 1: the detection of one configuration, repeated. */
+static int repeated(fc_mbd_world *w, int reps)
+{
     static double bw[3][MAX_REPS], bc[3][MAX_REPS], dw[3][MAX_REPS], dc[3][MAX_REPS];
     unsigned long long sig[3] = {0, 0, 0};
     int differ = 0;
@@ -118,8 +119,8 @@ int main(int argc, char **argv)
             sig[t] = s;
         }
     if (sig[1] != sig[2]) differ = 1;
-    printf("%s --count %d after %d steps: %d bodies, %d pairs, %d contacts; %d repeats alternating "
-           "threads 1 and 2\n", scene, count, steps, w->nbodies, w->npairs, w->ncontacts, reps);
+    printf("1. one configuration: %d bodies, %d pairs, %d contacts; %d repeats alternating threads 1 and 2\n",
+           w->nbodies, w->npairs, w->ncontacts, reps);
     printf("%-12s %12s %12s %7s %12s %12s %s\n", "phase", "wall 1 (ms)", "wall 2 (ms)", "ratio",
            "cpu 1 (ms)", "cpu 2 (ms)", "results");
     double b1 = median(bw[1], reps), b2 = median(bw[2], reps);
@@ -128,6 +129,70 @@ int main(int argc, char **argv)
            1e3 * median(bc[1], reps), 1e3 * median(bc[2], reps));
     printf("%-12s %12.3f %12.3f %7.2f %12.3f %12.3f %s\n", "detection", 1e3 * d1, 1e3 * d2, d1 / d2,
            1e3 * median(dc[1], reps), 1e3 * median(dc[2], reps), differ ? "DIFFER" : "identical");
+    return differ;
+}
+
+/* 2: two copies stepped side by side with 1 and 2 threads. */
+static int lockstep(const char *scene, int count, int steps, int more)
+{
+    fc_mbd_world *w[3] = {NULL, make(scene, count, steps), make(scene, count, steps)};
+    static double det[3][MAX_REPS], cont[MAX_REPS];
+    int differ = 0;
+    for (int k = 0; k < more; k++) {
+        for (int q = 0; q < 2; q++) {
+            int t = (k % 2) ? 2 - q : 1 + q;
+            fc_options o;
+            fc_default_options(&o);
+            o.max_iter = 1;
+            o.threads = t;
+            o.nsgs.order = 1;   /* the file order at any count: the same trajectory */
+            fc_mbd_step_info in;
+            fc_error err;
+            if (fc_mbd_step(w[t], "nsgs", &o, &in, &err) != FC_OK) {
+                fprintf(stderr, "bench_detect: lockstep step %d: %s\n", k + 1, err.msg);
+                return 1;
+            }
+            det[t][k] = in.t_detect;
+            cont[k] = in.ncontacts;
+        }
+        differ |= signature(w[1]) != signature(w[2]);
+    }
+    double d1 = median(det[1], more), d2 = median(det[2], more);
+    printf("2. %d steps side by side (after %d), threads 1 and 2 alternating first: median %.0f contacts\n",
+           more, steps, median(cont, more));
+    printf("%-12s %12s %12s %7s %s\n", "phase", "wall 1 (ms)", "wall 2 (ms)", "ratio", "results");
+    printf("%-12s %12.3f %12.3f %7.2f %s\n", "detection", 1e3 * d1, 1e3 * d2, d1 / d2,
+           differ ? "DIFFER" : "identical");
+    fc_mbd_world_free(w[1]);
+    fc_mbd_world_free(w[2]);
+    return differ;
+}
+
+int main(int argc, char **argv)
+{
+    const char *scene = "pile";
+    int count = 10000, steps = 5, reps = 21, more = 0;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 < argc && !strcmp(argv[i], "--scene")) scene = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--count")) count = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--steps")) steps = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--lockstep")) more = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_detect [--scene NAME] [--count N] [--steps S] [--reps K] "
+                            "[--lockstep L]\n");
+            return 2;
+        }
+    }
+    if (reps < 1 || reps > MAX_REPS || more < 0 || more > MAX_REPS || count < 1 || steps < 0) {
+        fprintf(stderr, "bench_detect: reps 1..%d, lockstep 0..%d, count >= 1, steps >= 0\n", MAX_REPS,
+                MAX_REPS);
+        return 2;
+    }
+    printf("# bench_detect: %s --count %d after %d steps\n", scene, count, steps);
+    fc_mbd_world *w = make(scene, count, steps);
+    int differ = repeated(w, reps);
     fc_mbd_world_free(w);
+    if (more) differ |= lockstep(scene, count, steps, more);
     return differ;
 }
