@@ -73,6 +73,17 @@ static int offsets(fc_mbd_world *w, int from, int K)
     return 0;
 }
 
+/* Thread 0's lists (front) become the world's. */
+static void adopt(fc_mbd_world *w, const fc_mbd_tbuf *front)
+{
+    w->pairs = front->pairs;
+    w->cap_pairs = front->cap_pairs;
+    w->npairs = front->npairs;
+    w->contacts = front->narrow.contacts;
+    w->cap_contacts = front->narrow.cap_contacts;
+    w->ncontacts = front->narrow.ncontacts;
+}
+
 /* The chunks a thread takes (thread 0 from the front: into front, w's
  * lists; the others from the back: into their buffers); -1 when out of
  * memory. */
@@ -126,12 +137,7 @@ static int detect(fc_mbd_world *w, int narrow)
 #pragma omp barrier
 #pragma omp single
             {
-                w->pairs = front.pairs;
-                w->cap_pairs = front.cap_pairs;
-                w->npairs = front.npairs;
-                w->contacts = front.narrow.contacts;
-                w->cap_contacts = front.narrow.cap_contacts;
-                w->ncontacts = front.narrow.ncontacts;
+                adopt(w, &front);
                 if (!bad) bad = offsets(w, job.next, K) != 0;
             }
             if (!bad) {
@@ -147,14 +153,7 @@ static int detect(fc_mbd_world *w, int narrow)
             }
         }
     }
-    if (nt == 1) {
-        w->pairs = front.pairs;
-        w->cap_pairs = front.cap_pairs;
-        w->npairs = front.npairs;
-        w->contacts = front.narrow.contacts;
-        w->cap_contacts = front.narrow.cap_contacts;
-        w->ncontacts = front.narrow.ncontacts;
-    }
+    if (nt == 1) adopt(w, &front);
     free(jp);
     if (bad) {
         w->npairs = w->ncontacts = 0;
