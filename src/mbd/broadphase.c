@@ -2,11 +2,12 @@
  * bounding sphere go into cells of size 2 r_max + margin (r_max the
  * largest of them), bucketed (a counting sort: bucket b's bodies at
  * start[b] .. start[b + 1], by body) by their cell's index in the box of
- * occupied cells when that box has at most 8 cells per body (dense: the
- * buckets in space order, a column of 3 neighbouring cells one range),
- * else by a hash of the cell; each is tested against the bodies of its 27
- * neighbouring cells, so n similar spheres cost O(n) tests.  Reaches include the distance the bodies can travel in
- * one step (h times their speed bounds).  Planes and boxes much larger
+ * occupied cells when that box has at most 4 tsize cells (tsize, the
+ * hash's size, a power of 2 >= 2 n; dense: the buckets in space order, a
+ * column of 3 neighbouring cells one range), else by a hash of the cell;
+ * each is tested against the bodies of its 27 neighbouring cells, so n
+ * similar spheres cost O(n) tests.  Reaches include the distance the
+ * bodies can travel in one step (h times their speed bounds).  Planes and boxes much larger
  * than the typical body are tested against every body.  A body's pairs
  * come out sorted by partner, so the pairs of a range of bodies are in
  * (i, j) order whatever the grid: threads take ranges (detect.c). */
