@@ -5,7 +5,8 @@
  *  - the 4 x 20 x 4 stack (800 contacts) at rest for 1 s (time budget);
  *  - the block-diagonal reduction against CHOLMOD's fc_problem_reduce;
  *  - H against relative velocities computed independently;
- *  - the broad phase against all pairs; narrow-phase gaps;
+ *  - the broad phase against all pairs (dense and hashed grids, threads
+ *    1, 2, 3); narrow-phase gaps;
  *  - free flight and rotation; pile and column stay sane;
  *  - export: the stack's problems written (global and local form), read
  *    back, equal to the step's, and the exported impulses solve them to
@@ -218,40 +219,67 @@ static void test_reduction(void)
     fc_mbd_world_free(w);
 }
 
-/* The grid broad phase finds exactly the pairs of an all-pairs search. */
-static void test_broadphase(void)
+/* The grid broad phase finds exactly the pairs of an all-pairs search, on
+ * a cloud of n spheres (and a floor) whose cells' box is small (a dense
+ * grid) or, far, half of them 10^4 m away (hashed cells), before and
+ * after radii change, the same pairs for threads 1, 2 and 3 (threaded
+ * from 64 bodies here). */
+static void broadphase_cloud(int n, int far)
 {
     fc_mbd_world *w = fc_mbd_world_new();
-    unsigned long long s = 11;
-    int n = 1500;
+    unsigned long long s = 7;
     for (int i = 0; i < n; i++) {
         double x[4];
         for (int k = 0; k < 4; k++) {
             s = s * 6364136223846793005ULL + 1442695040888963407ULL;
             x[k] = (double)(s >> 11) / 9007199254740992.0;
         }
-        fc_mbd_add_sphere(w, 0.02 + 0.03 * x[3], 1000, x[0] * 2 - 1, x[1] * 2 - 1, x[2] - 3.5);
+        double shift = far && i % 2 ? 1e4 : 0.0;
+        fc_mbd_add_sphere(w, 0.02 + 0.03 * x[3], 1000, x[0] * 2 - 1 + shift, x[1] * 2 - 1, x[2] - 3.5);
     }
     fc_mbd_add_plane(w, 0, 0, 1, 0, 0, -3);
     fc_mbd_set_margin(w, 0.01);
-    int np = fc_mbd_broadphase(w), brute = 0, missing = 0;
-    for (int i = 0; i < w->nbodies; i++)
-        for (int j = i + 1; j < w->nbodies; j++) {
-            const fc_mbd_body *A = &w->bodies[i], *B = &w->bodies[j];
-            int hit;
-            if (B->shape == FC_MBD_PLANE) hit = A->x[2] + 3 <= A->radius + 0.01;
-            else {
-                double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
-                hit = v3_norm(d) <= A->radius + B->radius + 0.01;
+    /* round 2: every other radius doubled, the typical size changes
+     * (the kept median must not be reused) */
+    for (int round = 1; round <= 2; round++) {
+        if (round == 2)
+            for (int i = 0; i < n; i += 2) fc_mbd_body_at(w, i)->radius *= 2;
+        int *ref = NULL, nref = 0, brute = 0, missing = 0;
+        for (int t = 1; t <= 3; t++) {
+            int before = fc_threads_set(t), pmin = fc_par_min_set(64);
+            int np = fc_mbd_broadphase(w);
+            fc_threads_set(before);
+            fc_par_min_set(pmin);
+            if (t == 1) {
+                nref = np;
+                ref = malloc(2 * sizeof *ref * (size_t)(np + 1));
+                memcpy(ref, w->pairs, 2 * sizeof *ref * (size_t)np);
+                continue;
             }
-            if (!hit) continue;
-            brute++;
-            int found = 0;
-            for (int k = 0; k < np && !found; k++) found = w->pairs[2 * k] == i && w->pairs[2 * k + 1] == j;
-            missing += !found;
+            CHECK(np == nref && !memcmp(ref, w->pairs, 2 * sizeof *ref * (size_t)np),
+                  "broad phase (far %d, round %d), threads %d: %d pairs, threads 1: %d", far, round, t, np,
+                  nref);
         }
-    CHECK(np == brute && missing == 0, "broad phase: %d pairs, all-pairs search %d, %d missing", np, brute, missing);
-    printf("broad phase: %d pairs among %d bodies (all-pairs: %d)\n", np, w->nbodies, brute);
+        for (int i = 0; i < w->nbodies; i++)
+            for (int j = i + 1; j < w->nbodies; j++) {
+                const fc_mbd_body *A = &w->bodies[i], *B = &w->bodies[j];
+                int hit;
+                if (B->shape == FC_MBD_PLANE) hit = A->x[2] + 3 <= A->radius + 0.01;
+                else {
+                    double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
+                    hit = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) <= A->radius + B->radius + 0.01;
+                }
+                if (!hit) continue;
+                brute++;
+                int key[2] = {i, j};
+                missing += !bsearch(key, ref, (size_t)nref, 2 * sizeof *ref, fc_mbd_cmp_pair);
+            }
+        CHECK(nref == brute && missing == 0, "broad phase (far %d, round %d): %d pairs, all-pairs search %d, %d missing",
+              far, round, nref, brute, missing);
+        printf("broad phase (%s grid, round %d): %d pairs among %d bodies, threads 1, 2, 3 identical, "
+               "all-pairs %d\n", far ? "hashed" : "dense", round, nref, w->nbodies, brute);
+        free(ref);
+    }
     fc_mbd_world_free(w);
 }
 
@@ -826,7 +854,8 @@ static void test_planar(void)
 int main(void)
 {
     test_narrow();
-    test_broadphase();
+    broadphase_cloud(1500, 0);
+    broadphase_cloud(1500, 1);
     test_free_flight();
     test_reduction();
     test_incline(0);

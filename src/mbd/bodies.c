@@ -10,6 +10,7 @@ fc_mbd_world *fc_mbd_world_new(void)
     w->margin = 1e-3;
     w->stab = 1.0;
     w->joint_stab = 1.0;
+    w->bp_valid = -1;
     return w;
 }
 
@@ -33,6 +34,7 @@ void fc_mbd_world_free(fc_mbd_world *w)
     }
     free(w->tbuf);
     free(w->bp_work);
+    free(w->bp_hit);
     free(w);
 }
 

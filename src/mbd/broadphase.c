@@ -1,28 +1,19 @@
-/* Broad phase: candidate pairs by uniform grid hashing.  Bodies with a
- * small bounding sphere go into cells of size 2 r_max + margin (r_max the
- * largest of them), sorted by cell and indexed by an open-addressing hash
- * table; each is tested against the bodies of its 27 neighbouring cells,
- * so n similar spheres cost O(n) tests.  Reaches include the distance
- * the bodies can travel in one step (h times their speed bounds).  Planes and boxes much larger
- * than the typical body are tested against every body.  The pairs come
- * out sorted by (i, j), body by body: threads take ranges of bodies. */
+/* Broad phase: candidate pairs by a uniform grid.  Bodies with a small
+ * bounding sphere go into cells of size 2 r_max + margin (r_max the
+ * largest of them), bucketed (a counting sort: bucket b's bodies at
+ * start[b] .. start[b + 1], by body) by their cell's index in the box of
+ * occupied cells when that box has at most 4 tsize cells (tsize, the
+ * hash's size, a power of 2 >= 2 n; dense: the buckets in space order, a
+ * column of 3 neighbouring cells one range), else by a hash of the cell;
+ * each is tested against the bodies of its 27 neighbouring cells, so n
+ * similar spheres cost O(n) tests.  Reaches include the distance the
+ * bodies can travel in one step (h times their speed bounds).  Planes and boxes much larger
+ * than the typical body are tested against every body.  A body's pairs
+ * come out sorted by partner, so the pairs of a range of bodies are in
+ * (i, j) order whatever the grid: threads take ranges (detect.c). */
 #include "mbd/mbd.h"
 
-#include <limits.h>
-
-typedef struct cell_entry {
-    long long ix, iy, iz;
-    int body;
-} cell_entry;
-
-static int cmp_cell(const void *pa, const void *pb)
-{
-    const cell_entry *a = pa, *b = pb;
-    if (a->ix != b->ix) return a->ix < b->ix ? -1 : 1;
-    if (a->iy != b->iy) return a->iy < b->iy ? -1 : 1;
-    if (a->iz != b->iz) return a->iz < b->iz ? -1 : 1;
-    return (a->body > b->body) - (a->body < b->body);
-}
+#include <omp.h>
 
 /* The k-th smallest of x[0 .. n-1] (x reordered): Hoare's selection. */
 static double select_kth(double *x, int n, int k)
@@ -41,25 +32,6 @@ static double select_kth(double *x, int n, int k)
         else break;
     }
     return x[k];
-}
-
-/* cells sorted by cell then body (a total order: one result however
- * sorted); two: its halves sorted by two threads, then merged via tmp. */
-static void sort_cells(cell_entry *cells, cell_entry *tmp, int n, int two)
-{
-    if (!two || n < 2) {
-        if (n > 1) qsort(cells, (size_t)n, sizeof *cells, cmp_cell);
-        return;
-    }
-    int h = n / 2;
-#pragma omp parallel for schedule(static) num_threads(2)
-    for (int k = 0; k < 2; k++)
-        qsort(cells + (k ? h : 0), (size_t)(k ? n - h : h), sizeof *cells, cmp_cell);
-    int i = 0, j = h, o = 0;
-    while (i < h && j < n) tmp[o++] = cmp_cell(&cells[j], &cells[i]) < 0 ? cells[j++] : cells[i++];
-    while (i < h) tmp[o++] = cells[i++];
-    while (j < n) tmp[o++] = cells[j++];
-    memcpy(cells, tmp, (size_t)n * sizeof *cells);
 }
 
 int fc_mbd_cmp_pair(const void *pa, const void *pb)
@@ -93,23 +65,8 @@ static int add_pair(const fc_mbd_world *w, fc_mbd_tbuf *out, int i, int j)
     return 0;
 }
 
-/* The grid of the small bodies: cells[] sorted by cell, the hash table
- * of each cell's first entry, pos[body] (its entry, -1 for a large body). */
-typedef struct grid {
-    const cell_entry *cells;
-    int nsmall;
-    const long long *table;
-    size_t tsize;
-    const int *pos, *large;
-    int nlarge;
-    const double *rad, *spd;   /* each body's bounding radius, speed bound */
-    const double *pn;          /* a plane's normal (3 per body)            */
-    const unsigned char *hit;  /* large_overlap(large[l], j) at l n + j,
-                                  or NULL: tested when needed            */
-} grid;
-
 /* Could large body L touch body i? */
-static int large_overlap(const fc_mbd_world *w, const grid *g, int L, int i)
+static int large_overlap(const fc_mbd_world *w, const fc_mbd_grid *g, int L, int i)
 {
     const fc_mbd_body *B = &w->bodies[L], *A = &w->bodies[i];
     double ri = g->rad[i];
@@ -128,39 +85,54 @@ static int large_overlap(const fc_mbd_world *w, const grid *g, int L, int i)
  * small bodies of the 27 cells around a small i and the large bodies
  * that may touch it, or every body a large i may touch.  -1 when out of
  * memory. */
-static int body_pairs(const fc_mbd_world *w, const grid *g, int i, fc_mbd_tbuf *out)
+static int body_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int i, fc_mbd_tbuf *out)
 {
     int start = out->npairs, n = w->nbodies;
-    const fc_mbd_body *A = &w->bodies[i];
-    if (g->pos[i] < 0) {
-        const unsigned char *hit = g->hit ? g->hit + (size_t)(-1 - g->pos[i]) * (size_t)n : NULL;
+    if (g->large_of[i] >= 0) {
+        const unsigned char *hit = g->hit ? g->hit + (size_t)g->large_of[i] * (size_t)n : NULL;
         for (int j = i + 1; j < n; j++)
             if ((hit ? hit[j] : large_overlap(w, g, i, j)) && add_pair(w, out, i, j)) return -1;
         return 0;   /* already in order */
     }
-    const cell_entry *me = &g->cells[g->pos[i]], *cells = g->cells;
-    double ra = g->rad[i], sa = g->spd[i];
-    for (int dx = -1; dx <= 1; dx++)
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dz = -1; dz <= 1; dz++) {
-                long long cx = me->ix + dx, cy = me->iy + dy, cz = me->iz + dz;
-                size_t k = cell_hash(cx, cy, cz) & (g->tsize - 1);
-                long long first = -1;
-                for (; g->table[k] >= 0; k = (k + 1) & (g->tsize - 1)) {
-                    const cell_entry *e = &cells[g->table[k]];
-                    if (e->ix == cx && e->iy == cy && e->iz == cz) { first = g->table[k]; break; }
-                }
-                if (first < 0) continue;
-                for (long long t = first; t < g->nsmall && cells[t].ix == cx && cells[t].iy == cy &&
-                                          cells[t].iz == cz; t++) {
-                    int j = cells[t].body;
+    const fc_mbd_cell *me = &g->key[i];
+    const fc_mbd_cell_body *A = &g->body[g->at[i]];
+    double ra = A->rad, sa = A->spd, margin = w->margin, h = w->h;
+    if (g->dense) {
+        long long rx = me->ix - g->lo[0], ry = me->iy - g->lo[1], rz = me->iz - g->lo[2];
+        long long z0 = rz > 0 ? rz - 1 : 0, z1 = rz + 1 < g->nc[2] ? rz + 1 : rz;
+        for (long long cx = rx - 1; cx <= rx + 1; cx++) {
+            if (cx < 0 || cx >= g->nc[0]) continue;
+            for (long long cy = ry - 1; cy <= ry + 1; cy++) {
+                if (cy < 0 || cy >= g->nc[1]) continue;
+                long long base = (cx * g->nc[1] + cy) * g->nc[2];
+                for (int s = g->start[base + z0], e = g->start[base + z1 + 1]; s < e; s++) {
+                    int j = g->cell[s].body;
                     if (j <= i) continue; /* each pair once */
-                    const fc_mbd_body *B = &w->bodies[j];
+                    const fc_mbd_cell_body *B = &g->body[s];
                     double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
-                    double reach = ra + g->rad[j] + w->margin + w->h * (sa + g->spd[j]);
+                    double reach = ra + B->rad + margin + h * (sa + B->spd);
                     if (v3_dot(d, d) <= reach * reach && add_pair(w, out, i, j)) return -1;
                 }
             }
+        }
+    } else {
+        unsigned long long mask = g->tsize - 1;
+        for (int dx = -1; dx <= 1; dx++)
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dz = -1; dz <= 1; dz++) {
+                    long long cx = me->ix + dx, cy = me->iy + dy, cz = me->iz + dz;
+                    size_t b = cell_hash(cx, cy, cz) & mask;
+                    for (int s = g->start[b], e = g->start[b + 1]; s < e; s++) {
+                        const fc_mbd_cell *c = &g->cell[s];
+                        int j = c->body;
+                        if (j <= i || c->ix != cx || c->iy != cy || c->iz != cz) continue;
+                        const fc_mbd_cell_body *B = &g->body[s];
+                        double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
+                        double reach = ra + B->rad + margin + h * (sa + B->spd);
+                        if (v3_dot(d, d) <= reach * reach && add_pair(w, out, i, j)) return -1;
+                    }
+                }
+    }
     for (int l = 0; l < g->nlarge; l++)
         if (g->large[l] > i && large_overlap(w, g, g->large[l], i) && add_pair(w, out, i, g->large[l]))
             return -1;
@@ -174,164 +146,229 @@ static int body_pairs(const fc_mbd_world *w, const grid *g, int i, fc_mbd_tbuf *
     return 0;
 }
 
-/* The pairs of bodies [lo, hi) into out (emptied first). */
-static int range_pairs(const fc_mbd_world *w, const grid *g, int lo, int hi, fc_mbd_tbuf *out)
+int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int hi, fc_mbd_tbuf *out)
 {
-    out->npairs = 0;
     for (int i = lo; i < hi; i++)
         if (body_pairs(w, g, i, out)) return -1;
     return 0;
 }
 
-/* The broad phase's arrays for n bodies in w->bp_work, grown when n
- * grows (the workspace is kept from step to step: no allocation, no
- * first-touch page faults a step); their contents are not cleared. */
-typedef struct bp_arrays {
-    double *radii, *rad, *spd, *pn;
-    int *large, *pos;
-    cell_entry *cells, *tmp;
-    long long *table;
-    size_t tmax;   /* the table's room: 16 or more, a power of 2 >= 2 n */
-} bp_arrays;
-
-static int bp_arrays_get(fc_mbd_world *w, int n, bp_arrays *a)
+/* The grid's arrays for n bodies in w->bp_work, grown when n grows (the
+ * workspace is kept from step to step: no allocation, no first-touch page
+ * faults a step); their contents are not cleared. */
+int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
 {
-    size_t m = (size_t)n + 1, off[10], at = 0, al = 64;
-    a->tmax = 16;
-    while (a->tmax < 2 * (size_t)n) a->tmax <<= 1;
-    size_t sz[10] = {m * sizeof(double), m * sizeof(double), m * sizeof(double),
-                     3 * m * sizeof(double), m * sizeof(int), m * sizeof(int),
-                     m * sizeof(cell_entry), m * sizeof(cell_entry), a->tmax * sizeof(long long), 0};
-    for (int k = 0; k < 10; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
+    int n = w->nbodies;
+    size_t m = (size_t)n + 1, off[14], at = 0, al = 64;
+    memset(g, 0, sizeof *g);
+    g->tsize = 16;
+    while (g->tsize < 2 * (size_t)n) g->tsize <<= 1;
+    size_t sz[14] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
+                     m * sizeof(int), m * sizeof(int), m * sizeof(int), m * sizeof(fc_mbd_cell),
+                     m * sizeof(fc_mbd_cell), m * sizeof(fc_mbd_cell_body), (4 * g->tsize + 1) * sizeof(int),
+                     m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int),
+                     (size_t)threads * 8 * sizeof(double)};
+    for (int k = 0; k < 14; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
     if (at > w->bp_bytes) {
         free(w->bp_work);
         w->bp_bytes = 0;
+        w->bp_valid = -1;
         w->bp_work = malloc(at);
         if (!w->bp_work) return -1;
         w->bp_bytes = at;
     }
     char *b = w->bp_work;
-    a->radii = (double *)(b + off[0]);
-    a->rad = (double *)(b + off[1]);
-    a->spd = (double *)(b + off[2]);
-    a->pn = (double *)(b + off[3]);
-    a->large = (int *)(b + off[4]);
-    a->pos = (int *)(b + off[5]);
-    a->cells = (cell_entry *)(b + off[6]);
-    a->tmp = (cell_entry *)(b + off[7]);
-    a->table = (long long *)(b + off[8]);
+    g->radii = (double *)(b + off[0]);
+    g->rad = (double *)(b + off[1]);
+    g->spd = (double *)(b + off[2]);
+    g->pn = (double *)(b + off[3]);
+    g->large = (int *)(b + off[4]);
+    g->large_of = (int *)(b + off[5]);
+    g->at = (int *)(b + off[6]);
+    g->key = (fc_mbd_cell *)(b + off[7]);
+    g->cell = (fc_mbd_cell *)(b + off[8]);
+    g->body = (fc_mbd_cell_body *)(b + off[9]);
+    g->start = (int *)(b + off[10]);
+    g->bucket = (unsigned *)(b + off[11]);
+    g->count = (int *)(b + off[12]);
+    g->part = (double *)(b + off[13]);
+    g->same = w->bp_valid == n;   /* rad[] holds the last build's radii */
     return 0;
 }
 
-int fc_mbd_broadphase(fc_mbd_world *w)
+/* The typical size: the median finite bounding radius (kept from the
+ * last build while no radius changed: the same value). */
+static void typical_size(fc_mbd_world *w, fc_mbd_grid *g)
 {
-    int n = w->nbodies, nsmall = 0, nlarge = 0, ret = -1;
-    w->npairs = 0;
-    bp_arrays A;
-    unsigned char *hit = NULL;
-    if (bp_arrays_get(w, n, &A)) return -1;
-    double *radii = A.radii, *rad = A.rad, *spd = A.spd, *pn = A.pn;
-    int *large = A.large, *pos = A.pos;
-    cell_entry *cells = A.cells, *tmp = A.tmp;
-    long long *table = A.table;
-    FC_PAR_FOR(n, , for (int i = 0; i < n; i++) {
+    int n = w->nbodies, nf = 0;
+    if (!g->same || g->changed) {
+        for (int i = 0; i < n; i++)
+            if (isfinite(g->rad[i])) g->radii[nf++] = g->rad[i];
+        w->bp_median = nf ? select_kth(g->radii, nf, nf / 2) : 1.0;
+    }
+    w->bp_valid = n;
+}
+
+/* Bodies [lo, hi): large (large_of 0) or small (-1); over the small ones
+ * the largest radius and speed bound, the least and greatest coordinates
+ * into part (8 values). */
+static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, double *part)
+{
+    double median = w->bp_median, rmax = 0, smax = 0;
+    double l[3] = {INFINITY, INFINITY, INFINITY}, u[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = lo; i < hi; i++) {
+        double r = g->rad[i];
+        g->large_of[i] = -1;
+        if (!isfinite(r) || r > 4 * median) { g->large_of[i] = 0; continue; }
+        double s = g->spd[i];   /* comparisons: fmax is a call here */
+        if (r > rmax) rmax = r;
+        if (s > smax) smax = s;
+        for (int k = 0; k < 3; k++) {
+            double x = w->bodies[i].x[k];
+            if (x < l[k]) l[k] = x;
+            if (x > u[k]) u[k] = x;
+        }
+    }
+    double v[8] = {rmax, smax, l[0], l[1], l[2], u[0], u[1], u[2]};
+    memcpy(part, v, sizeof v);
+}
+
+/* The threads' parts together: the large bodies in order, the cell size,
+ * the box of occupied cells; the hit flags' room (w->bp_hit, kept; none
+ * when it cannot be had: then tested when needed). */
+static void classify(fc_mbd_world *w, fc_mbd_grid *g, int nt)
+{
+    int n = w->nbodies, nlarge = 0;
+    double rmax = 0, smax = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int t = 0; t < nt; t++) {
+        const double *p = g->part + 8 * (size_t)t;
+        if (p[0] > rmax) rmax = p[0];
+        if (p[1] > smax) smax = p[1];
+        for (int k = 0; k < 3; k++) {
+            if (p[2 + k] < lo[k]) lo[k] = p[2 + k];
+            if (p[5 + k] > hi[k]) hi[k] = p[5 + k];
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (g->large_of[i] >= 0) { g->large_of[i] = nlarge; g->large[nlarge++] = i; }
+    g->nlarge = nlarge;
+    g->size = 2 * rmax + w->margin + 2 * w->h * smax;
+    if (!(g->size > 0)) g->size = 1;
+    /* the box of occupied cells (floor is monotone: the cells of the
+     * extreme coordinates); dense when it has at most 4 tsize cells */
+    double cells = 1;
+    for (int k = 0; k < 3; k++) {
+        double a = floor(lo[k] / g->size), b = floor(hi[k] / g->size);
+        cells *= b - a + 1;
+        g->lo[k] = cells <= 4.0 * (double)g->tsize ? (long long)a : 0;
+        g->nc[k] = cells <= 4.0 * (double)g->tsize ? (long long)(b - a) + 1 : 0;
+    }
+    g->dense = n > nlarge && cells <= 4.0 * (double)g->tsize;
+    g->nbuckets = g->dense ? (long long)cells : (long long)g->tsize;
+    /* the large bodies' rows would weigh on their chunk: their tests
+     * first, shared (when the flags fit in 64 MB) */
+    size_t need = (size_t)nlarge * (size_t)n + 1;
+    g->hit = NULL;
+    if (nlarge && need <= ((size_t)1 << 26) + 1) {
+        if (need > w->bp_hit_bytes) {
+            free(w->bp_hit);
+            w->bp_hit_bytes = 0;
+            w->bp_hit = malloc(need);
+            if (w->bp_hit) w->bp_hit_bytes = need;
+        }
+        g->hit = w->bp_hit;
+    }
+}
+
+/* The cells of bodies [lo, hi) (a thread's range) and their buckets:
+ * the box's index (dense) or the hash; counted in cnt. */
+static void cells_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int *cnt)
+{
+    double cell = g->size;
+    unsigned long long mask = g->tsize - 1;
+    long long lx = g->lo[0], ly = g->lo[1], lz = g->lo[2], ny = g->nc[1], nz = g->nc[2];
+    memset(cnt, 0, (size_t)g->nbuckets * sizeof *cnt);
+    for (int i = lo; i < hi; i++) {
+        if (g->large_of[i] >= 0) continue;
+        const double *x = w->bodies[i].x;
+        fc_mbd_cell *k = &g->key[i];
+        k->ix = (long long)floor(x[0] / cell);
+        k->iy = (long long)floor(x[1] / cell);
+        k->iz = (long long)floor(x[2] / cell);
+        k->body = i;
+        unsigned b = g->dense ? (unsigned)(((k->ix - lx) * ny + (k->iy - ly)) * nz + (k->iz - lz))
+                              : (unsigned)(cell_hash(k->ix, k->iy, k->iz) & mask);
+        g->bucket[i] = b;
+        cnt[b]++;
+    }
+}
+
+/* The buckets' starts from the threads' counts, which become their
+ * cursors: thread t's bodies of bucket b after those of threads < t. */
+static void bucket_starts(fc_mbd_grid *g, int nt)
+{
+    int at = 0, nb = (int)g->nbuckets;
+    for (int b = 0; b < nb; b++) {
+        g->start[b] = at;
+        for (int t = 0; t < nt; t++) {
+            int *c = g->count + (size_t)t * ((size_t)nb + 1) + b, k = *c;
+            *c = at;
+            at += k;
+        }
+    }
+    g->start[nb] = at;
+}
+
+/* Bodies [lo, hi) into their buckets' places (cursors cnt). */
+static void place(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int *cnt)
+{
+    for (int i = lo; i < hi; i++) {
+        if (g->large_of[i] >= 0) continue;
+        int s = cnt[g->bucket[i]]++;
+        g->at[i] = s;
+        g->cell[s] = g->key[i];
+        const double *x = w->bodies[i].x;
+        g->body[s] = (fc_mbd_cell_body){{x[0], x[1], x[2]}, g->rad[i], g->spd[i]};
+    }
+}
+
+/* Bucket b's small bodies at start[b] .. start[b + 1] - 1 of cell[] and
+ * body[], in body order: a counting sort, each thread counting and
+ * placing a contiguous range of bodies (its counts, then its cursors, at
+ * count + t (nbuckets + 1)); the large bodies' flags meanwhile. */
+void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
+{
+    int n = w->nbodies, nt = omp_get_num_threads(), me = omp_get_thread_num(), changed = 0;
+    int lo = (int)((long)n * me / nt), hi = (int)((long)n * (me + 1) / nt);
+    for (int i = lo; i < hi; i++) {
         const fc_mbd_body *b = &w->bodies[i];
         static const double ez[3] = {0, 0, 1};
-        rad[i] = fc_mbd_bound_radius(b);
-        spd[i] = fc_mbd_speed_bound(b);
-        if (b->shape == FC_MBD_PLANE) fc_mbd_rotate(b->q, ez, pn + 3 * (size_t)i);
-    });
-    /* typical size: the median finite bounding radius */
-    int nf = 0;
-    for (int i = 0; i < n; i++)
-        if (isfinite(rad[i])) radii[nf++] = rad[i];
-    double median = nf ? select_kth(radii, nf, nf / 2) : 1.0, rmax = 0, smax = 0;
-    for (int i = 0; i < n; i++) {
-        double r = rad[i];
-        pos[i] = -1 - nlarge;   /* a large body: -1 - its index in large[] */
-        if (!isfinite(r) || r > 4 * median) { large[nlarge++] = i; continue; }
-        rmax = fmax(rmax, r);
-        smax = fmax(smax, spd[i]);
+        double r = fc_mbd_bound_radius(b);
+        if (g->same) changed |= !(r == g->rad[i]);
+        g->rad[i] = r;
+        g->spd[i] = fc_mbd_speed_bound(b);
+        if (b->shape == FC_MBD_PLANE) fc_mbd_rotate(b->q, ez, g->pn + 3 * (size_t)i);
     }
-    double cell = 2 * rmax + w->margin + 2 * w->h * smax;
-    if (!(cell > 0)) cell = 1;
-    for (int i = 0; i < n; i++) {
-        double r = rad[i];
-        if (!isfinite(r) || r > 4 * median) continue;
-        const double *x = w->bodies[i].x;
-        cells[nsmall].ix = (long long)floor(x[0] / cell);
-        cells[nsmall].iy = (long long)floor(x[1] / cell);
-        cells[nsmall].iz = (long long)floor(x[2] / cell);
-        cells[nsmall].body = i;
-        nsmall++;
+    if (changed) {
+#pragma omp atomic write
+        g->changed = 1;
     }
-    sort_cells(cells, tmp, nsmall, FC_PAR_ON(n));
-    for (int s = 0; s < nsmall; s++) pos[cells[s].body] = s;
-    /* hash table: cell -> index of its first entry in cells[] */
-    size_t tsize = 16;
-    while (tsize < 2 * (size_t)nsmall) tsize <<= 1;   /* <= A.tmax */
-    for (size_t k = 0; k < tsize; k++) table[k] = -1;
-    for (int s = 0; s < nsmall; s++) {
-        if (s > 0 && !cmp_cell(&(cell_entry){cells[s].ix, cells[s].iy, cells[s].iz, 0},
-                               &(cell_entry){cells[s - 1].ix, cells[s - 1].iy, cells[s - 1].iz, 0}))
-            continue;
-        size_t k = cell_hash(cells[s].ix, cells[s].iy, cells[s].iz) & (tsize - 1);
-        while (table[k] >= 0) k = (k + 1) & (tsize - 1);
-        table[k] = s;
-    }
-    grid g = {cells, nsmall, table, tsize, pos, large, nlarge, rad, spd, pn, NULL};
-    /* bodies in index order, each with its partners in order: the pairs
-     * come out sorted.  Threads take contiguous chunks of bodies
-     * (FC_MBD_CHUNKS per thread, dynamically: the bodies' partners vary
-     * along the index), the chunks' pairs concatenated in chunk order:
-     * the same list for any count */
-    int nt = FC_PAR_ON(n) ? fc_threads() : 1;
-    if (nt == 1) {
-        fc_mbd_tbuf out = {.pairs = w->pairs, .cap_pairs = w->cap_pairs};
-        int bad = range_pairs(w, &g, 0, n, &out);
-        w->pairs = out.pairs;
-        w->cap_pairs = out.cap_pairs;
-        w->npairs = out.npairs;
-        if (bad) goto done;
-    } else {
-        int used = FC_MBD_CHUNKS * nt;
-        if (fc_mbd_tbuf_reserve(w, used)) goto done;
-        /* the large bodies' rows would weigh on their chunk: their tests
-         * first, shared (when the flags fit in 64 MB) */
-        if ((size_t)nlarge * (size_t)n <= ((size_t)1 << 26))
-            g.hit = hit = malloc((size_t)nlarge * (size_t)n + 1);
-        int bad = 0;
-#pragma omp parallel num_threads(nt) reduction(| : bad)
-        {
-            if (hit) {
-#pragma omp for schedule(static)
-                for (int j = 0; j < n; j++)
-                    for (int l = 0; l < nlarge; l++)
-                        hit[(size_t)l * n + j] = j > large[l] && large_overlap(w, &g, large[l], j);
-            }
-#pragma omp for schedule(dynamic, 1)
-            for (int c = 0; c < used; c++)
-                bad |= range_pairs(w, &g, (int)((long)n * c / used), (int)((long)n * (c + 1) / used),
-                                   &w->tbuf[c]) != 0;
-        }
-        long total = 0;
-        for (int t = 0; t < used; t++) total += w->tbuf[t].npairs;
-        if (bad || total > INT_MAX / 2) goto done;
-        if (total > w->cap_pairs) {
-            int *np = realloc(w->pairs, (size_t)total * 2 * sizeof *np);
-            if (!np) goto done;
-            w->pairs = np;
-            w->cap_pairs = (int)total;
-        }
-        for (int t = 0; t < used; t++) {
-            if (w->tbuf[t].npairs)
-                memcpy(w->pairs + 2 * (size_t)w->npairs, w->tbuf[t].pairs,
-                       (size_t)w->tbuf[t].npairs * 2 * sizeof *w->pairs);
-            w->npairs += w->tbuf[t].npairs;
-        }
-    }
-    ret = w->npairs;
-done:
-    free(hit);
-    return ret;
+#pragma omp barrier
+#pragma omp single
+    typical_size(w, g);
+    sizes_of(w, g, lo, hi, g->part + 8 * (size_t)me);
+#pragma omp barrier
+#pragma omp single
+    classify(w, g, nt);
+    int *cnt = g->count + (size_t)me * ((size_t)g->nbuckets + 1);
+    cells_of(w, g, lo, hi, cnt);
+    if (g->hit)
+        for (int j = lo; j < hi; j++)
+            for (int l = 0; l < g->nlarge; l++)
+                g->hit[(size_t)l * n + j] = j > g->large[l] && large_overlap(w, g, g->large[l], j);
+#pragma omp barrier
+#pragma omp single
+    bucket_starts(g, nt);
+    place(w, g, lo, hi, cnt);
+#pragma omp barrier
 }

@@ -441,29 +441,32 @@ double fc_mbd_potential_energy(const fc_mbd_world *w)
     return e;
 }
 
-int fc_mbd_joint_filter_pairs(fc_mbd_world *w)
+int *fc_mbd_joint_pairs(const fc_mbd_world *w)
 {
-    if (w->njoints == 0 || w->npairs == 0) return 0;
-    int *jp = fc_calloc(2 * (size_t)w->njoints, sizeof *jp);
-    if (!jp) return -1;
+    int *jp = fc_calloc(2 * (size_t)w->njoints + 2, sizeof *jp);
+    if (!jp) return NULL;
     for (int k = 0; k < w->njoints; k++) {
         int a = w->joints[k].a, b = w->joints[k].b;
         jp[2 * k] = a < b ? a : b;
         jp[2 * k + 1] = a < b ? b : a;
     }
     qsort(jp, (size_t)w->njoints, 2 * sizeof *jp, fc_mbd_cmp_pair);
+    return jp;
+}
+
+int fc_mbd_joint_filter(const int *jp, int njoints, int *pairs, int npairs)
+{
+    if (njoints == 0) return npairs;
     int kept = 0;
-    for (int k = 0; k < w->npairs; k++) {
-        int key[2] = {w->pairs[2 * k], w->pairs[2 * k + 1]};
+    for (int k = 0; k < npairs; k++) {
+        int key[2] = {pairs[2 * k], pairs[2 * k + 1]};
         if (key[0] > key[1]) { int t = key[0]; key[0] = key[1]; key[1] = t; }
-        if (bsearch(key, jp, (size_t)w->njoints, 2 * sizeof *jp, fc_mbd_cmp_pair)) continue;
-        w->pairs[2 * kept] = w->pairs[2 * k];
-        w->pairs[2 * kept + 1] = w->pairs[2 * k + 1];
+        if (bsearch(key, jp, (size_t)njoints, 2 * sizeof *jp, fc_mbd_cmp_pair)) continue;
+        pairs[2 * kept] = pairs[2 * k];
+        pairs[2 * kept + 1] = pairs[2 * k + 1];
         kept++;
     }
-    w->npairs = kept;
-    free(jp);
-    return 0;
+    return kept;
 }
 
 const char *fc_mbd_default_solver(const fc_mbd_world *w)

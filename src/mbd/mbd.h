@@ -36,6 +36,10 @@ struct fc_mbd_world {
     int ntbuf;                /* chunk, kept from step to step           */
     void *bp_work;            /* the broad phase's per-body arrays and   */
     size_t bp_bytes;          /* hash table, kept from step to step      */
+    unsigned char *bp_hit;    /* its large bodies' flags, kept too       */
+    size_t bp_hit_bytes;
+    double bp_median;         /* the bodies' median bounding radius, of  */
+    int bp_valid;             /* bp_valid bodies (-1: none)              */
 };
 
 /* The narrow phase's output: contacts appended to a growing buffer, with
@@ -48,14 +52,16 @@ typedef struct fc_mbd_narrow {
     int ncontacts, cap_contacts;
 } fc_mbd_narrow;
 
-/* A chunk of the threaded detection: its candidate pairs and contacts,
- * concatenated in chunk order (the sequential order) after each phase;
- * FC_MBD_CHUNKS chunks per thread, taken dynamically (load balance). */
-#define FC_MBD_CHUNKS 8
+/* A chunk of the threaded detection (a range of bodies): its candidate
+ * pairs and contacts, concatenated in chunk order (the sequential order)
+ * at offsets pair_at, contact_at; FC_MBD_CHUNKS chunks per thread, taken
+ * dynamically (load balance). */
+#define FC_MBD_CHUNKS 16
 typedef struct fc_mbd_tbuf {
     int *pairs;
     int npairs, cap_pairs;
     fc_mbd_narrow narrow;
+    long pair_at, contact_at;
 } fc_mbd_tbuf;
 /* w->tbuf with at least n buffers; -1 when out of memory. */
 int fc_mbd_tbuf_reserve(fc_mbd_world *w, int n);
@@ -85,6 +91,35 @@ void fc_mbd_world_inertia(const fc_mbd_body *b, double I[9]);
 void fc_mbd_tangents(const double n[3], double t1[3], double t2[3]);
 
 /* ---- phases ---- */
+/* The broad phase's grid (broadphase.c): a small body's cell key[i] and
+ * its entry at[i] in cell[] and body[] (x, bounding radius rad, speed
+ * bound spd), bucketed by the cell's index in a box or its hash; large bodies large[], large_of
+ * (-1 for a small one); hit: large_of[i] n + j flags, or NULL. */
+typedef struct fc_mbd_cell {
+    long long ix, iy, iz;
+    int body;
+} fc_mbd_cell;
+typedef struct fc_mbd_cell_body {
+    double x[3], rad, spd;
+} fc_mbd_cell_body;
+typedef struct fc_mbd_grid {
+    double *radii, *rad, *spd, *pn, *part, size;
+    int *large, *large_of, *at, *start, *count, nlarge;
+    unsigned *bucket;
+    fc_mbd_cell *key, *cell;
+    fc_mbd_cell_body *body;
+    size_t tsize;
+    long long lo[3], nc[3], nbuckets;   /* dense: the cells' box */
+    int dense, same, changed;   /* same: rad[] holds the last build's radii */
+    unsigned char *hit;
+} fc_mbd_grid;
+/* The grid's arrays in w's kept workspace, for a build by threads
+ * threads; -1 when out of memory. */
+int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads);
+/* Built by every thread of a parallel region (or one, outside any). */
+void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g);
+/* The pairs of bodies [lo, hi) appended to out, by (i, j). */
+int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int hi, fc_mbd_tbuf *out);
 /* Candidate pairs (i < j, at least one moving) into w->pairs. */
 int fc_mbd_broadphase(fc_mbd_world *w);
 /* Order of int pairs (i, j): by i, then j (qsort, bsearch). */
@@ -124,9 +159,11 @@ int fc_mbd_joint_jacobian(const fc_mbd_world *w, const fc_mbd_joint *j, fc_mbd_j
 int fc_mbd_joint_row_count(const fc_mbd_world *w, const int *dof);
 /* G (n x neq, CSR) and b = joint_stab C / h into the global problem p. */
 fc_err fc_mbd_joint_assemble(const fc_mbd_world *w, const int *dof, fc_problem *p, fc_error *err);
-/* Drop the broad phase's pairs of bodies joined by a joint (jointed
- * bodies do not collide); -1 when out of memory. */
-int fc_mbd_joint_filter_pairs(fc_mbd_world *w);
+/* The joints' body pairs (i < j), sorted (jointed bodies do not
+ * collide); NULL when out of memory. */
+int *fc_mbd_joint_pairs(const fc_mbd_world *w);
+/* pairs without those of jp (njoints sorted pairs); the count kept. */
+int fc_mbd_joint_filter(const int *jp, int njoints, int *pairs, int npairs);
 /* The step's multipliers (neq, the columns of G) to the joints' lambda. */
 void fc_mbd_joint_scatter(fc_mbd_world *w, const int *dof, const double *lambda);
 /* The joints' last lambda in the step's columns (a warm start). */

@@ -6,70 +6,7 @@
  * new velocities. */
 #include "mbd/mbd.h"
 
-#include <limits.h>
 #include <stdio.h>
-
-/* The narrow phase of the broad phase's pairs.  Threads take contiguous
- * chunks of pairs (FC_MBD_CHUNKS per thread, dynamically) into the
- * chunks' buffers, then copy them, in chunk order, to their offsets in
- * w->contacts: the sequential order whatever the count. */
-static int narrow_phase(fc_mbd_world *w)
-{
-    int np = w->npairs;
-    int nt = FC_PAR_ON(np) ? fc_threads() : 1;
-    if (nt == 1) {
-        for (int k = 0; k < np; k++)
-            if (fc_mbd_collide(w, w->pairs[2 * k], w->pairs[2 * k + 1]) < 0) return -1;
-        return 0;
-    }
-    int K = FC_MBD_CHUNKS * nt, bad = 0;
-    if (fc_mbd_tbuf_reserve(w, K)) return -1;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(| : bad)
-    for (int c = 0; c < K; c++) {
-        fc_mbd_narrow *out = &w->tbuf[c].narrow;
-        out->ncontacts = 0;
-        int mine = 0;
-        for (long k = (long)np * c / K, e = (long)np * (c + 1) / K; k < e && !mine; k++)
-            mine = fc_mbd_collide_into(w, w->pairs[2 * k], w->pairs[2 * k + 1], out) < 0;
-        bad |= mine;
-    }
-    if (bad) return -1;
-    long total = 0;
-    for (int c = 0; c < K; c++) total += w->tbuf[c].narrow.ncontacts;
-    if (total > w->cap_contacts) {
-        fc_mbd_contact *ct = total <= INT_MAX ? realloc(w->contacts, (size_t)total * sizeof *ct) : NULL;
-        if (!ct) return -1;
-        w->contacts = ct;
-        w->cap_contacts = (int)total;
-    }
-    w->ncontacts = (int)total;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int c = 0; c < K; c++) {
-        const fc_mbd_narrow *out = &w->tbuf[c].narrow;
-        long at = 0;
-        for (int i = 0; i < c; i++) at += w->tbuf[i].narrow.ncontacts;
-        if (out->ncontacts)
-            memcpy(w->contacts + at, out->contacts, (size_t)out->ncontacts * sizeof *out->contacts);
-    }
-    return 0;
-}
-
-int fc_mbd_detect(fc_mbd_world *w)
-{
-    w->ncontacts = 0;
-    if (fc_mbd_broadphase(w) < 0 || fc_mbd_joint_filter_pairs(w) < 0) return -1;
-    if (narrow_phase(w)) return -1;
-    if (w->planar) /* frames (n, e_z x n, e_z): t1 in the plane of motion */
-        for (int c = 0; c < w->ncontacts; c++) {
-            fc_mbd_contact *ct = &w->contacts[c];
-            double l = hypot(ct->n[0], ct->n[1]);
-            if (!(l > 0)) continue;
-            ct->n[0] /= l; ct->n[1] /= l; ct->n[2] = 0;
-            ct->t1[0] = -ct->n[1]; ct->t1[1] = ct->n[0]; ct->t1[2] = 0;
-            ct->t2[0] = 0; ct->t2[1] = 0; ct->t2[2] = 1;
-        }
-    return w->ncontacts;
-}
 
 /* Degrees of freedom per moving body: 6, or 3 when planar. */
 static int body_dofs(const fc_mbd_world *w) { return w->planar ? 3 : 6; }

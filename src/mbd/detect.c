@@ -1,0 +1,167 @@
+/* Contact detection of a step: the broad phase's grid (broadphase.c),
+ * then chunk by chunk (a range of bodies) the chunk's candidate pairs,
+ * without the jointed ones, and their contacts (collide.c).  From 2
+ * threads it is one parallel region: the grid built by the threads
+ * together, then FC_MBD_CHUNKS chunks per thread, thread 0 taking them
+ * from the first on and appending them to w->pairs and w->contacts
+ * directly, the others from the last back, each into its own buffers
+ * (a local copy while it runs: no shared counters), copied after thread
+ * 0's at the end: the sequential order, the same lists for any count. */
+#include "mbd/mbd.h"
+
+#include <limits.h>
+#include <omp.h>
+
+/* Planar frames (n, e_z x n, e_z): t1 in the plane of motion. */
+static void planar_frames(fc_mbd_contact *ct, int n)
+{
+    for (int c = 0; c < n; c++, ct++) {
+        double l = hypot(ct->n[0], ct->n[1]);
+        if (!(l > 0)) continue;
+        ct->n[0] /= l; ct->n[1] /= l; ct->n[2] = 0;
+        ct->t1[0] = -ct->n[1]; ct->t1[1] = ct->n[0]; ct->t1[2] = 0;
+        ct->t2[0] = 0; ct->t2[1] = 0; ct->t2[2] = 1;
+    }
+}
+
+typedef struct detect_job {
+    fc_mbd_grid g;
+    const int *jp;   /* the joints' pairs, sorted (narrow phase only) */
+    int njoints, narrow;
+    int next, last;  /* the chunks not yet taken: next .. last        */
+} detect_job;
+
+/* Chunk bodies [lo, hi) appended to t; -1 when out of memory. */
+static int chunk(const fc_mbd_world *w, const detect_job *job, int lo, int hi, fc_mbd_tbuf *t)
+{
+    int p0 = t->npairs, c0 = t->narrow.ncontacts;
+    if (fc_mbd_grid_pairs(w, &job->g, lo, hi, t)) return -1;
+    if (!job->narrow) return 0;
+    t->npairs = p0 + fc_mbd_joint_filter(job->jp, job->njoints, t->pairs + 2 * (size_t)p0, t->npairs - p0);
+    for (int k = p0; k < t->npairs; k++)
+        if (fc_mbd_collide_into(w, t->pairs[2 * k], t->pairs[2 * k + 1], &t->narrow) < 0) return -1;
+    if (w->planar) planar_frames(t->narrow.contacts + c0, t->narrow.ncontacts - c0);
+    return 0;
+}
+
+/* Offsets of chunks from .. K - 1 after the front's lists (w's);
+ * w->pairs and w->contacts grown to the totals.  -1 when out of memory. */
+static int offsets(fc_mbd_world *w, int from, int K)
+{
+    long np = w->npairs, nc = w->ncontacts;
+    for (int c = from; c < K; c++) {
+        w->tbuf[c].pair_at = np;
+        w->tbuf[c].contact_at = nc;
+        np += w->tbuf[c].npairs;
+        nc += w->tbuf[c].narrow.ncontacts;
+    }
+    if (np > INT_MAX / 2 || nc > INT_MAX) return -1;
+    if (np > w->cap_pairs) {
+        int *p = realloc(w->pairs, (size_t)np * 2 * sizeof *p);
+        if (!p) return -1;
+        w->pairs = p;
+        w->cap_pairs = (int)np;
+    }
+    if (nc > w->cap_contacts) {
+        fc_mbd_contact *ct = realloc(w->contacts, (size_t)nc * sizeof *ct);
+        if (!ct) return -1;
+        w->contacts = ct;
+        w->cap_contacts = (int)nc;
+    }
+    w->npairs = (int)np;
+    w->ncontacts = (int)nc;
+    return 0;
+}
+
+/* Thread 0's lists (front) become the world's. */
+static void adopt(fc_mbd_world *w, const fc_mbd_tbuf *front)
+{
+    w->pairs = front->pairs;
+    w->cap_pairs = front->cap_pairs;
+    w->npairs = front->npairs;
+    w->contacts = front->narrow.contacts;
+    w->cap_contacts = front->narrow.cap_contacts;
+    w->ncontacts = front->narrow.ncontacts;
+}
+
+/* The chunks a thread takes (thread 0 from the front: into front, w's
+ * lists; the others from the back: into their buffers); -1 when out of
+ * memory. */
+static int take_chunks(const fc_mbd_world *w, detect_job *job, fc_mbd_tbuf *front, int K)
+{
+    int n = w->nbodies, me = omp_get_thread_num(), bad = 0;
+    for (;;) {
+        int c;
+#pragma omp critical(fc_mbd_chunks)
+        c = job->next > job->last ? -1 : me == 0 ? job->next++ : job->last--;
+        if (c < 0) return bad;
+        int lo = (int)((long)n * c / K), hi = (int)((long)n * (c + 1) / K);
+        if (me == 0) {
+            bad |= chunk(w, job, lo, hi, front);
+        } else {
+            fc_mbd_tbuf t = w->tbuf[c];
+            t.npairs = t.narrow.ncontacts = 0;
+            bad |= chunk(w, job, lo, hi, &t);
+            w->tbuf[c] = t;
+        }
+    }
+}
+
+/* The detection (narrow = 0: the broad phase's pairs only, jointed ones
+ * kept); the contact count, or the pair count; -1 when out of memory. */
+static int detect(fc_mbd_world *w, int narrow)
+{
+    int n = w->nbodies;
+    int nt = FC_PAR_ON(n) ? fc_threads() : 1, K = nt == 1 ? 1 : FC_MBD_CHUNKS * nt;
+    detect_job job = {.narrow = narrow, .next = 0, .last = K - 1};
+    int *jp = NULL, bad = 0;
+    w->npairs = w->ncontacts = 0;
+    if (fc_mbd_grid_prepare(w, &job.g, nt) || fc_mbd_tbuf_reserve(w, K)) return -1;
+    if (narrow && w->njoints) {
+        if (!(jp = fc_mbd_joint_pairs(w))) return -1;
+        job.jp = jp;
+        job.njoints = w->njoints;
+    }
+    fc_mbd_tbuf front = {.pairs = w->pairs, .cap_pairs = w->cap_pairs,
+                         .narrow = {.contacts = w->contacts, .cap_contacts = w->cap_contacts}};
+    if (nt == 1) {
+        fc_mbd_grid_build(w, &job.g);
+        bad = take_chunks(w, &job, &front, K);
+    } else {
+#pragma omp parallel num_threads(nt)
+        {
+            fc_mbd_grid_build(w, &job.g);
+            int mine = take_chunks(w, &job, &front, K);
+#pragma omp atomic update
+            bad |= mine;
+#pragma omp barrier
+#pragma omp single
+            {
+                adopt(w, &front);
+                if (!bad) bad = offsets(w, job.next, K) != 0;
+            }
+            if (!bad) {
+#pragma omp for schedule(dynamic, 1)
+                for (int c = job.next; c < K; c++) {
+                    const fc_mbd_tbuf *t = &w->tbuf[c];
+                    if (t->npairs)
+                        memcpy(w->pairs + 2 * t->pair_at, t->pairs, (size_t)t->npairs * 2 * sizeof *t->pairs);
+                    if (t->narrow.ncontacts)
+                        memcpy(w->contacts + t->contact_at, t->narrow.contacts,
+                               (size_t)t->narrow.ncontacts * sizeof *t->narrow.contacts);
+                }
+            }
+        }
+    }
+    if (nt == 1) adopt(w, &front);
+    free(jp);
+    if (bad) {
+        w->npairs = w->ncontacts = 0;
+        return -1;
+    }
+    return narrow ? w->ncontacts : w->npairs;
+}
+
+int fc_mbd_broadphase(fc_mbd_world *w) { return detect(w, 0); }
+
+int fc_mbd_detect(fc_mbd_world *w) { return detect(w, 1); }
