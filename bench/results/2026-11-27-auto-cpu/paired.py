@@ -16,7 +16,7 @@ w=csv.writer(open(out,'w')); w.writerow(['problem','nc','variant','status','iter
 for f,tol in rows:
     for name,e in variants:
         env=dict(os.environ); env.update(e)
-        cmd=['nice','-n','5','/tmp/s19/fricon-x4','solve',f,'--tol',tol,'--time-limit','6','--set','cpu_clock=1','--json']+(['--cold'] if start=='cold' else [])
+        cmd=['nice','-n','5',os.environ.get('FRICON','fricon'),'solve',f,'--tol',tol,'--time-limit','6','--set','cpu_clock=1','--json']+(['--cold'] if start=='cold' else [])
         try:
             j=json.loads(subprocess.run(cmd,env=env,capture_output=True,text=True,timeout=300).stdout)
         except Exception as ex:

@@ -1,8 +1,10 @@
 #!/bin/bash
-# families with CPU limits: HALF, TAG (binary tag), SOLVERS, FORMS, STARTS
-F=${F:-$(dirname "$0")/../../../build/fricon}
-B=$(dirname "$0")/../../families.sh
-cd /tmp/s19/c
+# families with CPU limits: HALF, TAG (binary tag), SOLVERS, FORMS, STARTS, STICK, OUT (a directory)
+# the collections are /tmp/coll27, /tmp/coll27b, /tmp/coll27n (tuning), /tmp/coll27m (masonry only)
+HERE=$(cd "$(dirname "$0")" && pwd)
+F=${F:-$HERE/../../../build/fricon}
+B=$HERE/../../families.sh
+mkdir -p "${OUT:-runs}" && cd "${OUT:-runs}" || exit 2
 for form in ${FORMS:-global local}; do
  for start in ${STARTS:-warm cold}; do
   tag=$HALF-$form-$start-$TAG
