@@ -21,6 +21,7 @@
  * contacts (bits). */
 #define _POSIX_C_SOURCE 200809L
 #include "mbd/mbd.h"   /* fc_mbd_broadphase, the world's pairs and contacts */
+#include "median.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,18 +29,6 @@
 #include <time.h>
 
 #define MAX_REPS 1001
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
 
 static double cpu_now(void)
 {

@@ -12,24 +12,13 @@
  * the solvers only (default gadmm: constant rho, no refactorisation). */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"   /* fc_threads_set: the kernels' thread count outside fc_solve */
+#include "median.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_REPS 101
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
 
 typedef struct bench {
     const fc_problem *p;
