@@ -66,10 +66,8 @@ KERNELS=$BUILD/bench_kernels
 for exe in "$FRICON" "$KERNELS"; do
   [ -x "$exe" ] || { echo "parallel: no $exe (build first: cmake --build $BUILD)" >&2; exit 2; }
 done
-if [ -z "${OMP_WAIT_POLICY:-}" ] && [ -z "${GOMP_SPINCOUNT:-}" ]; then
-  if awk -v c="$(nproc)" '{ exit !($1 < c) }' /proc/loadavg; then export GOMP_SPINCOUNT=3000
-  else export OMP_WAIT_POLICY=passive; fi
-fi
+. "$HERE/wait_rule.sh"
+fricon_wait_rule
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 mkdir -p "$OUT"
 REPORT=$OUT/parallel.txt

@@ -61,10 +61,8 @@ if [ $DETECT = 1 ]; then
   DET=$(dirname "$FRICON")/bench_detect
   [ -x "$DET" ] || { echo "threads.sh: build first ($DET)" >&2; exit 2; }
   [ "$REPS" = 5 ] && REPS=21
-  if [ -z "${OMP_WAIT_POLICY:-}" ] && [ -z "${GOMP_SPINCOUNT:-}" ]; then
-    if awk -v c="$(nproc)" '{ exit !($1 < c) }' /proc/loadavg; then export GOMP_SPINCOUNT=3000
-    else export OMP_WAIT_POLICY=passive; fi
-  fi
+  . "$HERE/wait_rule.sh"
+  fricon_wait_rule
   echo "# bench/threads.sh --detect $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-(unset)} GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-(unset)}"
   "$DET" --count "$COUNT" --reps "$REPS" --lockstep 20
   rc=$?
