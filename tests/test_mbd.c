@@ -7,7 +7,8 @@
  *  - H against relative velocities computed independently;
  *  - the broad phase against all pairs (dense and hashed grids, threads
  *    1, 2, 3); narrow-phase gaps;
- *  - free flight and rotation; pile and column stay sane;
+ *  - free flight and rotation; pile and column stay sane; the chute's
+ *    starting block (narrow at the collections' sizes, wide above);
  *  - export: the stack's problems written (global and local form), read
  *    back, equal to the step's, and the exported impulses solve them to
  *    the tolerance by the independent measure of tests/check.h;
@@ -407,6 +408,53 @@ static void test_column(void)
     CHECK(vmax > 0.01 && vmax < 1.0, "column: max speed %.3e after %d steps", vmax, s);
     printf("column: 10^4 spheres, %d contacts, detection %.3f s, %d steps in %.1f s, max speed %.3f\n", nc, td,
            s, wall() - t0, vmax);
+    fc_mbd_world_free(w);
+}
+
+/* The chute's starting block: at the collections' sizes (up to 30000
+ * spheres) 6 spheres across and 12 along in layers (FClib's Chute sets,
+ * their files unchanged); at 250000 (bench/million.sh) a wide, shallow
+ * block of at most 8 layers, about twice as long as wide, between the
+ * side walls.  Layers, extents and walls are read from the bodies. */
+static void test_chute_block(int count, int narrow)
+{
+    const double R = 0.05, sp = 2.4 * R;
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+    par.count = count;
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("chute", &par, &w, &err) == FC_OK, "%s", err.msg);
+    if (!w) return;
+    CHECK(fc_mbd_body_count(w) == count + 4, "chute %d: %d bodies", count, fc_mbd_body_count(w));
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY, wall_y = 0;
+    int layers = 0, outside = 0;
+    for (int i = 0; i < fc_mbd_body_count(w); i++) {
+        const fc_mbd_body *B = fc_mbd_body_at(w, i);
+        if (B->shape == FC_MBD_PLANE) wall_y = fmax(wall_y, fabs(B->x[1]));
+        if (B->shape != FC_MBD_SPHERE) continue;
+        xmin = fmin(xmin, B->x[0]); xmax = fmax(xmax, B->x[0]);
+        ymin = fmin(ymin, B->x[1]); ymax = fmax(ymax, B->x[1]);
+        int l = (int)lround((B->x[2] - 1.2 * R) / sp) + 1;
+        if (l > layers) layers = l;
+    }
+    for (int i = 0; i < fc_mbd_body_count(w); i++) {
+        const fc_mbd_body *B = fc_mbd_body_at(w, i);
+        if (B->shape == FC_MBD_SPHERE)
+            outside += B->x[0] - B->radius < 0 || fabs(B->x[1]) + B->radius > wall_y;
+    }
+    int across = (int)lround((ymax - ymin) / sp) + 1, along = (int)lround((xmax - xmin) / sp) + 1;
+    CHECK(outside == 0, "chute %d: %d spheres outside the walls", count, outside);
+    if (narrow)
+        CHECK(across == 6 && along == 12 && layers == (count + 71) / 72,
+              "chute %d: %d across, %d along, %d layers (6, 12, %d expected)", count, across, along, layers,
+              (count + 71) / 72);
+    else
+        CHECK(layers <= 8 && along >= 2 * across - 1 && along <= 2 * across + 1 &&
+                  (double)across * along * layers >= count,
+              "chute %d: %d across, %d along, %d layers", count, across, along, layers);
+    printf("chute: %d spheres, %d across, %d along, %d layers, walls at y = +-%.3f m\n", count, across, along,
+           layers, wall_y);
     fc_mbd_world_free(w);
 }
 
@@ -866,6 +914,9 @@ int main(void)
     test_stack(30);
     test_export();
     test_column();
+    test_chute_block(300, 1);
+    test_chute_block(30000, 1);
+    test_chute_block(250000, 0);
     test_column_solve(30);
     test_column_solve(100);
     test_column_solve(300);

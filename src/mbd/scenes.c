@@ -284,13 +284,32 @@ static fc_err set_mu_all(fc_mbd_world *w, int ok, double mu, fc_error *err)
     return FC_OK;
 }
 
+/* The chute's block: up to CHUTE_NARROW_MAX spheres 6 across and 12 along
+ * in as many layers as it takes (FClib's Chute sets; the collections'
+ * sizes, 30-30000, keep their files); above, CHUTE_WIDE_LAYERS layers on
+ * a footprint twice as long as wide, so that 10^5-10^6 spheres make a
+ * wide, shallow flow (bench/million.sh) rather than a tower of 10^4
+ * layers. */
+#define CHUTE_NARROW_MAX 100000
+#define CHUTE_WIDE_LAYERS 8
+
+static void chute_block(int count, int *across, int *along)
+{
+    *across = 6;
+    *along = 12;
+    if (count <= CHUTE_NARROW_MAX) return;
+    *across = (int)ceil(sqrt(count / (2.0 * CHUTE_WIDE_LAYERS)));
+    *along = 2 * *across;
+}
+
 /* The chute runs along +x with its bottom z = 0; gravity is tilted by the
  * angle instead of the planes.  A back wall at x = 0, side walls at
- * y = +-W/2; the spheres start on a jittered grid of 6 across. */
+ * y = +-W/2; the spheres start on a jittered grid (chute_block). */
 static fc_err chute(fc_mbd_world *w, int count, double angle_deg, double mu, unsigned seed, fc_error *err)
 {
     const double R = 0.05, sp = 2.4 * R, g = 9.81, th = angle_deg * FC_MBD_PI / 180.0;
-    const int across = 6, along = 12;
+    int across, along;
+    chute_block(count, &across, &along);
     unsigned long long s = 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)seed << 1 | 1);
     double half = 0.5 * across * sp + 0.1 * R;
     fc_mbd_set_gravity(w, g * sin(th), 0, -g * cos(th));
