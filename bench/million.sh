@@ -4,6 +4,7 @@
 # usage: bench/million.sh [--fricon PATH] [--out DIR] [--count N] [--steps S]
 #                         [--gen-sweeps K] [--solvers "nsgs auto ..."]
 #                         [--threads "1 2"] [--time-limit S] [--tol T] [--reuse]
+#                         [--cpu-clock]
 #
 # 1. Generation: `fricon simulate chute --count N` (default 250000 spheres:
 #    above 10^5 the chute's block is 8 layers deep on a footprint twice as
@@ -23,9 +24,11 @@
 # seconds, user and system CPU and wall of the whole process, peak
 # resident), the load average before each run.  Give it the machine alone:
 # the point is 60 s of wall, and two of these at once need 10 GB.
-# --reuse skips step 1 when the file is there.  Defaults: --out
-# bench-million, --solvers "nsgs auto nncg", --threads "1 2", --time-limit 60,
-# --tol 1e-4.
+# --reuse skips step 1 when the file is there.  --cpu-clock: the time limit
+# and seconds on the solve's CPU clock (--set cpu_clock=1; with 2 threads
+# both threads' CPU counts), a stand-in for the idle machine on a loaded
+# one.  Defaults: --out bench-million, --solvers "nsgs auto nncg",
+# --threads "1 2", --time-limit 60, --tol 1e-4.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 FRICON=$HERE/../build/fricon
@@ -38,6 +41,7 @@ THREADS="1 2"
 TL=60
 TOL=1e-4
 REUSE=0
+CPU=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --fricon|--out|--count|--steps|--gen-sweeps|--solvers|--threads|--time-limit|--tol)
@@ -54,6 +58,7 @@ while [ $# -gt 0 ]; do
     --time-limit) TL=$2; shift 2 ;;
     --tol) TOL=$2; shift 2 ;;
     --reuse) REUSE=1; shift ;;
+    --cpu-clock) CPU=(--set cpu_clock=1); shift ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "million: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -93,7 +98,7 @@ for s in $SOLVERS; do
     base=$OUT/solve-$s-t$t
     before=$(load)
     /usr/bin/time -v "$FRICON" solve "$FILE" --solver "$s" --tol "$TOL" --time-limit "$TL" \
-      --threads "$t" --json >"$base.json" 2>"$base.time"
+      --threads "$t" "${CPU[@]}" --json >"$base.json" 2>"$base.time"
     j=$(tr -d '\n' <"$base.json")
     field() { echo "$j" | sed -n "s/.*\"$1\": *\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
     printf '%-8s %7s %-10s %6s %9s %8s %8s %7s %8s %10s  %s\n' "$s" "$t" "$(field status)" \
