@@ -72,6 +72,12 @@
 #define FC_AUTO_NNCG_NEAR 10.0
 #define FC_AUTO_NNCG_NEAR_SWEEPS 3500
 #define FC_AUTO_NNCG_NEAR_SWEEPS_2D 1500
+/* d = 3: that whole-stage rule holds nncg only while its sweeps are below
+ * FC_AUTO_NNCG_FLAT times the sweep of its best error's last 10% gain: a
+ * flat step lasts up to 1.5 times the sweeps before it on the piles, a
+ * stall (a column at mu = 1: flat from sweep 289 on) lasts
+ * (docs/auto-measurements.md#nncg-flat). */
+#define FC_AUTO_NNCG_FLAT 3.0
 /* The plan's nncg stage on W, and the whole-stage rule above, from this
  * tolerance on: at 1e-4 nncg is the oracle or close on the local form; at
  * 1e-8 its rate flattens (far from the tolerance, or within 10x for
@@ -100,6 +106,10 @@
 /* d = 2: Lemke's cost, nc pivots of FC_AUTO_LEMKE_PIVOT nc sweeps each
  * (at least one; docs/auto-measurements.md#2d-large). */
 #define FC_AUTO_LEMKE_PIVOT 0.0045
+/* After a failed stick (d = 3, friction), the convex interior point (ipm)
+ * before ipm-mdp when the best iterate's loaded contacts slide at most
+ * FC_AUTO_AT_REST times its error (docs/auto-measurements.md#at-rest). */
+#define FC_AUTO_AT_REST 1.5
 /* At most this many iterations of an interior-point stage. */
 #define FC_AUTO_MDP_MAX_ITER 2000
 /* A plateau NSGS stage stops after no 10% gain in as many sweeps as its
@@ -133,11 +143,14 @@ typedef struct auto_run {
     int mdp_refused;        /* ... and it ended in an error               */
     int nncg;               /* the watched stage is nncg: its best error, patience */
     double nncg_best;
+    double nncg_gain;       /* its best error at its last 10% gain, and that sweep */
+    int nncg_gain_it;
     int nncg_ran;           /* a global problem's nncg stage ran on (M, H) */
     const fc_problem *mdp_global;   /* its global problem, ipm-mdp's direct form to cost */
     double mdp_sweeps;      /* ipm-mdp on it, predicted in nncg sweeps (0: not yet) */
     int mdp_first;          /* the nncg stage was cut for ipm-mdp: it ran next */
     int mdp_judge;          /* the weighing's first sweep when earlier than the stage's judgement */
+    double *u;              /* auto's u: a workspace between stages */
     int nhist, stride, calls;   /* a watched NSGS stage's measurements     */
     int hist_it[FC_AUTO_HISTORY];
     double hist_err[FC_AUTO_HISTORY];
@@ -177,7 +190,10 @@ static int hist_nearest(const auto_run *a, int twice)
  * d = 2, 5, while within FC_AUTO_NSGS_PATIENCE times the sweeps done. */
 static int nsgs_worth_going_on(auto_run *a, int it, double err)
 {
-    if (a->nncg) err = a->nncg_best = fmin(a->nncg_best, err);   /* nncg's error is noisy */
+    if (a->nncg) {
+        if (err < 0.9 * a->nncg_gain) { a->nncg_gain = err; a->nncg_gain_it = it; }
+        err = a->nncg_best = fmin(a->nncg_best, err);   /* nncg's error is noisy */
+    }
     if (a->nhist == FC_AUTO_HISTORY) {
         for (int k = 0; k < FC_AUTO_HISTORY / 2; k++) {
             a->hist_it[k] = a->hist_it[2 * k + 1];
@@ -248,7 +264,8 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     const double tol = a->opt->tolerance;
     int cap = a->p->d == 2 ? FC_AUTO_NNCG_NEAR_SWEEPS_2D : FC_AUTO_NNCG_NEAR_SWEEPS;
     if (a->nncg && tol >= FC_AUTO_NNCG_LOOSE_TOL && err <= FC_AUTO_NNCG_NEAR * tol &&
-        it < cap && a->hist_it[0] < it && a->hist_err[0] > err) {
+        it < cap && a->hist_it[0] < it && a->hist_err[0] > err &&
+        (a->p->d != 3 || it < FC_AUTO_NNCG_FLAT * a->nncg_gain_it)) {
         double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
         return log(tol / err) / whole < patience;
     }
@@ -375,6 +392,41 @@ static int mdp_refused(const auto_run *a)
 {
     return d3(a) && !fc_problem_has_friction(a->p) && a->mdp_refused;
 }
+/* The best iterate's tangential speeds at its loaded contacts (r_N > 0),
+ * over the SPEC measure's scale, against its error: at rest they are of
+ * the order of the error (a structure at rest solves the convex problem),
+ * where contacts slide they are not. */
+static double sliding_over_error(const auto_run *a)
+{
+    const fc_problem *p = a->p;
+    const double *r = a->st.best;
+    double *u = a->u;
+    int d = p->d, m = fc_problem_m(p);
+    if (!r || !u || d != 3 || !(a->st.best_err > 0)) return INFINITY;
+    fc_matrix_gemv(p->W, 1.0, r, 0.0, u);
+    double slide = 0.0, qq = 0.0, rr = 0.0, uu = 0.0;
+    for (int i = 0; i < m; i++) {
+        u[i] += p->q[i];
+        qq += p->q[i] * p->q[i];
+        rr += r[i] * r[i];
+        uu += u[i] * u[i];
+    }
+    for (int c = 0; c < p->nc; c++)
+        if (r[d * c] > 0.0) slide += u[d * c + 1] * u[d * c + 1] + u[d * c + 2] * u[d * c + 2];
+    double scale = sqrt(fmax(qq, fmax(rr, uu)));
+    if (scale < 1e-300) scale = 1.0;
+    double ratio = sqrt(slide) / scale / a->st.best_err;
+    fc_log(a->opt, 1, "auto: loaded contacts' sliding speed %.3g times the error", ratio);
+    return ratio;
+}
+/* After a failed stick, with friction: the convex interior point (ipm's
+ * LL') first where the structure is at rest up to the error. */
+static int at_rest(const auto_run *a)
+{
+    return a->stick_tried && d3(a) && fc_problem_has_friction(a->p) && !a->mdp_first &&
+           sliding_over_error(a) <= FC_AUTO_AT_REST;
+}
+
 /* A start margin other than the first run's (which it would repeat). */
 static int other_margin(const auto_run *a, double margin)
 {
@@ -431,6 +483,8 @@ static void watched_nncg(auto_run *a, fc_options *o)
     a->grace = FC_AUTO_NNCG_JUDGE;
     a->nncg = 1;
     a->nncg_best = INFINITY;
+    a->nncg_gain = INFINITY;
+    a->nncg_gain_it = 0;
 }
 static void plateau(auto_run *a, fc_options *o)
 {
@@ -438,6 +492,12 @@ static void plateau(auto_run *a, fc_options *o)
     a->plateau = 1;
     a->plat_it = 0;
     a->plat_best = a->st.best_err;
+}
+/* A plateau judged on the stage's own errors (a cold start's). */
+static void plateau_own(auto_run *a, fc_options *o)
+{
+    plateau(a, o);
+    a->plat_best = INFINITY;
 }
 /* prox: its budget, with NSGS inside whatever the caller's inner solver
  * (auto inside would recurse). */
@@ -490,13 +550,14 @@ typedef struct plan_step {
  * (#nncg-local); nsgs solves the easy problems at once (#first-nsgs);
  * stick, a structure at rest in one factorisation (#cost); nsgs again,
  * costed from the analysis (#second-nsgs); gipm, the convex case's LL'
- * (#gipm); ipm-mdp,
+ * (#gipm); ipm where the structure is at rest (#at-rest); ipm-mdp,
  * the hard problems (#ipm-mdp, #direct; not again where it ran on (M, H)
  * after the global form's nncg stage, #masonry-tight); ipm where its LU was refused
  * (#refused); nsgs to a plateau from its iterate (#plateau); prox where W
  * is singular (#prox); ipm-mdp from other margins (#margins); ipm from 0
  * while far (#ipm); lemke (d = 2, where cheaper than NSGS, #2d-large),
- * admm (d = 5), nsn-hybrid, nsgs with what is left, and lemke last (d = 2).
+ * admm (d = 5), nsn-hybrid, nsgs with what is left, nsgs from r = 0 (d = 2,
+ * #cold-2d) and lemke last (d = 2).
  * A global problem with a block-diagonal M has had an nncg stage before
  * (#nncg-first). */
 static const plan_step plan[] = {
@@ -506,6 +567,7 @@ static const plan_step plan[] = {
     {"stick",      NULL,                 FC_START_COLD, stick_on_offer,    budget_all,  NULL,                stick_done},
     {"nsgs",       NULL,                 FC_START_BEST, after_stick,       budget_nsgs, watched_after_stick, NULL},
     {"gipm",       NULL,                 FC_START_COLD, convex_direct,     budget_mdp,  NULL,                mdp_done},
+    {"ipm",        "ipm, at rest",       FC_START_COLD, at_rest,           budget_mdp,  NULL,                NULL},
     {"ipm-mdp",    NULL,                 FC_START_COLD, not_convex_direct, budget_mdp,  NULL,                mdp_done},
     {"ipm",        NULL,                 FC_START_COLD, mdp_refused,       budget_mdp,  NULL,                NULL},
     {"nsgs",       NULL,                 FC_START_BEST, d3,                budget_all,  plateau,             NULL},
@@ -517,6 +579,7 @@ static const plan_step plan[] = {
     {"admm",       NULL,                 FC_START_BEST, d5,                budget_all,  NULL,                NULL},
     {"nsn-hybrid", NULL,                 FC_START_BEST, newton_d3_d2,      budget_all,  NULL,                NULL},
     {"nsgs",       NULL,                 FC_START_BEST, any_d,             budget_all,  plateau,             NULL},
+    {"nsgs",       "nsgs, cold",         FC_START_COLD, d2,                budget_all,  plateau_own,         NULL},
     {"lemke",      "lemke, last",        FC_START_BEST, lemke_last,        budget_all,  NULL,                NULL},
 };
 
@@ -554,6 +617,7 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     a.p = p;
     a.global = global;
     a.opt = opt;
+    a.u = u;
     fc_clock_start(&a.clk, opt);
     double *best = fc_dup(r, (size_t)m);
     if (!best) {
@@ -581,15 +645,16 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     for (size_t k = 0; k < nplan && a.st.best_err > opt->tolerance; k++) run_step(&a, &plan[k], r, u);
     /* With no iteration cap (no --max-iter) and time left, the rows from
      * admm to nsgs's plateau run again from the best iterate while a round
-     * gains 10%: auto uses the time it is given (Lemke, last, is not
-     * repeated: the same pivots again). */
+     * gains 10%: auto uses the time it is given (the last two rows, NSGS
+     * from r = 0 and Lemke, are not repeated: the same sweeps and pivots
+     * again). */
     size_t tail = 0;
     while (tail < nplan && strcmp(plan[tail].solver, "admm")) tail++;
     int unlimited = opt->max_iter == INT_MAX && opt->time_limit > 0;
     for (double round = INFINITY; unlimited && a.st.best_err > opt->tolerance && a.st.best_err < 0.9 * round &&
                                   !a.stopped && !fc_clock_expired(&a.clk);) {
         round = a.st.best_err;
-        for (size_t k = tail; k + 1 < nplan && a.st.best_err > opt->tolerance; k++)
+        for (size_t k = tail; k + 2 < nplan && a.st.best_err > opt->tolerance; k++)
             run_step(&a, &plan[k], r, u);
     }
     int done = a.st.best_err <= opt->tolerance;
@@ -640,10 +705,7 @@ static fc_status nncg_stage(auto_run *a, const fc_problem *p, const fc_options *
     a->p = p;
     a->opt = opt;
     fc_options o = fc_stage_options(&a->st, budget_nsgs(a));
-    watched(a, &o);
-    a->grace = FC_AUTO_NNCG_JUDGE;
-    a->nncg = 1;
-    a->nncg_best = INFINITY;
+    watched_nncg(a, &o);
     const fc_solver *mdp = fc_solver_find("ipm-mdp");   /* tight: weighed against ipm-mdp's direct form */
     if (p->d == 3 && opt->tolerance < FC_AUTO_NNCG_LOOSE_TOL && mdp && mdp->solve_direct && mdp->direct_contacts > 0 &&
         p->nc >= mdp->direct_contacts && fc_matrix_asymmetry(p->M) <= FC_IPM_M_SYMMETRIC)
