@@ -105,6 +105,9 @@ typedef struct fc_mbd_cell_body {
 typedef struct fc_mbd_grid {
     double *radii, *rad, *spd, *pn, *part, size;
     int *large, *large_of, *at, *start, *count, nlarge;
+    /* fast bodies (large_of -2): out of the cells, listed in every bucket
+     * within fk[f] cells of theirs (fstart, flist; flast the fill's mark) */
+    int *fast, *fk, *fstart, *flist, *flast, nfast;
     unsigned *bucket;
     fc_mbd_cell *key, *cell;
     fc_mbd_cell_body *body;
