@@ -38,8 +38,11 @@ static int chunk(const fc_mbd_world *w, const detect_job *job, int lo, int hi, f
     if (fc_mbd_grid_pairs(w, &job->g, lo, hi, t)) return -1;
     if (!job->narrow) return 0;
     t->npairs = p0 + fc_mbd_joint_filter(job->jp, job->njoints, t->pairs + 2 * (size_t)p0, t->npairs - p0);
-    for (int k = p0; k < t->npairs; k++)
-        if (fc_mbd_collide_into(w, t->pairs[2 * k], t->pairs[2 * k + 1], &t->narrow) < 0) return -1;
+    const double *spd = job->g.spd;   /* the speed bounds once per body, not per pair */
+    for (int k = p0; k < t->npairs; k++) {
+        int i = t->pairs[2 * k], j = t->pairs[2 * k + 1];
+        if (fc_mbd_collide_bounded(w, i, j, spd[i], spd[j], &t->narrow) < 0) return -1;
+    }
     if (w->planar) planar_frames(t->narrow.contacts + c0, t->narrow.ncontacts - c0);
     return 0;
 }

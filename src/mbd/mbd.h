@@ -17,8 +17,8 @@ struct fc_mbd_world {
     int step;
     fc_mbd_contact *contacts;      /* of the current step               */
     int ncontacts, cap_contacts;
-    fc_mbd_contact *prev;          /* of the previous step (warm start),
-                                      sorted by (a, b, feature)          */
+    struct fc_mbd_kept *prev;      /* of the previous step (warm start),
+                                      sorted by (lo, hi, feature)        */
     int nprev, cap_prev;
     int *pairs;            /* broad phase output: 2 * npairs             */
     int npairs, cap_pairs;
@@ -41,6 +41,14 @@ struct fc_mbd_world {
     double bp_median;         /* the bodies' median bounding radius, of  */
     int bp_valid;             /* bp_valid bodies (-1: none)              */
 };
+
+/* A contact's impulse kept for the next step's warm start, with its key:
+ * its bodies lo < hi and its feature (a pair's bodies (a, b) follow from
+ * its shapes: the key names the same contact as (a, b, feature)). */
+typedef struct fc_mbd_kept {
+    int lo, hi, feature;
+    double r[3];
+} fc_mbd_kept;
 
 /* The narrow phase's output: contacts appended to a growing buffer, with
  * the margin of the pair being collided (the world's margin + h (speed
@@ -131,6 +139,9 @@ int fc_mbd_cmp_pair(const void *pa, const void *pb);
 int fc_mbd_collide(fc_mbd_world *w, int i, int j);
 /* The same into out (the world only read: one out per thread). */
 int fc_mbd_collide_into(const fc_mbd_world *w, int i, int j, fc_mbd_narrow *out);
+/* The same with the bodies' speed bounds given (the grid's spd[]). */
+int fc_mbd_collide_bounded(const fc_mbd_world *w, int i, int j, double spd_i, double spd_j,
+                           fc_mbd_narrow *out);
 /* Bound on the speed of the body's points: |v| + |omega| r (0 if fixed). */
 double fc_mbd_speed_bound(const fc_mbd_body *b);
 /* arr grown to twice *cap elements of size bytes (first when *cap = 0);
