@@ -20,12 +20,15 @@
 
 #include <omp.h>
 
-/* A body is fast when h times its speed bound exceeds FAST_EXCESS times
- * the median radius; at most n / FAST_SHARE of them (the fastest), and no
- * more entries in the buckets' lists than FAST_LIST per body. */
+/* A body is fast when h times its speed bound exceeds FAST_EXCESS 2^k
+ * times the median radius, k the least of 0 .. FAST_LEVELS - 1 that
+ * leaves at most n / FAST_SHARE of them, and when their visits of cells
+ * stay below FAST_LIST per body. */
 #define FAST_EXCESS 0.5
+#define FAST_LEVELS 8
 #define FAST_SHARE 32
 #define FAST_LIST 8
+#define PART (8 + 2 * (FAST_LEVELS + 1))   /* sizes_of's values per thread */
 
 /* The k-th smallest of x[0 .. n-1] (x reordered): Hoare's selection. */
 static double select_kth(double *x, int n, int k)
@@ -257,7 +260,7 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
                      m * sizeof(int), m * sizeof(int), m * sizeof(int), m * sizeof(fc_mbd_cell),
                      m * sizeof(fc_mbd_cell), m * sizeof(fc_mbd_cell_body), (4 * g->tsize + 1) * sizeof(int),
                      m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int),
-                     (size_t)threads * 10 * sizeof(double), m * sizeof(int), m * sizeof(int),
+                     (size_t)threads * PART * sizeof(double), m * sizeof(int), m * sizeof(int),
                      (4 * g->tsize + 2) * sizeof(int), FAST_LIST * m * sizeof(int), (4 * g->tsize + 1) * sizeof(int)};
     for (int k = 0; k < 19; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
     if (at > w->bp_bytes) {
@@ -305,14 +308,21 @@ static void typical_size(fc_mbd_world *w, fc_mbd_grid *g)
     w->bp_valid = n;
 }
 
+/* The speed bound of fast level k (exactly the same double wherever). */
+static double fast_cut(const fc_mbd_world *w, int k)
+{
+    return ldexp(FAST_EXCESS * w->bp_median / w->h, k);
+}
+
 /* Bodies [lo, hi): large (large_of 0) or small (-1); over the small ones
  * the largest radius and speed bound, the least and greatest coordinates,
- * the number of fast ones and the largest speed bound of the others into
- * part (10 values). */
+ * and per level l of speed (above l of the fast cuts) the count of bodies
+ * and their largest speed bound into part (PART values). */
 static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, double *part)
 {
-    double median = w->bp_median, rmax = 0, smax = 0, nfast = 0, sslow = 0;
-    double cut = FAST_EXCESS * median / w->h;
+    double median = w->bp_median, rmax = 0, smax = 0, cut[FAST_LEVELS];
+    double count[FAST_LEVELS + 1] = {0}, top[FAST_LEVELS + 1] = {0};
+    for (int k = 0; k < FAST_LEVELS; k++) cut[k] = fast_cut(w, k);
     double l[3] = {INFINITY, INFINITY, INFINITY}, u[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = lo; i < hi; i++) {
         double r = g->rad[i];
@@ -321,16 +331,20 @@ static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, doub
         double s = g->spd[i];   /* comparisons: fmax is a call here */
         if (r > rmax) rmax = r;
         if (s > smax) smax = s;
-        if (s > cut) nfast++;
-        else if (s > sslow) sslow = s;
+        int level = 0;
+        while (level < FAST_LEVELS && s > cut[level]) level++;
+        count[level]++;
+        if (s > top[level]) top[level] = s;
         for (int k = 0; k < 3; k++) {
             double x = w->bodies[i].x[k];
             if (x < l[k]) l[k] = x;
             if (x > u[k]) u[k] = x;
         }
     }
-    double v[10] = {rmax, smax, l[0], l[1], l[2], u[0], u[1], u[2], nfast, sslow};
+    double v[8] = {rmax, smax, l[0], l[1], l[2], u[0], u[1], u[2]};
     memcpy(part, v, sizeof v);
+    memcpy(part + 8, count, sizeof count);
+    memcpy(part + 9 + FAST_LEVELS, top, sizeof top);
 }
 
 /* The cell size and the box of occupied cells (floor is monotone: the
@@ -350,21 +364,6 @@ static void cell_box(fc_mbd_grid *g, double size, const double lo[3], const doub
     g->nbuckets = g->dense ? (long long)cells : (long long)g->tsize;
 }
 
-/* The speed bound above which a small body is fast: FAST_EXCESS times
- * the median radius over h, or when more than n / FAST_SHARE bodies
- * exceed it (nfast), the speed of the fastest but n / FAST_SHARE (a
- * selection); *sslow becomes the largest of the others'. */
-static double fast_cut(const fc_mbd_world *w, fc_mbd_grid *g, int nfast, double *sslow)
-{
-    int n = w->nbodies, most = n / FAST_SHARE, m = 0;
-    double cut = FAST_EXCESS * w->bp_median / w->h;
-    if (nfast <= most) return cut;
-    for (int i = 0; i < n; i++)
-        if (g->large_of[i] < 0) g->radii[m++] = g->spd[i];
-    *sslow = select_kth(g->radii, m, m - 1 - most);
-    return *sslow;
-}
-
 /* The threads' parts together: the large bodies in order, the cell size,
  * the box of occupied cells; the hit flags' room (w->bp_hit, kept; none
  * when it cannot be had: then tested when needed). */
@@ -372,19 +371,33 @@ static void classify(fc_mbd_world *w, fc_mbd_grid *g, int nt)
 {
     int n = w->nbodies, nlarge = 0;
     double rmax = 0, smax = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double nfast = 0, sslow = 0;
+    double count[FAST_LEVELS + 1] = {0}, top[FAST_LEVELS + 1] = {0};
     for (int t = 0; t < nt; t++) {
-        const double *p = g->part + 10 * (size_t)t;
+        const double *p = g->part + PART * (size_t)t;
         if (p[0] > rmax) rmax = p[0];
         if (p[1] > smax) smax = p[1];
-        nfast += p[8];
-        if (p[9] > sslow) sslow = p[9];
+        for (int l = 0; l <= FAST_LEVELS; l++) {
+            count[l] += p[8 + l];
+            if (p[9 + FAST_LEVELS + l] > top[l]) top[l] = p[9 + FAST_LEVELS + l];
+        }
         for (int k = 0; k < 3; k++) {
             if (p[2 + k] < lo[k]) lo[k] = p[2 + k];
             if (p[5 + k] > hi[k]) hi[k] = p[5 + k];
         }
     }
-    double cut = fast_cut(w, g, (int)nfast, &sslow);
+    /* the least level k leaving at most n / FAST_SHARE bodies above its
+     * cut (none fast when there is none); sslow, the others' largest */
+    double cut = INFINITY, sslow = smax, above = 0;
+    for (int l = 1; l <= FAST_LEVELS; l++) above += count[l];
+    for (int k = 0; k < FAST_LEVELS; k++) {
+        if (above <= n / FAST_SHARE) {
+            cut = fast_cut(w, k);
+            sslow = 0;
+            for (int l = 0; l <= k; l++) if (top[l] > sslow) sslow = top[l];
+            break;
+        }
+        above -= count[k + 1];
+    }
     g->nfast = 0;
     for (int i = 0; i < n; i++) {
         if (g->large_of[i] >= 0) { g->large_of[i] = nlarge; g->large[nlarge++] = i; }
@@ -464,8 +477,10 @@ static void fast_visit(fc_mbd_grid *g, int f, int pass)
                 } else {
                     b = (long long)(cell_hash(cx, cy, cz) & mask);
                 }
-                if (g->flast[b] == 2 * f + pass) continue;
-                g->flast[b] = 2 * f + pass;
+                if (!g->dense) {   /* cells of one hash bucket: f once */
+                    if (g->flast[b] == 2 * f + pass) continue;
+                    g->flast[b] = 2 * f + pass;
+                }
                 if (pass == 0) g->fstart[b]++;
                 else g->flist[--g->fstart[b]] = f;
             }
@@ -477,7 +492,7 @@ static void fast_lists(fc_mbd_grid *g)
 {
     size_t nb = (size_t)g->nbuckets;
     memset(g->fstart, 0, (nb + 1) * sizeof *g->fstart);
-    memset(g->flast, 0xff, nb * sizeof *g->flast);
+    if (!g->dense) memset(g->flast, 0xff, nb * sizeof *g->flast);
     for (int q = 0; q < g->nfast; q++) fast_visit(g, g->fast[q], 0);
     for (size_t b = 1; b < nb; b++) g->fstart[b] += g->fstart[b - 1];   /* ends */
     g->fstart[nb] = g->fstart[nb - 1];
@@ -537,7 +552,7 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 #pragma omp barrier
 #pragma omp single
     typical_size(w, g);
-    sizes_of(w, g, lo, hi, g->part + 10 * (size_t)me);
+    sizes_of(w, g, lo, hi, g->part + PART * (size_t)me);
 #pragma omp barrier
 #pragma omp single
     classify(w, g, nt);
