@@ -61,15 +61,13 @@ typedef struct fc_mbd_narrow {
 } fc_mbd_narrow;
 
 /* A chunk of the threaded detection (a range of bodies): its candidate
- * pairs and contacts, concatenated in chunk order (the sequential order)
- * at offsets pair_at, contact_at; FC_MBD_CHUNKS chunks per thread, taken
- * dynamically (load balance). */
+ * pairs and contacts, concatenated in chunk order (the sequential order);
+ * FC_MBD_CHUNKS chunks per thread, taken dynamically (load balance). */
 #define FC_MBD_CHUNKS 16
 typedef struct fc_mbd_tbuf {
     int *pairs;
     int npairs, cap_pairs;
     fc_mbd_narrow narrow;
-    long pair_at, contact_at;
 } fc_mbd_tbuf;
 /* w->tbuf with at least n buffers; -1 when out of memory. */
 int fc_mbd_tbuf_reserve(fc_mbd_world *w, int n);

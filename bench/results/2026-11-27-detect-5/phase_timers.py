@@ -3,7 +3,9 @@
 # step's detection): patches a copy of the tree (ROOT), to be built and
 # run with TPH=1 OMP_WAIT_POLICY=passive (a waiting thread burns no CPU).
 # Lines "t1 k:a/b ..." per step and thread count: phase k's CPU (ms) of
-# threads 0 and 1.  usage: python3 phase_timers.py ROOT
+# threads 0 and 1.  For the tree after the even copy (its single and
+# copy_back); phases-ref/new.txt were patched by its first version (git
+# log), the same phases.  usage: python3 phase_timers.py ROOT
 import sys
 root = sys.argv[1]
 hdr = '#include <omp.h>\n#include <time.h>\nextern double fc_tph[2][16]; extern double fc_tlast[2];\nstatic inline double fc_tcpu(void) { struct timespec ts; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); return ts.tv_sec + 1e-9 * ts.tv_nsec; }\n#define TPH(k) do { int _me = omp_get_thread_num(); if (_me < 2) { double _t = fc_tcpu(); fc_tph[_me][k] += _t - fc_tlast[_me]; fc_tlast[_me] = _t; } } while (0)\n'
@@ -60,15 +62,11 @@ s = sub(s, '''#pragma omp parallel num_threads(nt)
             fc_mbd_grid_build(w, &job.g);
             int mine = take_chunks(w, &job, &front, K);
             TPH(7);''')
-s = sub(s, '''                if (!bad) bad = offsets(w, job.next, K) != 0;
-            }''', '''                if (!bad) bad = offsets(w, job.next, K) != 0;
-            }
+s = sub(s, '''#pragma omp single
+            if (!bad) bad = grow_front(&front, tp, tc) != 0;''', '''#pragma omp single
+            if (!bad) bad = grow_front(&front, tp, tc) != 0;
             TPH(8);''')
-s = sub(s, '''                               (size_t)t->narrow.ncontacts * sizeof *t->narrow.contacts);
-                }
-            }''', '''                               (size_t)t->narrow.ncontacts * sizeof *t->narrow.contacts);
-                }
-            }
+s = sub(s, '''            if (!bad) copy_back(w, &front, job.next, K, tp, tc, omp_get_thread_num(), nt);''', '''            if (!bad) copy_back(w, &front, job.next, K, tp, tc, omp_get_thread_num(), nt);
             TPH(9);''')
 open(p, 'w').write(s)
 p = root + '/bench/detect.c'
