@@ -13,10 +13,14 @@
  * 2. with --lockstep L: two copies of the world stepped L more steps side
  *    by side, one with 1 thread, one with 2 (nsgs, 1 sweep in the file
  *    order, as bench/parallel.sh's simulate runs), alternating which goes
- *    first: the detection seconds of each step (fc_mbd_step_info, what
- *    `fricon simulate` reports), their medians and ratio.  The two copies
- *    stay identical (checked: pairs, contacts, positions), so each step
- *    times the same work with the solve's traffic in between.
+ *    first: the detection of each step (what fc_mbd_step's first phase
+ *    does, timed here: wall and process CPU seconds, minor page faults),
+ *    their medians and ratio; "again": the step's own detection of the
+ *    same configuration right after (fc_mbd_step_info's t_detect, its
+ *    data now in the caches), then once more for its CPU seconds.  The
+ *    two copies stay identical (checked: pairs, contacts, positions), so
+ *    each step times the same work with the solve's traffic in between;
+ *    the last step's signature is printed (to compare builds).
  * Every timing checks that 1 and 2 threads gave the same pairs and
  * contacts (bits). */
 #define _POSIX_C_SOURCE 200809L
@@ -27,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #define MAX_REPS 1001
 
@@ -35,6 +40,13 @@ static double cpu_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static long minflt(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
 }
 
 static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
@@ -125,7 +137,8 @@ static int repeated(fc_mbd_world *w, int reps)
 static int lockstep(const char *scene, int count, int steps, int more)
 {
     fc_mbd_world *w[3] = {NULL, make(scene, count, steps), make(scene, count, steps)};
-    static double det[3][MAX_REPS], cont[MAX_REPS];
+    static double det[3][MAX_REPS], dcpu[3][MAX_REPS], flt[3][MAX_REPS], again[3][MAX_REPS],
+        acpu[3][MAX_REPS], cont[MAX_REPS];
     int differ = 0;
     for (int k = 0; k < more; k++) {
         for (int q = 0; q < 2; q++) {
@@ -137,21 +150,43 @@ static int lockstep(const char *scene, int count, int steps, int more)
             o.nsgs.order = 1;   /* the file order at any count: the same trajectory */
             fc_mbd_step_info in;
             fc_error err;
+            /* the step's detection (fc_mbd_step's first phase) timed here,
+             * after the last step's solve; the step then detects the same
+             * configuration again, with its data in the caches */
+            int before = fc_threads_set(t);
+            long f0 = minflt();
+            double c0 = cpu_now(), t0 = fc_now();
+            if (fc_mbd_detect(w[t]) < 0) return 1;
+            det[t][k] = fc_now() - t0;
+            dcpu[t][k] = cpu_now() - c0;
+            flt[t][k] = (double)(minflt() - f0);
+            fc_threads_set(before);
             if (fc_mbd_step(w[t], "nsgs", &o, &in, &err) != FC_OK) {
                 fprintf(stderr, "bench_detect: lockstep step %d: %s\n", k + 1, err.msg);
                 return 1;
             }
-            det[t][k] = in.t_detect;
+            again[t][k] = in.t_detect;
+            before = fc_threads_set(t);
+            c0 = cpu_now();
+            if (fc_mbd_detect(w[t]) < 0) return 1;
+            acpu[t][k] = cpu_now() - c0;
+            fc_threads_set(before);
             cont[k] = in.ncontacts;
         }
         differ |= signature(w[1]) != signature(w[2]);
     }
     double d1 = median(det[1], more), d2 = median(det[2], more);
+    double a1 = median(again[1], more), a2 = median(again[2], more);
     printf("2. %d steps side by side (after %d), threads 1 and 2 alternating first: median %.0f contacts\n",
            more, steps, median(cont, more));
-    printf("%-12s %12s %12s %7s %s\n", "phase", "wall 1 (ms)", "wall 2 (ms)", "ratio", "results");
-    printf("%-12s %12.3f %12.3f %7.2f %s\n", "detection", 1e3 * d1, 1e3 * d2, d1 / d2,
-           differ ? "DIFFER" : "identical");
+    printf("%-12s %12s %12s %7s %12s %12s %8s %8s %s\n", "phase", "wall 1 (ms)", "wall 2 (ms)", "ratio",
+           "cpu 1 (ms)", "cpu 2 (ms)", "faults 1", "faults 2", "results");
+    printf("%-12s %12.3f %12.3f %7.2f %12.3f %12.3f %8.0f %8.0f %s\n", "detection", 1e3 * d1, 1e3 * d2, d1 / d2,
+           1e3 * median(dcpu[1], more), 1e3 * median(dcpu[2], more), median(flt[1], more),
+           median(flt[2], more), differ ? "DIFFER" : "identical");
+    printf("%-12s %12.3f %12.3f %7.2f %12.3f %12.3f\n", "again", 1e3 * a1, 1e3 * a2, a1 / a2,
+           1e3 * median(acpu[1], more), 1e3 * median(acpu[2], more));
+    printf("signature of the last step's lists and positions: %016llx\n", signature(w[1]));
     fc_mbd_world_free(w[1]);
     fc_mbd_world_free(w[2]);
     return differ;

@@ -223,8 +223,9 @@ static void test_reduction(void)
 /* The grid broad phase finds exactly the pairs of an all-pairs search, on
  * a cloud of n spheres (and a floor) whose cells' box is small (a dense
  * grid) or, far, half of them 10^4 m away (hashed cells), before and
- * after radii change, the same pairs for threads 1, 2 and 3 (threaded
- * from 64 bodies here). */
+ * after radii change, with a few fast bodies (kept out of the cells:
+ * their reach from 1 to 4 cells) and one too fast for that, the same
+ * pairs for threads 1, 2 and 3 (threaded from 64 bodies here). */
 static void broadphase_cloud(int n, int far)
 {
     fc_mbd_world *w = fc_mbd_world_new();
@@ -242,9 +243,14 @@ static void broadphase_cloud(int n, int far)
     fc_mbd_set_margin(w, 0.01);
     /* round 2: every other radius doubled, the typical size changes
      * (the kept median must not be reused) */
-    for (int round = 1; round <= 2; round++) {
+    for (int round = 1; round <= 4; round++) {
         if (round == 2)
             for (int i = 0; i < n; i += 2) fc_mbd_body_at(w, i)->radius *= 2;
+        /* round 3: every 37th body at 2-20 m/s (h = 0.01); round 4: and
+         * one at 10^4 m/s */
+        if (round == 3)
+            for (int i = 0; i < n; i += 37) fc_mbd_body_at(w, i)->v[i % 3] = (i % 2 ? -2.0 : 2.0) * (1 + i % 10);
+        if (round == 4) fc_mbd_body_at(w, n / 2)->v[0] = 1e4;
         int *ref = NULL, nref = 0, brute = 0, missing = 0;
         for (int t = 1; t <= 3; t++) {
             int before = fc_threads_set(t), pmin = fc_par_min_set(64);
@@ -264,11 +270,12 @@ static void broadphase_cloud(int n, int far)
         for (int i = 0; i < w->nbodies; i++)
             for (int j = i + 1; j < w->nbodies; j++) {
                 const fc_mbd_body *A = &w->bodies[i], *B = &w->bodies[j];
+                double h = fc_mbd_step_size(w), sa = h * v3_norm(A->v), sb = h * v3_norm(B->v);
                 int hit;
-                if (B->shape == FC_MBD_PLANE) hit = A->x[2] + 3 <= A->radius + 0.01;
+                if (B->shape == FC_MBD_PLANE) hit = A->x[2] + 3 <= A->radius + 0.01 + sa;
                 else {
                     double d[3] = {A->x[0] - B->x[0], A->x[1] - B->x[1], A->x[2] - B->x[2]};
-                    hit = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) <= A->radius + B->radius + 0.01;
+                    hit = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) <= A->radius + B->radius + 0.01 + sa + sb;
                 }
                 if (!hit) continue;
                 brute++;

@@ -8,12 +8,27 @@
  * each is tested against the bodies of its 27 neighbouring cells, so n
  * similar spheres cost O(n) tests.  Reaches include the distance the
  * bodies can travel in one step (h times their speed bounds).  Planes and boxes much larger
- * than the typical body are tested against every body.  A body's pairs
+ * than the typical body are tested against every body.  Fast bodies (h
+ * times the speed bound above half the median radius; at most n / 32,
+ * the fastest) stay out of the cells, whose size is then set by the
+ * others: a fast body scans the cells within its own reach, and is listed
+ * in each bucket within it, where the slow bodies of lower index find it
+ * (one fast body would otherwise widen every body's 27 cells).  A body's pairs
  * come out sorted by partner, so the pairs of a range of bodies are in
  * (i, j) order whatever the grid: threads take ranges (detect.c). */
 #include "mbd/mbd.h"
 
 #include <omp.h>
+
+/* A body is fast when h times its speed bound exceeds FAST_EXCESS 2^k
+ * times the median radius, k the least of 0 .. FAST_LEVELS - 1 that
+ * leaves at most n / FAST_SHARE of them, and when their visits of cells
+ * stay below FAST_LIST per body. */
+#define FAST_EXCESS 0.5
+#define FAST_LEVELS 8
+#define FAST_SHARE 32
+#define FAST_LIST 8
+#define PART (8 + 2 * (FAST_LEVELS + 1))   /* sizes_of's values per thread */
 
 /* The k-th smallest of x[0 .. n-1] (x reordered): Hoare's selection. */
 static double select_kth(double *x, int n, int k)
@@ -49,6 +64,16 @@ static unsigned long long cell_hash(long long ix, long long iy, long long iz)
     return h ^ (h >> 29);
 }
 
+/* The grid's test of a pair, a the lower index (the same doubles in the
+ * same order whichever way the pair is found). */
+static inline int near(const double *xa, double ra, double sa, const double *xb, double rb, double sb,
+                       double margin, double h)
+{
+    double d[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
+    double reach = ra + rb + margin + h * (sa + sb);
+    return v3_dot(d, d) <= reach * reach;
+}
+
 /* Append pair (i, j) to out unless both bodies are fixed; -1 when out
  * of memory. */
 static int add_pair(const fc_mbd_world *w, fc_mbd_tbuf *out, int i, int j)
@@ -81,6 +106,50 @@ static int large_overlap(const fc_mbd_world *w, const fc_mbd_grid *g, int L, int
     return v3_norm(d) <= ri + g->rad[L] + w->margin + w->h * (g->spd[i] + g->spd[L]);
 }
 
+static int slow_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int i, fc_mbd_tbuf *out);
+
+/* Fast body f: the slow bodies of the cells within fk[f] of its own, the
+ * fast ones after it. */
+static int fast_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int f, fc_mbd_tbuf *out)
+{
+    const double *xa = w->bodies[f].x, ra = g->rad[f], sa = g->spd[f], margin = w->margin, h = w->h;
+    const fc_mbd_cell *me = &g->key[f];
+    long long k = g->fk[f];
+    for (long long cx = me->ix - k; cx <= me->ix + k; cx++)
+        for (long long cy = me->iy - k; cy <= me->iy + k; cy++) {
+            if (g->dense) {
+                long long rx = cx - g->lo[0], ry = cy - g->lo[1], rz = me->iz - g->lo[2];
+                if (rx < 0 || rx >= g->nc[0] || ry < 0 || ry >= g->nc[1]) continue;
+                long long z0 = rz - k > 0 ? rz - k : 0, z1 = rz + k < g->nc[2] ? rz + k : g->nc[2] - 1;
+                if (z0 > z1) continue;
+                long long base = (rx * g->nc[1] + ry) * g->nc[2];
+                for (int s = g->start[base + z0], e = g->start[base + z1 + 1]; s < e; s++) {
+                    const fc_mbd_cell_body *B = &g->body[s];
+                    int j = g->cell[s].body;
+                    if (j > f && near(xa, ra, sa, B->x, B->rad, B->spd, margin, h) && add_pair(w, out, f, j))
+                        return -1;
+                }
+                continue;
+            }
+            for (long long cz = me->iz - k; cz <= me->iz + k; cz++) {
+                size_t b = cell_hash(cx, cy, cz) & (g->tsize - 1);
+                for (int s = g->start[b], e = g->start[b + 1]; s < e; s++) {
+                    const fc_mbd_cell *c = &g->cell[s];
+                    const fc_mbd_cell_body *B = &g->body[s];
+                    if (c->body > f && c->ix == cx && c->iy == cy && c->iz == cz &&
+                        near(xa, ra, sa, B->x, B->rad, B->spd, margin, h) && add_pair(w, out, f, c->body))
+                        return -1;
+                }
+            }
+        }
+    for (int q = 0; q < g->nfast; q++) {
+        int j = g->fast[q];
+        if (j > f && near(xa, ra, sa, w->bodies[j].x, g->rad[j], g->spd[j], margin, h) && add_pair(w, out, f, j))
+            return -1;
+    }
+    return 0;
+}
+
 /* The pairs (i, j), j > i, of body i, appended to out sorted by j: the
  * small bodies of the 27 cells around a small i and the large bodies
  * that may touch it, or every body a large i may touch.  -1 when out of
@@ -94,9 +163,43 @@ static int body_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int i, fc_mbd
             if ((hit ? hit[j] : large_overlap(w, g, i, j)) && add_pair(w, out, i, j)) return -1;
         return 0;   /* already in order */
     }
+    if (g->large_of[i] == -2) {
+        if (fast_pairs(w, g, i, out)) return -1;
+    } else if (slow_pairs(w, g, i, out)) return -1;
+    for (int l = 0; l < g->nlarge; l++)
+        if (g->large[l] > i && large_overlap(w, g, g->large[l], i) && add_pair(w, out, i, g->large[l]))
+            return -1;
+    /* by j: insertion sort (a body has a few partners), a fast body's
+     * many by qsort */
+    int *P = out->pairs;
+    if (out->npairs - start > 32) {
+        qsort(P + 2 * (size_t)start, (size_t)(out->npairs - start), 2 * sizeof *P, fc_mbd_cmp_pair);
+        return 0;
+    }
+    for (int a = start + 1; a < out->npairs; a++) {
+        int j = P[2 * a + 1], b = a;
+        for (; b > start && P[2 * b - 1] > j; b--) P[2 * b + 1] = P[2 * b - 1];
+        P[2 * b + 1] = j;
+    }
+    return 0;
+}
+
+/* Slow body i: the bodies of the 27 cells around it, the fast ones listed
+ * in its bucket. */
+static int slow_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int i, fc_mbd_tbuf *out)
+{
     const fc_mbd_cell *me = &g->key[i];
     const fc_mbd_cell_body *A = &g->body[g->at[i]];
     double ra = A->rad, sa = A->spd, margin = w->margin, h = w->h;
+    if (g->nfast) {
+        unsigned b = g->bucket[i];
+        for (int s = g->fstart[b], e = g->fstart[b + 1]; s < e; s++) {
+            int f = g->flist[s];
+            if (f > i && near(A->x, ra, sa, w->bodies[f].x, g->rad[f], g->spd[f], margin, h) &&
+                add_pair(w, out, i, f))
+                return -1;
+        }
+    }
     if (g->dense) {
         long long rx = me->ix - g->lo[0], ry = me->iy - g->lo[1], rz = me->iz - g->lo[2];
         long long z0 = rz > 0 ? rz - 1 : 0, z1 = rz + 1 < g->nc[2] ? rz + 1 : rz;
@@ -133,16 +236,6 @@ static int body_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int i, fc_mbd
                     }
                 }
     }
-    for (int l = 0; l < g->nlarge; l++)
-        if (g->large[l] > i && large_overlap(w, g, g->large[l], i) && add_pair(w, out, i, g->large[l]))
-            return -1;
-    /* by j: insertion sort (a body has a few partners) */
-    int *P = out->pairs;
-    for (int a = start + 1; a < out->npairs; a++) {
-        int j = P[2 * a + 1], b = a;
-        for (; b > start && P[2 * b - 1] > j; b--) P[2 * b + 1] = P[2 * b - 1];
-        P[2 * b + 1] = j;
-    }
     return 0;
 }
 
@@ -159,16 +252,17 @@ int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int h
 int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
 {
     int n = w->nbodies;
-    size_t m = (size_t)n + 1, off[14], at = 0, al = 64;
+    size_t m = (size_t)n + 1, off[19], at = 0, al = 64;
     memset(g, 0, sizeof *g);
     g->tsize = 16;
     while (g->tsize < 2 * (size_t)n) g->tsize <<= 1;
-    size_t sz[14] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
+    size_t sz[19] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
                      m * sizeof(int), m * sizeof(int), m * sizeof(int), m * sizeof(fc_mbd_cell),
                      m * sizeof(fc_mbd_cell), m * sizeof(fc_mbd_cell_body), (4 * g->tsize + 1) * sizeof(int),
                      m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int),
-                     (size_t)threads * 8 * sizeof(double)};
-    for (int k = 0; k < 14; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
+                     (size_t)threads * PART * sizeof(double), m * sizeof(int), m * sizeof(int),
+                     (4 * g->tsize + 2) * sizeof(int), FAST_LIST * m * sizeof(int), (4 * g->tsize + 1) * sizeof(int)};
+    for (int k = 0; k < 19; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
     if (at > w->bp_bytes) {
         free(w->bp_work);
         w->bp_bytes = 0;
@@ -192,6 +286,11 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
     g->bucket = (unsigned *)(b + off[11]);
     g->count = (int *)(b + off[12]);
     g->part = (double *)(b + off[13]);
+    g->fast = (int *)(b + off[14]);
+    g->fk = (int *)(b + off[15]);
+    g->fstart = (int *)(b + off[16]);
+    g->flist = (int *)(b + off[17]);
+    g->flast = (int *)(b + off[18]);
     g->same = w->bp_valid == n;   /* rad[] holds the last build's radii */
     return 0;
 }
@@ -209,12 +308,21 @@ static void typical_size(fc_mbd_world *w, fc_mbd_grid *g)
     w->bp_valid = n;
 }
 
+/* The speed bound of fast level k (exactly the same double wherever). */
+static double fast_cut(const fc_mbd_world *w, int k)
+{
+    return ldexp(FAST_EXCESS * w->bp_median / w->h, k);
+}
+
 /* Bodies [lo, hi): large (large_of 0) or small (-1); over the small ones
- * the largest radius and speed bound, the least and greatest coordinates
- * into part (8 values). */
+ * the largest radius and speed bound, the least and greatest coordinates,
+ * and per level l of speed (above l of the fast cuts) the count of bodies
+ * and their largest speed bound into part (PART values). */
 static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, double *part)
 {
-    double median = w->bp_median, rmax = 0, smax = 0;
+    double median = w->bp_median, rmax = 0, smax = 0, cut[FAST_LEVELS];
+    double count[FAST_LEVELS + 1] = {0}, top[FAST_LEVELS + 1] = {0};
+    for (int k = 0; k < FAST_LEVELS; k++) cut[k] = fast_cut(w, k);
     double l[3] = {INFINITY, INFINITY, INFINITY}, u[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = lo; i < hi; i++) {
         double r = g->rad[i];
@@ -223,6 +331,10 @@ static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, doub
         double s = g->spd[i];   /* comparisons: fmax is a call here */
         if (r > rmax) rmax = r;
         if (s > smax) smax = s;
+        int level = 0;
+        while (level < FAST_LEVELS && s > cut[level]) level++;
+        count[level]++;
+        if (s > top[level]) top[level] = s;
         for (int k = 0; k < 3; k++) {
             double x = w->bodies[i].x[k];
             if (x < l[k]) l[k] = x;
@@ -231,6 +343,25 @@ static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, doub
     }
     double v[8] = {rmax, smax, l[0], l[1], l[2], u[0], u[1], u[2]};
     memcpy(part, v, sizeof v);
+    memcpy(part + 8, count, sizeof count);
+    memcpy(part + 9 + FAST_LEVELS, top, sizeof top);
+}
+
+/* The cell size and the box of occupied cells (floor is monotone: the
+ * cells of the extreme coordinates, lo and hi); dense when it has at most
+ * 4 tsize cells (and some small body). */
+static void cell_box(fc_mbd_grid *g, double size, const double lo[3], const double hi[3], int small)
+{
+    g->size = size > 0 ? size : 1;
+    double cells = 1;
+    for (int k = 0; k < 3; k++) {
+        double a = floor(lo[k] / g->size), b = floor(hi[k] / g->size);
+        cells *= b - a + 1;
+        g->lo[k] = cells <= 4.0 * (double)g->tsize ? (long long)a : 0;
+        g->nc[k] = cells <= 4.0 * (double)g->tsize ? (long long)(b - a) + 1 : 0;
+    }
+    g->dense = small && cells <= 4.0 * (double)g->tsize;
+    g->nbuckets = g->dense ? (long long)cells : (long long)g->tsize;
 }
 
 /* The threads' parts together: the large bodies in order, the cell size,
@@ -240,31 +371,56 @@ static void classify(fc_mbd_world *w, fc_mbd_grid *g, int nt)
 {
     int n = w->nbodies, nlarge = 0;
     double rmax = 0, smax = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double count[FAST_LEVELS + 1] = {0}, top[FAST_LEVELS + 1] = {0};
     for (int t = 0; t < nt; t++) {
-        const double *p = g->part + 8 * (size_t)t;
+        const double *p = g->part + PART * (size_t)t;
         if (p[0] > rmax) rmax = p[0];
         if (p[1] > smax) smax = p[1];
+        for (int l = 0; l <= FAST_LEVELS; l++) {
+            count[l] += p[8 + l];
+            if (p[9 + FAST_LEVELS + l] > top[l]) top[l] = p[9 + FAST_LEVELS + l];
+        }
         for (int k = 0; k < 3; k++) {
             if (p[2 + k] < lo[k]) lo[k] = p[2 + k];
             if (p[5 + k] > hi[k]) hi[k] = p[5 + k];
         }
     }
-    for (int i = 0; i < n; i++)
-        if (g->large_of[i] >= 0) { g->large_of[i] = nlarge; g->large[nlarge++] = i; }
-    g->nlarge = nlarge;
-    g->size = 2 * rmax + w->margin + 2 * w->h * smax;
-    if (!(g->size > 0)) g->size = 1;
-    /* the box of occupied cells (floor is monotone: the cells of the
-     * extreme coordinates); dense when it has at most 4 tsize cells */
-    double cells = 1;
-    for (int k = 0; k < 3; k++) {
-        double a = floor(lo[k] / g->size), b = floor(hi[k] / g->size);
-        cells *= b - a + 1;
-        g->lo[k] = cells <= 4.0 * (double)g->tsize ? (long long)a : 0;
-        g->nc[k] = cells <= 4.0 * (double)g->tsize ? (long long)(b - a) + 1 : 0;
+    /* the least level k leaving at most n / FAST_SHARE bodies above its
+     * cut (none fast when there is none); sslow, the others' largest */
+    double cut = INFINITY, sslow = smax, above = 0;
+    for (int l = 1; l <= FAST_LEVELS; l++) above += count[l];
+    for (int k = 0; k < FAST_LEVELS; k++) {
+        if (above <= n / FAST_SHARE) {
+            cut = fast_cut(w, k);
+            sslow = 0;
+            for (int l = 0; l <= k; l++) if (top[l] > sslow) sslow = top[l];
+            break;
+        }
+        above -= count[k + 1];
     }
-    g->dense = n > nlarge && cells <= 4.0 * (double)g->tsize;
-    g->nbuckets = g->dense ? (long long)cells : (long long)g->tsize;
+    g->nfast = 0;
+    for (int i = 0; i < n; i++) {
+        if (g->large_of[i] >= 0) { g->large_of[i] = nlarge; g->large[nlarge++] = i; }
+        else if (g->spd[i] > cut) { g->large_of[i] = -2; g->fast[g->nfast++] = i; }
+    }
+    g->nlarge = nlarge;
+    cell_box(g, 2 * rmax + w->margin + 2 * w->h * sslow, lo, hi, n > nlarge);
+    /* the fast bodies' reach in cells (a pair's reach is at most theirs
+     * plus the largest slow one's); none fast when the cells they would
+     * visit exceed FAST_LIST per body (then the cells are sized for them
+     * too, as without) */
+    double visits = 0, slow_reach = rmax + w->h * sslow + w->margin;
+    for (int q = 0; q < g->nfast; q++) {
+        int f = g->fast[q];
+        double k = floor((g->rad[f] + w->h * g->spd[f] + slow_reach) / g->size) + 1;
+        g->fk[f] = k < 1e6 ? (int)k : 1000000;
+        visits += (2 * k + 1) * (2 * k + 1) * (2 * k + 1);
+    }
+    if (g->nfast && visits > (double)FAST_LIST * (n + 1)) {
+        for (int q = 0; q < g->nfast; q++) g->large_of[g->fast[q]] = -1;
+        g->nfast = 0;
+        cell_box(g, 2 * rmax + w->margin + 2 * w->h * smax, lo, hi, n > nlarge);
+    }
     /* the large bodies' rows would weigh on their chunk: their tests
      * first, shared (when the flags fit in 64 MB) */
     size_t need = (size_t)nlarge * (size_t)n + 1;
@@ -289,7 +445,7 @@ static void cells_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int 
     long long lx = g->lo[0], ly = g->lo[1], lz = g->lo[2], ny = g->nc[1], nz = g->nc[2];
     memset(cnt, 0, (size_t)g->nbuckets * sizeof *cnt);
     for (int i = lo; i < hi; i++) {
-        if (g->large_of[i] >= 0) continue;
+        if (g->large_of[i] >= 0) continue;   /* a fast body's key only */
         const double *x = w->bodies[i].x;
         fc_mbd_cell *k = &g->key[i];
         k->ix = (long long)floor(x[0] / cell);
@@ -299,8 +455,48 @@ static void cells_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int 
         unsigned b = g->dense ? (unsigned)(((k->ix - lx) * ny + (k->iy - ly)) * nz + (k->iz - lz))
                               : (unsigned)(cell_hash(k->ix, k->iy, k->iz) & mask);
         g->bucket[i] = b;
-        cnt[b]++;
+        cnt[b] += g->large_of[i] == -1;
     }
+}
+
+/* The buckets within fk[f] cells of fast body f's (for pass 0 counted
+ * into fstart[b], for pass 1 f stored at --fstart[b]), once each. */
+static void fast_visit(fc_mbd_grid *g, int f, int pass)
+{
+    const fc_mbd_cell *me = &g->key[f];
+    long long k = g->fk[f], ny = g->nc[1], nz = g->nc[2];
+    unsigned long long mask = g->tsize - 1;
+    for (long long cx = me->ix - k; cx <= me->ix + k; cx++)
+        for (long long cy = me->iy - k; cy <= me->iy + k; cy++)
+            for (long long cz = me->iz - k; cz <= me->iz + k; cz++) {
+                long long b;
+                if (g->dense) {
+                    long long rx = cx - g->lo[0], ry = cy - g->lo[1], rz = cz - g->lo[2];
+                    if (rx < 0 || rx >= g->nc[0] || ry < 0 || ry >= ny || rz < 0 || rz >= nz) continue;
+                    b = (rx * ny + ry) * nz + rz;
+                } else {
+                    b = (long long)(cell_hash(cx, cy, cz) & mask);
+                }
+                if (!g->dense) {   /* cells of one hash bucket: f once */
+                    if (g->flast[b] == 2 * f + pass) continue;
+                    g->flast[b] = 2 * f + pass;
+                }
+                if (pass == 0) g->fstart[b]++;
+                else g->flist[--g->fstart[b]] = f;
+            }
+}
+
+/* The fast bodies listed in each bucket within their reach: fstart[b] ..
+ * fstart[b + 1] - 1 of flist. */
+static void fast_lists(fc_mbd_grid *g)
+{
+    size_t nb = (size_t)g->nbuckets;
+    memset(g->fstart, 0, (nb + 1) * sizeof *g->fstart);
+    if (!g->dense) memset(g->flast, 0xff, nb * sizeof *g->flast);
+    for (int q = 0; q < g->nfast; q++) fast_visit(g, g->fast[q], 0);
+    for (size_t b = 1; b < nb; b++) g->fstart[b] += g->fstart[b - 1];   /* ends */
+    g->fstart[nb] = g->fstart[nb - 1];
+    for (int q = 0; q < g->nfast; q++) fast_visit(g, g->fast[q], 1);
 }
 
 /* The buckets' starts from the threads' counts, which become their
@@ -323,7 +519,7 @@ static void bucket_starts(fc_mbd_grid *g, int nt)
 static void place(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int *cnt)
 {
     for (int i = lo; i < hi; i++) {
-        if (g->large_of[i] >= 0) continue;
+        if (g->large_of[i] != -1) continue;
         int s = cnt[g->bucket[i]]++;
         g->at[i] = s;
         g->cell[s] = g->key[i];
@@ -356,7 +552,7 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 #pragma omp barrier
 #pragma omp single
     typical_size(w, g);
-    sizes_of(w, g, lo, hi, g->part + 8 * (size_t)me);
+    sizes_of(w, g, lo, hi, g->part + PART * (size_t)me);
 #pragma omp barrier
 #pragma omp single
     classify(w, g, nt);
@@ -368,7 +564,10 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
                 g->hit[(size_t)l * n + j] = j > g->large[l] && large_overlap(w, g, g->large[l], j);
 #pragma omp barrier
 #pragma omp single
-    bucket_starts(g, nt);
+    {
+        bucket_starts(g, nt);
+        if (g->nfast) fast_lists(g);
+    }
     place(w, g, lo, hi, cnt);
 #pragma omp barrier
 }

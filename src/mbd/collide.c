@@ -377,11 +377,17 @@ static int box_box(fc_mbd_narrow *w, int a, int b)
 
 int fc_mbd_collide_into(const fc_mbd_world *world, int i, int j, fc_mbd_narrow *w)
 {
+    return fc_mbd_collide_bounded(world, i, j, fc_mbd_speed_bound(&world->bodies[i]),
+                                  fc_mbd_speed_bound(&world->bodies[j]), w);
+}
+
+int fc_mbd_collide_bounded(const fc_mbd_world *world, int i, int j, double spd_i, double spd_j,
+                           fc_mbd_narrow *w)
+{
     w->bodies = world->bodies;
     fc_mbd_shape si = w->bodies[i].shape, sj = w->bodies[j].shape;
     if (w->bodies[i].fixed && w->bodies[j].fixed) return 0;
-    w->pair_margin = world->margin +
-                     world->h * (fc_mbd_speed_bound(&w->bodies[i]) + fc_mbd_speed_bound(&w->bodies[j]));
+    w->pair_margin = world->margin + world->h * (spd_i + spd_j);
     /* order: a is the "smaller" shape kind (sphere < box < plane) */
     if (si > sj) { int t = i; i = j; j = t; fc_mbd_shape ts = si; si = sj; sj = ts; }
     if (si == FC_MBD_SPHERE && sj == FC_MBD_SPHERE) return sphere_sphere(w, i, j);

@@ -6,7 +6,8 @@
  * from the first on and appending them to w->pairs and w->contacts
  * directly, the others from the last back, each into its own buffers
  * (a local copy while it runs: no shared counters), copied after thread
- * 0's at the end: the sequential order, the same lists for any count. */
+ * 0's at the end, each thread an equal share of their pairs and
+ * contacts: the sequential order, the same lists for any count. */
 #include "mbd/mbd.h"
 
 #include <limits.h>
@@ -38,39 +39,69 @@ static int chunk(const fc_mbd_world *w, const detect_job *job, int lo, int hi, f
     if (fc_mbd_grid_pairs(w, &job->g, lo, hi, t)) return -1;
     if (!job->narrow) return 0;
     t->npairs = p0 + fc_mbd_joint_filter(job->jp, job->njoints, t->pairs + 2 * (size_t)p0, t->npairs - p0);
-    for (int k = p0; k < t->npairs; k++)
-        if (fc_mbd_collide_into(w, t->pairs[2 * k], t->pairs[2 * k + 1], &t->narrow) < 0) return -1;
+    const double *spd = job->g.spd;   /* the speed bounds once per body, not per pair */
+    for (int k = p0; k < t->npairs; k++) {
+        int i = t->pairs[2 * k], j = t->pairs[2 * k + 1];
+        if (fc_mbd_collide_bounded(w, i, j, spd[i], spd[j], &t->narrow) < 0) return -1;
+    }
     if (w->planar) planar_frames(t->narrow.contacts + c0, t->narrow.ncontacts - c0);
     return 0;
 }
 
-/* Offsets of chunks from .. K - 1 after the front's lists (w's);
- * w->pairs and w->contacts grown to the totals.  -1 when out of memory. */
-static int offsets(fc_mbd_world *w, int from, int K)
+/* The back chunks' (from .. K - 1) pair and contact counts. */
+static void back_totals(const fc_mbd_world *w, int from, int K, long *np, long *nc)
 {
-    long np = w->npairs, nc = w->ncontacts;
+    *np = *nc = 0;
     for (int c = from; c < K; c++) {
-        w->tbuf[c].pair_at = np;
-        w->tbuf[c].contact_at = nc;
-        np += w->tbuf[c].npairs;
-        nc += w->tbuf[c].narrow.ncontacts;
+        *np += w->tbuf[c].npairs;
+        *nc += w->tbuf[c].narrow.ncontacts;
     }
+}
+
+/* The front's lists grown to hold np more pairs and nc more contacts; -1
+ * when out of memory or past int. */
+static int grow_front(fc_mbd_tbuf *front, long np, long nc)
+{
+    np += front->npairs;
+    nc += front->narrow.ncontacts;
     if (np > INT_MAX / 2 || nc > INT_MAX) return -1;
-    if (np > w->cap_pairs) {
-        int *p = realloc(w->pairs, (size_t)np * 2 * sizeof *p);
+    if (np > front->cap_pairs) {
+        int *p = realloc(front->pairs, (size_t)np * 2 * sizeof *p);
         if (!p) return -1;
-        w->pairs = p;
-        w->cap_pairs = (int)np;
+        front->pairs = p;
+        front->cap_pairs = (int)np;
     }
-    if (nc > w->cap_contacts) {
-        fc_mbd_contact *ct = realloc(w->contacts, (size_t)nc * sizeof *ct);
+    if (nc > front->narrow.cap_contacts) {
+        fc_mbd_contact *ct = realloc(front->narrow.contacts, (size_t)nc * sizeof *ct);
         if (!ct) return -1;
-        w->contacts = ct;
-        w->cap_contacts = (int)nc;
+        front->narrow.contacts = ct;
+        front->narrow.cap_contacts = (int)nc;
     }
-    w->npairs = (int)np;
-    w->ncontacts = (int)nc;
     return 0;
+}
+
+/* Thread me's share (of nt) of the back chunks' copy after the front's
+ * lists: an equal part of their pairs and of their contacts (whatever
+ * chunks they are in), so that the copy is split evenly. */
+static void copy_back(const fc_mbd_world *w, const fc_mbd_tbuf *front, int from, int K, long np, long nc,
+                      int me, int nt)
+{
+    long p0 = np * me / nt, p1 = np * (me + 1) / nt, c0 = nc * me / nt, c1 = nc * (me + 1) / nt;
+    long atp = 0, atc = 0;   /* the chunk's place among the back chunks' */
+    for (int c = from; c < K && (atp < p1 || atc < c1); c++) {
+        const fc_mbd_tbuf *t = &w->tbuf[c];
+        long a = atp > p0 ? atp : p0, b = atp + t->npairs < p1 ? atp + t->npairs : p1;
+        if (a < b)
+            memcpy(front->pairs + 2 * (front->npairs + a), t->pairs + 2 * (a - atp),
+                   (size_t)(b - a) * 2 * sizeof *t->pairs);
+        a = atc > c0 ? atc : c0;
+        b = atc + t->narrow.ncontacts < c1 ? atc + t->narrow.ncontacts : c1;
+        if (a < b)
+            memcpy(front->narrow.contacts + front->narrow.ncontacts + a, t->narrow.contacts + (a - atc),
+                   (size_t)(b - a) * sizeof *t->narrow.contacts);
+        atp += t->npairs;
+        atc += t->narrow.ncontacts;
+    }
 }
 
 /* Thread 0's lists (front) become the world's. */
@@ -128,6 +159,7 @@ static int detect(fc_mbd_world *w, int narrow)
         fc_mbd_grid_build(w, &job.g);
         bad = take_chunks(w, &job, &front, K);
     } else {
+        long np = 0, nc = 0;
 #pragma omp parallel num_threads(nt)
         {
             fc_mbd_grid_build(w, &job.g);
@@ -135,25 +167,24 @@ static int detect(fc_mbd_world *w, int narrow)
 #pragma omp atomic update
             bad |= mine;
 #pragma omp barrier
+            /* every thread the same totals (read only); the front's
+             * lists grown by one thread, then each thread copies its
+             * share of the back chunks after them */
+            long tp, tc;
+            back_totals(w, job.next, K, &tp, &tc);
 #pragma omp single
+            if (!bad) bad = grow_front(&front, tp, tc) != 0;
+            if (!bad) copy_back(w, &front, job.next, K, tp, tc, omp_get_thread_num(), nt);
+#pragma omp master
             {
-                adopt(w, &front);
-                if (!bad) bad = offsets(w, job.next, K) != 0;
-            }
-            if (!bad) {
-#pragma omp for schedule(dynamic, 1)
-                for (int c = job.next; c < K; c++) {
-                    const fc_mbd_tbuf *t = &w->tbuf[c];
-                    if (t->npairs)
-                        memcpy(w->pairs + 2 * t->pair_at, t->pairs, (size_t)t->npairs * 2 * sizeof *t->pairs);
-                    if (t->narrow.ncontacts)
-                        memcpy(w->contacts + t->contact_at, t->narrow.contacts,
-                               (size_t)t->narrow.ncontacts * sizeof *t->narrow.contacts);
-                }
+                np = tp;
+                nc = tc;
             }
         }
+        front.npairs += (int)np;
+        front.narrow.ncontacts += (int)nc;
     }
-    if (nt == 1) adopt(w, &front);
+    adopt(w, &front);
     free(jp);
     if (bad) {
         w->npairs = w->ncontacts = 0;

@@ -17,8 +17,8 @@ struct fc_mbd_world {
     int step;
     fc_mbd_contact *contacts;      /* of the current step               */
     int ncontacts, cap_contacts;
-    fc_mbd_contact *prev;          /* of the previous step (warm start),
-                                      sorted by (a, b, feature)          */
+    struct fc_mbd_kept *prev;      /* of the previous step (warm start),
+                                      sorted by (lo, hi, feature)        */
     int nprev, cap_prev;
     int *pairs;            /* broad phase output: 2 * npairs             */
     int npairs, cap_pairs;
@@ -42,6 +42,14 @@ struct fc_mbd_world {
     int bp_valid;             /* bp_valid bodies (-1: none)              */
 };
 
+/* A contact's impulse kept for the next step's warm start, with its key:
+ * its bodies lo < hi and its feature (a pair's bodies (a, b) follow from
+ * its shapes: the key names the same contact as (a, b, feature)). */
+typedef struct fc_mbd_kept {
+    int lo, hi, feature;
+    double r[3];
+} fc_mbd_kept;
+
 /* The narrow phase's output: contacts appended to a growing buffer, with
  * the margin of the pair being collided (the world's margin + h (speed
  * bound of a + of b), so that contacts closing within the step are seen). */
@@ -53,15 +61,13 @@ typedef struct fc_mbd_narrow {
 } fc_mbd_narrow;
 
 /* A chunk of the threaded detection (a range of bodies): its candidate
- * pairs and contacts, concatenated in chunk order (the sequential order)
- * at offsets pair_at, contact_at; FC_MBD_CHUNKS chunks per thread, taken
- * dynamically (load balance). */
+ * pairs and contacts, concatenated in chunk order (the sequential order);
+ * FC_MBD_CHUNKS chunks per thread, taken dynamically (load balance). */
 #define FC_MBD_CHUNKS 16
 typedef struct fc_mbd_tbuf {
     int *pairs;
     int npairs, cap_pairs;
     fc_mbd_narrow narrow;
-    long pair_at, contact_at;
 } fc_mbd_tbuf;
 /* w->tbuf with at least n buffers; -1 when out of memory. */
 int fc_mbd_tbuf_reserve(fc_mbd_world *w, int n);
@@ -105,6 +111,9 @@ typedef struct fc_mbd_cell_body {
 typedef struct fc_mbd_grid {
     double *radii, *rad, *spd, *pn, *part, size;
     int *large, *large_of, *at, *start, *count, nlarge;
+    /* fast bodies (large_of -2): out of the cells, listed in every bucket
+     * within fk[f] cells of theirs (fstart, flist; flast the fill's mark) */
+    int *fast, *fk, *fstart, *flist, *flast, nfast;
     unsigned *bucket;
     fc_mbd_cell *key, *cell;
     fc_mbd_cell_body *body;
@@ -128,6 +137,9 @@ int fc_mbd_cmp_pair(const void *pa, const void *pb);
 int fc_mbd_collide(fc_mbd_world *w, int i, int j);
 /* The same into out (the world only read: one out per thread). */
 int fc_mbd_collide_into(const fc_mbd_world *w, int i, int j, fc_mbd_narrow *out);
+/* The same with the bodies' speed bounds given (the grid's spd[]). */
+int fc_mbd_collide_bounded(const fc_mbd_world *w, int i, int j, double spd_i, double spd_j,
+                           fc_mbd_narrow *out);
 /* Bound on the speed of the body's points: |v| + |omega| r (0 if fixed). */
 double fc_mbd_speed_bound(const fc_mbd_body *b);
 /* arr grown to twice *cap elements of size bytes (first when *cap = 0);

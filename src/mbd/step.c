@@ -219,40 +219,61 @@ nomem:
     return fc_error_set(err, FC_ERR_NOMEM, "out of memory building the step's problem");
 }
 
-static int cmp_contact(const void *pa, const void *pb)
+static int cmp_kept(const void *pa, const void *pb)
 {
-    const fc_mbd_contact *a = pa, *b = pb;
-    if (a->a != b->a) return a->a < b->a ? -1 : 1;
-    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    const fc_mbd_kept *a = pa, *b = pb;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
     return (a->feature > b->feature) - (a->feature < b->feature);
 }
 
-/* Previous impulses of the current contacts (0 for new ones); count found. */
+static fc_mbd_kept key_of(const fc_mbd_contact *ct)
+{
+    fc_mbd_kept k = {ct->a < ct->b ? ct->a : ct->b, ct->a < ct->b ? ct->b : ct->a, ct->feature, {0, 0, 0}};
+    return k;
+}
+
+/* Previous impulses of the current contacts (0 for new ones); count
+ * found.  Threaded: a binary search per contact in the kept list. */
 static int warm_start(const fc_mbd_world *w, double *r)
 {
-    int found = 0, d = w->planar ? 2 : 3;
-    for (int c = 0; c < w->ncontacts; c++) {
-        const fc_mbd_contact *old =
-            w->nprev ? bsearch(&w->contacts[c], w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_contact)
-                     : NULL;
+    int found = 0, d = w->planar ? 2 : 3, nc = w->ncontacts;
+    FC_PAR_FOR(nc, reduction(+ : found), for (int c = 0; c < nc; c++) {
+        fc_mbd_kept key = key_of(&w->contacts[c]);
+        const fc_mbd_kept *old =
+            w->nprev ? bsearch(&key, w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_kept) : NULL;
         for (int e = 0; e < d; e++) r[d * c + e] = old ? old->r[e] : 0.0;
         found += old != NULL;
-    }
+    });
     return found;
 }
 
-/* Keep this step's contacts, sorted, for the next warm start. */
-static int remember(fc_mbd_world *w)
+/* The step's impulses r (d per contact) into its contacts, and kept with
+ * their keys for the next warm start: in the detection's order, already
+ * sorted by key but where a pair's features come out of order (then
+ * sorted).  Threaded; -1 when out of memory. */
+static int remember(fc_mbd_world *w, const double *r, int d)
 {
-    if (w->ncontacts > w->cap_prev) {
-        fc_mbd_contact *np = realloc(w->prev, (size_t)w->ncontacts * sizeof *np);
+    int nc = w->ncontacts, unsorted = 0;
+    if (nc > w->cap_prev) {
+        fc_mbd_kept *np = realloc(w->prev, (size_t)nc * sizeof *np);
         if (!np) return -1;
         w->prev = np;
-        w->cap_prev = w->ncontacts;
+        w->cap_prev = nc;
     }
-    if (w->ncontacts) memcpy(w->prev, w->contacts, (size_t)w->ncontacts * sizeof *w->prev);
-    w->nprev = w->ncontacts;
-    if (w->nprev > 1) qsort(w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_contact);
+    fc_mbd_kept *kept = w->prev;
+    fc_mbd_contact *ct = w->contacts;
+    FC_PAR_FOR(nc, reduction(| : unsorted), for (int c = 0; c < nc; c++) {
+        fc_mbd_kept k = key_of(&ct[c]);
+        for (int e = 0; e < 3; e++) k.r[e] = ct[c].r[e] = e < d ? r[d * c + e] : 0.0;
+        kept[c] = k;
+        if (c > 0) {
+            fc_mbd_kept before = key_of(&ct[c - 1]);
+            unsorted |= cmp_kept(&before, &k) >= 0;
+        }
+    });
+    w->nprev = nc;
+    if (unsorted) qsort(w->prev, (size_t)nc, sizeof *w->prev, cmp_kept);
     return 0;
 }
 
@@ -401,9 +422,6 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         }
         joint_lambda(w, lambda, NULL);   /* kept: the joints' and the export's */
         w->last_lambda = lambda;
-        int d = p->d;
-        for (int c = 0; c < w->ncontacts; c++)
-            for (int k = 0; k < 3; k++) w->contacts[c].r[k] = k < d ? r[d * c + k] : 0.0;
         int o6 = 0;
         for (int i = 0; i < w->nbodies; i++) {
             fc_mbd_body *b = &w->bodies[i];
@@ -427,6 +445,7 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         w->last = p;
         w->last_r = r;
         w->last_v = v;
+        if (remember(w, r, p->d)) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
     }
     /* positions from the new velocities */
     double vmax = 0;
@@ -437,7 +456,7 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         fc_mbd_quat_integrate(b->q, b->omega, w->h);
         vmax = fmax(vmax, v3_norm(b->v));
     }
-    if (remember(w)) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
+    if (!p) w->nprev = 0;   /* no contact (remember's otherwise) */
     w->step++;
     w->time += w->h;
     info->step = w->step;
