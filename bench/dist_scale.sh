@@ -60,7 +60,7 @@ for step in "${STEPS[@]}"; do
     mpirun -q --oversubscribe -np "$np" "${WRAP[@]}" /usr/bin/time -f "rank cpu %U s user %S s sys %e s wall" \
       "$FRICON" solve "$step" --solver "$SOLVER" --tol "$TOL" --max-iter "$SWEEPS" --time-limit "$LIMIT" \
       "${SETS[@]}" --output "$sol" --verbose --verbose --json 2>&1 \
-      | grep -E "$SOLVER: [0-9]+ ranks|$SOLVER: [a-z-]+ after|rank cpu|\"residual\""
+      | grep -E "$SOLVER: [0-9]+ ranks|$SOLVER: waited|$SOLVER: [a-z-]+ after|rank cpu|\"residual\""
     if [ "$CHECK" = 1 ] && [ -f "$sol" ]; then
       echo "gfccheck.py: $(/usr/bin/python3 "$HERE/../tests/gfccheck.py" "$step" "$sol" --stats | tr '\n' ' ')"
     fi

@@ -43,6 +43,7 @@ typedef struct fc_dist_layout {
     int *nptr, *nlist;      /* neighbour k: shared local bodies, ascending   */
     int *nbuf;              /* nnb + 1: offsets of neighbour k's dofs        */
     double cpu_part;        /* CPU seconds of rank 0's partition             */
+    double wait_part;       /* seconds waited for it (or for a slower read)  */
 } fc_dist_layout;
 
 /* Build the layout of p over comm (collective: every rank passes the same

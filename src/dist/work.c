@@ -420,14 +420,16 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
            "%ld messages per sweep; contacts: %d on rank 0, %ld on the busiest rank; setup %.3f s "
            "(rank 0's layout %.3f s CPU)", name, w.L.size, w.L.nb, shared[0], shared[1], shared[2],
            w.L.nown, most, fc_clock_elapsed(&clk), c_layout);
-    double lap[8];
+    double lap[9];
     memcpy(lap, w.lap, 6 * sizeof *lap);
     lap[6] = c_layout;
     lap[7] = w.L.cpu_part;
-    MPI_Allreduce(MPI_IN_PLACE, lap, 8, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    fc_log(opt, 1, "%s: setup CPU, the slowest rank's: M, H as CSR, H^T and the layout %.3f s (rank 0's "
-           "partition %.3f s); arrays %.3f, M^-1 blocks %.3f, owned rows %.3f, sweep data %.3f, G and W_aa "
-           "%.3f, first v %.3f s", name, lap[6], lap[7], lap[0], lap[1], lap[2], lap[3], lap[4], lap[5]);
+    lap[8] = w.L.wait_part;
+    MPI_Allreduce(MPI_IN_PLACE, lap, 9, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    fc_log(opt, 1, "%s: waited up to %.3f s (wall) for the partition; setup CPU, the slowest rank's: M, H as CSR, "
+           "H^T and the layout %.3f s (rank 0's partition %.3f s); arrays %.3f, M^-1 blocks %.3f, owned rows "
+           "%.3f, sweep data %.3f, G and W_aa %.3f, first v %.3f s", name, lap[8], lap[6], lap[7], lap[0],
+           lap[1], lap[2], lap[3], lap[4], lap[5]);
     int capped = 0, small = polished && p->nc <= DIST_POLISH_CONTACTS && fc_solver_find(DIST_POLISHER);
     /* CPU seconds, the busiest rank's: the iterations, of which the rank's own
      * work; the setup (layout, partition, blocks); gathering r and finishing */
