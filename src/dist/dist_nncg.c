@@ -23,55 +23,6 @@
 #define DNNCG_MEASURE_GAP 8
 #define DNNCG_PREDICT_MARGIN 2.0
 
-/* The conjugate step on r, applied contact by contact in the next sweep
- * (one pass over r, p and g instead of four): none yet, p = g (restart)
- * or r += beta p, p = beta p + g. */
-typedef struct { int pending, restart; double beta; } cg_step;
-
-static void apply_step(const cg_step *st, int d, double *ra, double *pa, const double *ga)
-{
-    if (!st->pending) return;
-    for (int k = 0; k < d; k++) {
-        if (st->restart) {
-            pa[k] = ga[k];
-        } else {
-            ra[k] += st->beta * pa[k];
-            pa[k] = st->beta * pa[k] + ga[k];
-        }
-    }
-}
-
-/* One Gauss-Seidel sweep over the owned contacts in file order, each
- * contact's r first moved by the pending conjugate step; g the sweep's
- * change of r; s[0] = ||g||^2, s[1] = ||r||^2 (the same sums, in the
- * same order, as separate passes would take). */
-static void sweep_fused(fc_dist_work *w, const fc_problem *p, const fc_local_params *par, const cg_step *st,
-                        double *g, double *pdir, double *s)
-{
-    clock_t c0 = clock();
-    int d = w->d, nown = w->L.nown;
-    double gg = 0.0, rr = 0.0;
-    for (int o = 0; o < nown; o++) {
-        double *ra = w->rl + (size_t)d * o, *ga = g + (size_t)d * o, x[5];
-        apply_step(st, d, ra, pdir + (size_t)d * o, ga);
-        for (int k = 0; k < d; k++) x[k] = ra[k];
-        const double *wa = p->w + (size_t)d * w->L.own[o];
-        if (w->vs.val)
-            fc_vsweep_contact(&w->vs, o, o + 1 < nown ? o + 1 : -1, par, wa, ra, w->v);
-        else
-            fc_velocity_contact(&w->loc[o], par, w->Hl, w->Gl, d * o, wa, ra, w->v);
-        for (int k = 0; k < d; k++) {
-            double gk = ra[k] - x[k];
-            ga[k] = gk;
-            gg += gk * gk;
-            rr += ra[k] * ra[k];
-        }
-    }
-    s[0] = gg;
-    s[1] = rr;
-    w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
-}
-
 static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options *opt,
                          const fc_clock *clk, int cap, int *capped, fc_info *info)
 {
@@ -79,13 +30,12 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
     int rows = w->d * w->L.nown, nv = w->nv;
-    double *g = fc_calloc((size_t)rows + 1, sizeof *g), *pdir = fc_calloc((size_t)rows + 1, sizeof *pdir);
+    double *x = fc_calloc((size_t)rows + 1, sizeof *x), *pdir = fc_calloc((size_t)rows + 1, sizeof *pdir);
     double *vx = fc_calloc((size_t)nv + 1, sizeof *vx), *vp = fc_calloc((size_t)nv + 1, sizeof *vp);
-    cg_step step = {0, 0, 0.0};
     *capped = 0;
     info->iterations = 0;
-    if (!g || !pdir || !vx || !vp) {
-        free(g); free(pdir); free(vx); free(vp);
+    if (!x || !pdir || !vx || !vp) {
+        free(x); free(pdir); free(vx); free(vp);
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
@@ -100,15 +50,21 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         err = best_err = fc_dist_measure(w, p, clk, &expired);
         if (err <= opt->tolerance) st = FC_CONVERGED;
     }
-    memcpy(vx, w->v, (size_t)nv * sizeof *vx);   /* v before the sweep (then kept by the v pass) */
     while (st != FC_CONVERGED) {
         if (fc_dist_limits(opt, it, cap, expired, best_err, "sweep", &st, capped, info)) break;
-        double s[3] = {0.0, 0.0, 0.0};   /* ||g||^2, ||r||^2, expired */
-        sweep_fused(w, p, &par, &step, g, pdir, s);
-        step.pending = 0;
+        memcpy(x, w->rl, (size_t)rows * sizeof *x);
+        memcpy(vx, w->v, (size_t)nv * sizeof *vx);
+        fc_dist_sweep(w, p, &par);
         fc_dist_exchange_run(&w->L, &w->X, w->v);
         it++;
-        s[2] = fc_clock_expired(clk) ? 1.0 : 0.0;
+        clock_t c0 = clock();
+        double s[3] = {0.0, 0.0, fc_clock_expired(clk) ? 1.0 : 0.0};   /* ||g||^2, ||r||^2, expired */
+        for (int i = 0; i < rows; i++) {
+            double g = w->rl[i] - x[i];
+            s[0] += g * g;
+            s[1] += w->rl[i] * w->rl[i];
+        }
+        w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
         fc_dist_sum(w->L.comm, s, 3, w->red);
         double gg = s[0], rn = s[1];
         expired = s[2] > 0.0;
@@ -135,36 +91,32 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
             if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
             if (fc_dist_progress(w, opt, it, err, "sweep", info)) break;
         }
-        /* the conjugate step; g = r - x, G g = v - vx (consistent: both after an
-         * exchange): on v now, on r in the next sweep, contact by contact */
-        clock_t c0 = clock();
+        /* the conjugate step; g = r - x, G g = v - vx (consistent: both after an exchange) */
+        c0 = clock();
         double beta = gg_prev > 0.0 ? gg / gg_prev : INFINITY;
         gg_prev = gg;
-        step.pending = 1;
-        step.restart = o->accel != 1 || beta > o->restart;
-        step.beta = beta;
-        if (step.restart) {
+        if (o->accel != 1 || beta > o->restart) {
             restarts++;
-            for (int i = 0; i < nv; i++) {
-                vp[i] = w->v[i] - vx[i];
-                vx[i] = w->v[i];
-            }
+            for (int i = 0; i < rows; i++) pdir[i] = w->rl[i] - x[i];
+            for (int i = 0; i < nv; i++) vp[i] = w->v[i] - vx[i];
         } else {
+            for (int i = 0; i < rows; i++) {
+                double g = w->rl[i] - x[i];
+                w->rl[i] += beta * pdir[i];
+                pdir[i] = beta * pdir[i] + g;
+            }
             for (int i = 0; i < nv; i++) {   /* the next exchange counts changes from here */
                 double gv = w->v[i] - vx[i];
-                vx[i] = w->X.vstart[i] = w->v[i] += beta * vp[i];
+                w->X.vstart[i] = w->v[i] += beta * vp[i];
                 vp[i] = beta * vp[i] + gv;
             }
         }
         w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
     }
-    if (step.pending)   /* ended before the next sweep: r takes its step (v has) */
-        for (int o = 0; o < w->L.nown; o++)
-            apply_step(&step, w->d, w->rl + (size_t)w->d * o, pdir + (size_t)w->d * o, g + (size_t)w->d * o);
     if (st != FC_CONVERGED && best_err < INFINITY) memcpy(w->rl, w->best, (size_t)rows * sizeof *w->rl);
     fc_log(opt, 1, "dist-nncg: %d sweeps, %d restarts", it, restarts);
     info->iterations = it;
-    free(g); free(pdir); free(vx); free(vp);
+    free(x); free(pdir); free(vx); free(vp);
     return st;
 }
 
