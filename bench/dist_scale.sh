@@ -4,7 +4,8 @@
 # --tol within --sweeps sweeps (and --time-limit seconds, 0: none), from
 # the file's guess (the previous step's solution); each rank's CPU seconds
 # (/usr/bin/time), the solver's own split of its CPU (its work against
-# time inside MPI; setup; gather and finish) and, with --check, the error
+# time inside MPI; setup, and the setup's parts with the wait for the
+# partition's broadcast; gather and finish) and, with --check, the error
 # of the written solution recomputed by tests/gfccheck.py (independent of
 # fricon; fccheck.py forms W densely, out of reach at this size) with the
 # contacts carrying an impulse and the largest body speed (the phase of a
