@@ -4,7 +4,8 @@
 # --tol within --sweeps sweeps (and --time-limit seconds, 0: none), from
 # the file's guess (the previous step's solution); each rank's CPU seconds
 # (/usr/bin/time), the solver's own split of its CPU (its work against
-# time inside MPI; setup; gather and finish) and, with --check, the error
+# time inside MPI; setup, and the setup's parts with the wait for the
+# partition's broadcast; gather and finish) and, with --check, the error
 # of the written solution recomputed by tests/gfccheck.py (independent of
 # fricon; fccheck.py forms W densely, out of reach at this size) with the
 # contacts carrying an impulse and the largest body speed (the phase of a
@@ -60,7 +61,7 @@ for step in "${STEPS[@]}"; do
     mpirun -q --oversubscribe -np "$np" "${WRAP[@]}" /usr/bin/time -f "rank cpu %U s user %S s sys %e s wall" \
       "$FRICON" solve "$step" --solver "$SOLVER" --tol "$TOL" --max-iter "$SWEEPS" --time-limit "$LIMIT" \
       "${SETS[@]}" --output "$sol" --verbose --verbose --json 2>&1 \
-      | grep -E "$SOLVER: [0-9]+ ranks|$SOLVER: [a-z-]+ after|rank cpu|\"residual\""
+      | grep -E "$SOLVER: [0-9]+ ranks|$SOLVER: waited|$SOLVER: [a-z-]+ after|rank cpu|\"residual\""
     if [ "$CHECK" = 1 ] && [ -f "$sol" ]; then
       echo "gfccheck.py: $(/usr/bin/python3 "$HERE/../tests/gfccheck.py" "$step" "$sol" --stats | tr '\n' ' ')"
     fi

@@ -42,12 +42,15 @@ typedef struct fc_dist_layout {
     int nnb, *nbr;          /* neighbour ranks, ascending                    */
     int *nptr, *nlist;      /* neighbour k: shared local bodies, ascending   */
     int *nbuf;              /* nnb + 1: offsets of neighbour k's dofs        */
+    double cpu_part;        /* CPU seconds of rank 0's partition             */
+    double wait_part;       /* seconds waited for it (or for a slower read)  */
 } fc_dist_layout;
 
 /* Build the layout of p over comm (collective: every rank passes the same
- * p).  0 on success; else 1 with a one-line reason in msg. */
-int fc_dist_layout_build(const fc_problem *p, MPI_Comm comm, fc_dist_layout *L,
-                         char *msg, size_t len);
+ * p), from M and H as CSR (Mc, Hc) and H^T (Ht).  0 on success; else 1
+ * with a one-line reason in msg. */
+int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
+                         MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len);
 void fc_dist_layout_free(fc_dist_layout *L);
 
 /* part[b] in [0, nparts) for the nb bodies of the contact graph (contact
@@ -86,6 +89,7 @@ typedef struct fc_dist_work {
     fc_dist_layout L;
     fc_dist_exchange X;
     int d, nv;
+    fc_matrix *Mc;          /* M as CSR (global)                             */
     fc_matrix *Hc, *Ht;     /* H by dofs, H^T by contact components (global) */
     fc_matrix *Hl, *Gl;     /* owned rows of H^T and of G^T, local v indices */
     double *inv;            /* local bodies' M^-1, dense, at ioff[i]         */
@@ -98,6 +102,7 @@ typedef struct fc_dist_work {
     int *piv;
     double *red;            /* size x FC_DIST_SUM_MAX: fc_dist_sum's buffer  */
     double work;            /* CPU seconds in this rank's own work           */
+    double lap[8];          /* CPU seconds of the setup's parts (the log)    */
 } fc_dist_work;
 
 /* A solver's iterations on w from w->rl, w->v: at most cap of them

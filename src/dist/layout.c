@@ -8,6 +8,7 @@
 #include "dist/dist.h"
 
 #include <stdio.h>
+#include <time.h>
 
 static int root_of(int *par, int i)
 {
@@ -190,22 +191,21 @@ static int local_part(const fc_problem *p, fc_dist_layout *L, const int *bptr, c
     return 0;
 }
 
-int fc_dist_layout_build(const fc_problem *p, MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len)
+int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
+                         MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len)
 {
     memset(L, 0, sizeof *L);
     L->comm = comm;
     MPI_Comm_rank(comm, &L->rank);
     MPI_Comm_size(comm, &L->size);
     int n = p->n, nc = p->nc, ret = 1;
-    fc_matrix *Mc = fc_matrix_to_csr(p->M), *Hc = fc_matrix_to_csr(p->H), *Ht = NULL;
     int *bptr = NULL, *brank = NULL, *ns = NULL;
     L->dof_body = fc_calloc((size_t)n + 1, sizeof *L->dof_body);
     L->dof_pos = fc_calloc((size_t)n + 1, sizeof *L->dof_pos);
     L->bdof = fc_calloc((size_t)n + 1, sizeof *L->bdof);
     L->owner = fc_calloc((size_t)nc + 1, sizeof *L->owner);
     snprintf(msg, len, "out of memory");
-    if (!Mc || !Hc || !L->dof_body || !L->dof_pos || !L->bdof || !L->owner) goto out;
-    if (!(Ht = fc_csr_transpose(Hc))) goto out;
+    if (!L->dof_body || !L->dof_pos || !L->bdof || !L->owner) goto out;
     if ((L->nb = find_bodies(p, Mc, Hc, L)) < 0) goto out;
     for (int b = 0; b < L->nb; b++)
         if (L->bstart[b + 1] - L->bstart[b] > FC_DIST_MAX_BODY) {
@@ -216,8 +216,12 @@ int fc_dist_layout_build(const fc_problem *p, MPI_Comm comm, fc_dist_layout *L, 
     if (contact_bodies(p, Ht, L)) goto out;
     if (!(L->part = fc_calloc((size_t)L->nb + 1, sizeof *L->part))) goto out;
     int failed = 0;
+    clock_t c0 = clock();
     if (L->rank == 0) failed = fc_dist_partition(L->nb, nc, L->cptr, L->cbody, L->size, L->part);
+    L->cpu_part = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    double t0 = fc_now();   /* rank 0's partition, or the other ranks' reads when slower */
     MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
+    L->wait_part = fc_now() - t0;
     if (failed) goto out;
     MPI_Bcast(L->part, L->nb, MPI_INT, 0, comm);
     for (int a = 0; a < nc; a++) {   /* the lowest-numbered body's rank */
@@ -228,7 +232,6 @@ int fc_dist_layout_build(const fc_problem *p, MPI_Comm comm, fc_dist_layout *L, 
     if (body_ranks(p, L, &bptr, &brank, &ns) || local_part(p, L, bptr, brank, ns)) goto out;
     ret = 0;
 out:
-    fc_matrix_free(Mc); fc_matrix_free(Hc); fc_matrix_free(Ht);
     free(bptr); free(brank); free(ns);
     if (ret) fc_dist_layout_free(L);
     return ret;

@@ -1,11 +1,18 @@
 /* The bodies partitioned over the ranks: METIS k-way on the body-contact
- * graph (bodies the vertices, weighted by 1 + their contacts; an edge per
+ * graph (bodies the vertices, weighted by the contacts they own; an edge per
  * pair of bodies sharing contacts, weighted by how many).  A cut edge is a
  * contact whose bodies live on two ranks: an interface body to exchange. */
 #include "internal.h"
 #include "dist/dist.h"
 
 #include <metis.h>
+
+/* A body's weight: 1 + this per contact it owns (a sweep's work is per
+ * contact, a body's share of the vector passes and exchange small), so
+ * that the ranks' weights are their owned contacts.  The allowed
+ * imbalance, in thousandths (METIS's default for k-way: 30). */
+#define PART_CONTACT_WEIGHT 8
+#define PART_UFACTOR 1
 
 static int cmp_ll(const void *x, const void *y)
 {
@@ -40,12 +47,14 @@ int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, int npa
     if (!pair || !xadj || !adj || !ewgt || !vwgt || !out) goto done;
     long np = 0;
     for (int b = 0; b < nb; b++) vwgt[b] = 1;
-    for (int a = 0; a < nc; a++)
-        for (int s = cptr[a]; s < cptr[a + 1]; s++) {
-            vwgt[cbody[s]]++;
+    for (int a = 0; a < nc; a++) {
+        int lo = -1;   /* the contact's owner: its lowest-numbered body (layout.c) */
+        for (int s = cptr[a]; s < cptr[a + 1]; s++) if (lo < 0 || cbody[s] < lo) lo = cbody[s];
+        if (lo >= 0) vwgt[lo] += PART_CONTACT_WEIGHT;
+        for (int s = cptr[a]; s < cptr[a + 1]; s++)
             for (int t = cptr[a]; t < cptr[a + 1]; t++)
                 if (t != s) pair[np++] = (long long)cbody[s] * nb + cbody[t];
-        }
+    }
     qsort(pair, (size_t)np, sizeof *pair, cmp_ll);
     long ne = 0;
     for (long k = 0; k < np; k++) {
@@ -60,6 +69,7 @@ int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, int npa
     idx_t options[METIS_NOPTIONS];
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED] = 1;   /* the same partition on every run */
+    options[METIS_OPTION_UFACTOR] = PART_UFACTOR;
     if (METIS_PartGraphKway(&nv, &ncon, xadj, adj, vwgt, NULL, ewgt, &k, NULL, NULL, options, &cut,
                             out) == METIS_OK) {
         for (int b = 0; b < nb; b++) part[b] = (int)out[b];

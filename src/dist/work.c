@@ -27,7 +27,7 @@ void fc_dist_work_free(fc_dist_work *w)
 {
     fc_dist_exchange_free(&w->X);
     fc_dist_layout_free(&w->L);
-    fc_matrix_free(w->Hc); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
+    fc_matrix_free(w->Mc); fc_matrix_free(w->Hc); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
     fc_vsweep_free(&w->vs);
     free(w->inv); free(w->ioff); free(w->loc); free(w->v); free(w->rl); free(w->best);
     free(w->scratch); free(w->piv); free(w->red);
@@ -112,17 +112,22 @@ static int body_velocity(const fc_problem *p, const fc_matrix *Mc, const fc_dist
 
 /* ---- setup ---- */
 
-/* M^-1 of the local bodies, Hl, Gl, the contacts' W_aa, the first v;
- * for a solver that sweeps, the sweep's data per contact. */
+#define LAP(k) do { clock_t c1 = clock(); w->lap[k] = (double)(c1 - c0) / CLOCKS_PER_SEC; c0 = c1; } while (0)
+
+/* M^-1 of the local bodies, Hl, the contacts' W_aa, the first v; for a
+ * solver that sweeps, the sweep's data per contact (nncg.sweep_data), else
+ * (or on the CSR rows) Gl and the contacts' fc_local. */
 static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const double *r, fc_dist_work *w,
                  char *msg, size_t len)
 {
     fc_dist_layout *L = &w->L;
     int d = p->d, rows = d * L->nown, ret = 1;
-    fc_matrix *Mc = fc_matrix_to_csr(p->M);
+    clock_t c0 = clock();
+    const fc_matrix *Mc = w->Mc;
+    /* the per-contact layout needs neither G's rows nor the fc_local array */
+    int csr = !sweeps || opt->nncg.sweep_data == FC_VSWEEP_CSR;
     snprintf(msg, len, "out of memory");
-    w->Hc = fc_matrix_to_csr(p->H);
-    w->Ht = w->Hc ? fc_csr_transpose(w->Hc) : NULL;
+    LAP(0);
     w->nv = L->loff[L->nloc];
     w->ioff = fc_calloc((size_t)L->nloc + 1, sizeof *w->ioff);
     for (int b = 0; b < L->nb; b++)
@@ -133,9 +138,9 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
     w->v = fc_calloc((size_t)w->nv + 1, sizeof *w->v);
     w->rl = fc_calloc((size_t)rows + 1, sizeof *w->rl);
     w->best = fc_calloc((size_t)rows + 1, sizeof *w->best);
-    w->loc = fc_calloc((size_t)L->nown + 1, sizeof *w->loc);
+    w->loc = csr ? fc_calloc((size_t)L->nown + 1, sizeof *w->loc) : NULL;
     w->red = fc_calloc((size_t)L->size * FC_DIST_SUM_MAX + 1, sizeof *w->red);
-    if (!w->red || !Mc || !w->Ht || !w->ioff || !w->scratch || !w->piv || !w->v || !w->rl || !w->best || !w->loc) goto out;
+    if (!w->red || !w->ioff || !w->scratch || !w->piv || !w->v || !w->rl || !w->best || (csr && !w->loc)) goto out;
     double *A = w->scratch, *x = A + ms * ms;
     double *h = x + ms, *dense = h + ms;
     long isz = 0;
@@ -158,7 +163,8 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
             lu_solve(s, A, w->piv, col);
         }
     }
-    /* Hl: the owned contacts' rows of H^T; Gl: k M_b^-1 of each, body by body */
+    LAP(1);
+    /* Hl: the owned contacts' rows of H^T */
     long hnz = 0, gnz = 0;
     for (int o = 0; o < L->nown; o++) {
         int a = L->own[o];
@@ -166,18 +172,46 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
         for (int s = L->cptr[a]; s < L->cptr[a + 1]; s++)
             gnz += (long)d * (L->bstart[L->cbody[s] + 1] - L->bstart[L->cbody[s]]);
     }
-    if (!(w->Hl = fc_matrix_csr(rows, w->nv, hnz)) || !(w->Gl = fc_matrix_csr(rows, w->nv, gnz))) goto out;
-    long hk = 0, gk = 0;
+    if (!(w->Hl = fc_matrix_csr(rows, w->nv, hnz)) || (csr && !(w->Gl = fc_matrix_csr(rows, w->nv, gnz)))) goto out;
+    long hk = 0;
     for (int o = 0; o < L->nown; o++) {
         int a = L->own[o];
         for (int k = 0; k < d; k++) {
-            int row = d * o + k, grow = d * a + k;
+            int grow = d * a + k;
             for (int t = w->Ht->p[grow]; t < w->Ht->p[grow + 1]; t++) {
                 int j = w->Ht->j[t], i = L->glob2loc[L->dof_body[j]];
                 w->Hl->j[hk] = L->loff[i] + L->dof_pos[j];
                 w->Hl->x[hk++] = w->Ht->x[t];
             }
-            w->Hl->p[row + 1] = (int)hk;
+            w->Hl->p[d * o + k + 1] = (int)hk;
+        }
+    }
+    LAP(2);
+    /* the sweep's data per contact (the bodies' dofs are ranges of the local v) */
+    if (!csr) {
+        long *boff = fc_calloc((size_t)L->nloc + 1, sizeof *boff);
+        if (!boff) goto out;
+        for (int i = 0; i < L->nloc; i++) boff[i] = w->ioff[i];
+        int vs = fc_vsweep_build(&w->vs, opt->nncg.sweep_data, d, L->nown, w->Hl, L->nloc, L->loff, w->inv,
+                                 boff, L->nsplit);
+        free(boff);
+        if (vs < 0) goto out;
+        if (vs > 0) {   /* a segment too long: the CSR rows after all */
+            if (!(w->loc = fc_calloc((size_t)L->nown + 1, sizeof *w->loc)) ||
+                !(w->Gl = fc_matrix_csr(rows, w->nv, gnz))) goto out;
+            csr = 1;
+        }
+    }
+    LAP(3);
+    /* G_a = k M_b^-1 H_a body by body (its row l in dense, and in Gl when kept);
+     * W_aa = H_a^T G_a (with the split masses), symmetrised for the one-contact solver */
+    memset(dense, 0, (size_t)w->nv * sizeof *dense);
+    long gk = 0;
+    for (int o = 0; o < L->nown; o++) {
+        int a = L->own[o];
+        double W[25];
+        for (int l = 0; l < d; l++) {
+            int jl = d * o + l, grow = d * a + l;
             for (int sb = L->cptr[a]; sb < L->cptr[a + 1]; sb++) {
                 int b = L->cbody[sb], i = L->glob2loc[b], s = L->loff[i + 1] - L->loff[i];
                 memset(h, 0, (size_t)s * sizeof *h);
@@ -187,46 +221,33 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
                 for (int e = 0; e < s; e++) {
                     double g = 0.0;
                     for (int c = 0; c < s; c++) g += B[e + (size_t)c * s] * h[c];
-                    w->Gl->j[gk] = L->loff[i] + e;
-                    w->Gl->x[gk++] = g * L->nsplit[i];
+                    dense[L->loff[i] + e] = g * L->nsplit[i];
+                    if (csr) {
+                        w->Gl->j[gk] = L->loff[i] + e;
+                        w->Gl->x[gk++] = g * L->nsplit[i];
+                    }
                 }
             }
-            w->Gl->p[row + 1] = (int)gk;
-        }
-    }
-    /* W_aa = H_a^T G_a (with the split masses), symmetrised for the one-contact solver */
-    memset(dense, 0, (size_t)w->nv * sizeof *dense);
-    for (int o = 0; o < L->nown; o++) {
-        int a = L->own[o];
-        double W[25];
-        for (int l = 0; l < d; l++) {
-            int jl = d * o + l;
-            for (int t = w->Gl->p[jl]; t < w->Gl->p[jl + 1]; t++) dense[w->Gl->j[t]] = w->Gl->x[t];
+            if (csr) w->Gl->p[jl + 1] = (int)gk;
             for (int k = 0; k < d; k++) {
                 double sum = 0.0;
                 for (int t = w->Hl->p[d * o + k]; t < w->Hl->p[d * o + k + 1]; t++)
                     sum += w->Hl->x[t] * dense[w->Hl->j[t]];
                 W[k + l * d] = sum;
             }
-            for (int t = w->Gl->p[jl]; t < w->Gl->p[jl + 1]; t++) dense[w->Gl->j[t]] = 0.0;
+            for (int sb = L->cptr[a]; sb < L->cptr[a + 1]; sb++) {
+                int i = L->glob2loc[L->cbody[sb]];
+                memset(dense + L->loff[i], 0, (size_t)(L->loff[i + 1] - L->loff[i]) * sizeof *dense);
+            }
         }
         for (int k = 0; k < d; k++)
             for (int l = 0; l < k; l++) W[k + l * d] = W[l + k * d] = 0.5 * (W[k + l * d] + W[l + k * d]);
-        fc_local_setup(&w->loc[o], d, W, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
+        fc_local c;
+        fc_local_setup(csr ? &w->loc[o] : &c, d, W, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
+        if (!csr) fc_vsweep_set_local(&w->vs, o, &c);
         memcpy(w->rl + (size_t)d * o, r + (size_t)d * a, (size_t)d * sizeof *r);
     }
-    /* the sweep's data per contact (the bodies' dofs are ranges of the local v) */
-    if (sweeps && opt->nncg.sweep_data != FC_VSWEEP_CSR) {
-        long *boff = fc_calloc((size_t)L->nloc + 1, sizeof *boff);
-        if (!boff) goto out;
-        for (int i = 0; i < L->nloc; i++) boff[i] = w->ioff[i];
-        int vs = fc_vsweep_build(&w->vs, opt->nncg.sweep_data, d, L->nown, w->Hl, L->nloc, L->loff, w->inv,
-                                 boff, L->nsplit);
-        free(boff);
-        if (vs < 0) goto out;
-        if (vs == 0)
-            for (int o = 0; o < L->nown; o++) fc_vsweep_set_local(&w->vs, o, &w->loc[o]);
-    }
+    LAP(4);
     /* the first v, from the whole r */
     for (int i = 0; i < L->nloc; i++)
         if (body_velocity(p, Mc, w, L->loc[i], r, A, w->piv, w->v + L->loff[i])) {
@@ -234,9 +255,9 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
             goto out;
         }
     if (fc_dist_exchange_init(L, &w->X, w->v)) goto out;
+    LAP(5);
     ret = 0;
 out:
-    fc_matrix_free(Mc);
     return ret;
 }
 
@@ -329,14 +350,11 @@ static int gather_r(fc_dist_work *w, const fc_problem *p, double *r)
 /* v = M^-1 (H r + f) body by body, u = H^T v + w, on every rank. */
 static int finish(fc_dist_work *w, const fc_problem *p, const double *r, double *u, double *v)
 {
-    fc_matrix *Mc = fc_matrix_to_csr(p->M);
-    if (!Mc) return 1;
     double *A = w->scratch, *x = A + (size_t)w->maxs * w->maxs;
     for (int b = 0; b < w->L.nb; b++) {
-        if (body_velocity(p, Mc, w, b, r, A, w->piv, x)) { fc_matrix_free(Mc); return 1; }
+        if (body_velocity(p, w->Mc, w, b, r, A, w->piv, x)) return 1;
         for (int k = 0; k < w->L.bstart[b + 1] - w->L.bstart[b]; k++) v[w->L.bdof[w->L.bstart[b] + k]] = x[k];
     }
-    fc_matrix_free(Mc);
     for (int i = 0; i < w->d * p->nc; i++) u[i] = row_dot(w->Ht, i, v) + p->w[i];
     return 0;
 }
@@ -381,7 +399,11 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     if (!fc_all_finite((size_t)p->d * p->nc, r)) memset(r, 0, (size_t)p->d * p->nc * sizeof *r);
     char msg[200];
     clock_t c_setup = clock();
-    int bad = fc_dist_layout_build(p, MPI_COMM_WORLD, &w.L, msg, sizeof msg);
+    snprintf(msg, sizeof msg, "out of memory");
+    w.Mc = fc_matrix_to_csr(p->M);
+    w.Hc = fc_matrix_to_csr(p->H);
+    w.Ht = w.Hc ? fc_csr_transpose(w.Hc) : NULL;
+    int bad = !w.Mc || !w.Ht || fc_dist_layout_build(p, w.Mc, w.Hc, w.Ht, MPI_COMM_WORLD, &w.L, msg, sizeof msg);
     double c_layout = (double)(clock() - c_setup) / CLOCKS_PER_SEC;
     bad = bad || setup(p, opt, polished, r, &w, msg, sizeof msg);   /* the polished ones sweep */
     double c_setup_all = (double)(clock() - c_setup) / CLOCKS_PER_SEC;   /* with the partition's wait */
@@ -398,6 +420,16 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
            "%ld messages per sweep; contacts: %d on rank 0, %ld on the busiest rank; setup %.3f s "
            "(rank 0's layout %.3f s CPU)", name, w.L.size, w.L.nb, shared[0], shared[1], shared[2],
            w.L.nown, most, fc_clock_elapsed(&clk), c_layout);
+    double lap[9];
+    memcpy(lap, w.lap, 6 * sizeof *lap);
+    lap[6] = c_layout;
+    lap[7] = w.L.cpu_part;
+    lap[8] = w.L.wait_part;
+    MPI_Allreduce(MPI_IN_PLACE, lap, 9, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    fc_log(opt, 1, "%s: waited up to %.3f s (wall) for the partition; setup CPU, the slowest rank's: M, H as CSR, "
+           "H^T and the layout %.3f s (rank 0's partition %.3f s); arrays %.3f, M^-1 blocks %.3f, owned rows "
+           "%.3f, sweep data %.3f, G and W_aa %.3f, first v %.3f s", name, lap[8], lap[6], lap[7], lap[0],
+           lap[1], lap[2], lap[3], lap[4], lap[5]);
     int capped = 0, small = polished && p->nc <= DIST_POLISH_CONTACTS && fc_solver_find(DIST_POLISHER);
     /* CPU seconds, the busiest rank's: the iterations, of which the rank's own
      * work; the setup (layout, partition, blocks); gathering r and finishing */
