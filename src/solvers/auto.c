@@ -403,17 +403,11 @@ static double sliding_over_error(const auto_run *a)
     double *u = a->u;
     int d = p->d, m = fc_problem_m(p);
     if (!r || !u || d != 3 || !(a->st.best_err > 0)) return INFINITY;
-    fc_matrix_gemv(p->W, 1.0, r, 0.0, u);
-    double slide = 0.0, qq = 0.0, rr = 0.0, uu = 0.0;
-    for (int i = 0; i < m; i++) {
-        u[i] += p->q[i];
-        qq += p->q[i] * p->q[i];
-        rr += r[i] * r[i];
-        uu += u[i] * u[i];
-    }
+    fc_problem_u(p, r, u);
+    double slide = 0.0;
     for (int c = 0; c < p->nc; c++)
         if (r[d * c] > 0.0) slide += u[d * c + 1] * u[d * c + 1] + u[d * c + 2] * u[d * c + 2];
-    double scale = sqrt(fmax(qq, fmax(rr, uu)));
+    double scale = fc_norm2_max3(m, p->q, r, u);   /* the SPEC measure's s */
     if (scale < 1e-300) scale = 1.0;
     double ratio = sqrt(slide) / scale / a->st.best_err;
     fc_log(a->opt, 1, "auto: loaded contacts' sliding speed %.3g times the error", ratio);
@@ -645,16 +639,18 @@ static fc_status auto_solve(const fc_problem *p, const auto_global *g, const fc_
     for (size_t k = 0; k < nplan && a.st.best_err > opt->tolerance; k++) run_step(&a, &plan[k], r, u);
     /* With no iteration cap (no --max-iter) and time left, the rows from
      * admm to nsgs's plateau run again from the best iterate while a round
-     * gains 10%: auto uses the time it is given (the last two rows, NSGS
-     * from r = 0 and Lemke, are not repeated: the same sweeps and pivots
-     * again). */
-    size_t tail = 0;
+     * gains 10%: auto uses the time it is given (the rows from NSGS from
+     * r = 0 on, and Lemke, last, are not repeated: the same sweeps and
+     * pivots again). */
+    size_t tail = 0, tail_end = 0;
     while (tail < nplan && strcmp(plan[tail].solver, "admm")) tail++;
+    while (tail_end < nplan && !(plan[tail_end].label && !strcmp(plan[tail_end].label, "nsgs, cold")))
+        tail_end++;
     int unlimited = opt->max_iter == INT_MAX && opt->time_limit > 0;
     for (double round = INFINITY; unlimited && a.st.best_err > opt->tolerance && a.st.best_err < 0.9 * round &&
                                   !a.stopped && !fc_clock_expired(&a.clk);) {
         round = a.st.best_err;
-        for (size_t k = tail; k + 2 < nplan && a.st.best_err > opt->tolerance; k++)
+        for (size_t k = tail; k < tail_end && a.st.best_err > opt->tolerance; k++)
             run_step(&a, &plan[k], r, u);
     }
     int done = a.st.best_err <= opt->tolerance;
