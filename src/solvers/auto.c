@@ -35,6 +35,22 @@
 #define FC_AUTO_SOLVE_SWEEPS 3.0
 #define FC_AUTO_FLOP_SWEEPS 0.2
 #define FC_AUTO_ITERS_CONTACTS 1000.0
+/* After a failed stick where contacts slide (d = 3, friction; not at rest:
+ * ipm-mdp runs next), ipm-mdp's own iteration: FC_AUTO_MDP_LU_SOLVE_SWEEPS
+ * plus FC_AUTO_MDP_LU_FLOP_SWEEPS sweeps per flop of its LU (W + D, or
+ * M + H D H' on the global form, as it will run) over 2 nnz(W): Cholesky's
+ * analysis of W predicts 9-18x fewer flops than the LU makes on the piles
+ * (docs/auto-measurements.md#mdp-lu). */
+#define FC_AUTO_MDP_LU_SOLVE_SWEEPS 10.0
+#define FC_AUTO_MDP_LU_FLOP_SWEEPS 0.1
+/* ipm-mdp's iterations grow with friction: FC_AUTO_MDP_LU_ITERS plus
+ * FC_AUTO_MDP_LU_ITERS_MU times the largest mu squared (medians on the
+ * tuning halves: 10 at mu = 0.1, 20 at 0.6, 30-45 at 1). */
+#define FC_AUTO_MDP_LU_ITERS 10.0
+#define FC_AUTO_MDP_LU_ITERS_MU 30.0
+/* On the global form an iteration also assembles K and solves with M: it
+ * costs FC_AUTO_MDP_K_SOLVE_SWEEPS sweeps plus the flop term of K's LU. */
+#define FC_AUTO_MDP_K_SOLVE_SWEEPS 100.0
 /* NSGS must be predicted this many times cheaper than Newton. */
 #define FC_AUTO_NEWTON_MARGIN 4.0
 /* A factorisation's fixed cost in block products (a sweep makes nc b). */
@@ -148,6 +164,7 @@ typedef struct auto_run {
     int nncg_ran;           /* a global problem's nncg stage ran on (M, H) */
     const fc_problem *mdp_global;   /* its global problem, ipm-mdp's direct form to cost */
     double mdp_sweeps;      /* ipm-mdp on it, predicted in nncg sweeps (0: not yet) */
+    double mdp_lu_sweeps;   /* d = 3: ipm-mdp from its LU's analysis, in sweeps (0: not yet) */
     int mdp_first;          /* the nncg stage was cut for ipm-mdp: it ran next */
     int mdp_judge;          /* the weighing's first sweep when earlier than the stage's judgement */
     double *u;              /* auto's u: a workspace between stages */
@@ -172,6 +189,44 @@ static double mdp_global_cost(const fc_problem *g, const fc_options *opt)
     fc_log(opt, 1, "auto: ipm-mdp on (M, H): factor %.3g entries, %.3g flops (%.3g a sweep's work); "
            "predicted %.0f nncg sweeps (analysis %.4f s)", entries, flops, flops / sweep, cost, fc_now() - t0);
     return cost;
+}
+
+/* d = 3: ipm-mdp's cost in sweeps from the analysis of the factorisation
+ * it will run: the LU of W + D, or of M + H D H' where it runs on the
+ * global problem (from its direct size on, and for the global problem's
+ * own nncg stage, before any W); a sweep's work is nnz(W), or nnz(H) +
+ * nnz(M) without W.  0 when not known, INFINITY when the LU would be
+ * refused. */
+static double mdp_cost_from_lu(const auto_run *a)
+{
+    const fc_problem *p = a->p;
+    const fc_problem *g = p->W ? a->global : p;
+    const fc_solver *mdp = fc_solver_find("ipm-mdp");
+    if (!mdp) return 0;
+    double flops = 0, fixed = FC_AUTO_MDP_LU_SOLVE_SWEEPS, sweep;
+    fc_error e;
+    int direct = g && mdp->solve_direct && mdp->direct_contacts > 0 && g->nc >= mdp->direct_contacts;
+    if (g && g->M && g->H && (!p->W || direct)) {
+        double entries;
+        if (fc_mdp_global_predict(g, &entries, &flops, &e) != FC_OK) return 0;
+        flops *= 2.0;   /* an LU of K's pattern: twice its Cholesky's */
+        if (direct) fixed = FC_AUTO_MDP_K_SOLVE_SWEEPS;   /* else W + D's LU, costed from K's flops */
+    } else if (p->W && p->W->kind == FC_MAT_BSR && p->W->bs == p->d) {
+        fc_bjac J;
+        memset(&J, 0, sizeof J);
+        fc_err st = fc_bjac_init(&J, p->W, p->d, FC_LU_KLU, "auto", &e);
+        if (st == FC_OK) flops = fc_lu_predicted_flops(J.lu);
+        fc_bjac_free(&J);
+        if (st == FC_ERR_NOMEM) return INFINITY;
+        if (st != FC_OK) return 0;
+    } else {
+        return 0;
+    }
+    sweep = p->W ? (double)p->W->nnz : (double)g->H->nnz + (double)g->M->nnz;
+    double mu = 0;
+    for (int c = 0; c < p->nc; c++) mu = fmax(mu, p->mu[c]);
+    double iters = FC_AUTO_MDP_LU_ITERS + FC_AUTO_MDP_LU_ITERS_MU * mu * mu;
+    return iters * (fixed + FC_AUTO_MDP_LU_FLOP_SWEEPS * flops / (2.0 * sweep));
 }
 
 /* The watched stage's measurement whose sweep is nearest to half of
@@ -268,6 +323,23 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
         (a->p->d != 3 || it < FC_AUTO_NNCG_FLAT * a->nncg_gain_it)) {
         double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
         return log(tol / err) / whole < patience;
+    }
+    /* d = 3 with friction, farther than that from the tolerance: while it
+     * still gains, nncg goes on as long as its whole stage's rate reaches
+     * the tolerance within ipm-mdp's predicted cost over
+     * FC_AUTO_NEWTON_MARGIN, what the plan after it comes to where contacts
+     * slide (docs/auto-measurements.md#mdp-lu) */
+    if (a->nncg && a->p->d == 3 && tol >= FC_AUTO_NNCG_LOOSE_TOL && err > FC_AUTO_NNCG_NEAR * tol &&
+        fc_problem_has_friction(a->p) &&
+        a->hist_it[0] < it && a->hist_err[0] > err && it < FC_AUTO_NNCG_FLAT * a->nncg_gain_it) {
+        if (a->mdp_lu_sweeps == 0) a->mdp_lu_sweeps = mdp_cost_from_lu(a);
+        double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
+        double togo = log(tol / err) / whole;
+        if (togo < a->mdp_lu_sweeps / FC_AUTO_NEWTON_MARGIN) {
+            fc_log(a->opt, 1, "auto: nncg sweep %d, %.0f sweeps to go at its whole rate, ipm-mdp's cost %.0f",
+                   it, togo, a->mdp_lu_sweeps);
+            return 1;
+        }
     }
     return 0;
 }
@@ -465,6 +537,10 @@ static void watched(auto_run *a, fc_options *o)
 static void watched_after_stick(auto_run *a, fc_options *o)
 {
     a->newton_sweeps = fmax(a->newton_sweeps, newton_cost_from_analysis(a->p));
+    if (fc_problem_has_friction(a->p) && !a->mdp_first && sliding_over_error(a) > FC_AUTO_AT_REST) {
+        if (a->mdp_lu_sweeps == 0) a->mdp_lu_sweeps = mdp_cost_from_lu(a);
+        a->newton_sweeps = fmax(a->newton_sweeps, a->mdp_lu_sweeps);
+    }
     fc_log(a->opt, 1, "auto: Newton's predicted cost %.0f sweeps", a->newton_sweeps);
     if (fc_problem_has_friction(a->p))
         a->grace = (int)fmin(1e9, a->newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a->st.iterations;

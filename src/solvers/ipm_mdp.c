@@ -505,8 +505,11 @@ static fc_status mdp_run(mdp *w, double *r, double *u, double *y, double *err_ou
     double unjam_best = INFINITY;
     double mu_first = 0;
     *ended = 1;
-    double t_step = fc_lu_predicted_flops(w->global ? w->Klu : w->neq ? w->Blu : w->J.lu) /
-                    MDP_FLOPS_PER_SECOND;
+    const fc_lu *lu = w->global ? w->Klu : w->neq ? w->Blu : w->J.lu;
+    double t_step = fc_lu_predicted_flops(lu) / MDP_FLOPS_PER_SECOND;
+    fc_log(opt, 1, "ipm-mdp: %s LU of %d rows, predicted %.3g flops a factorisation",
+           fc_lu_backend(lu) == FC_LU_KLU ? "KLU" : fc_lu_backend(lu) == FC_LU_DENSE ? "dense" : "UMFPACK",
+           w->global ? w->n : w->neq ? w->N : w->m, fc_lu_predicted_flops(lu));
     if (!(best <= opt->tolerance)) mdp_start(w, r);
     while (!(best <= opt->tolerance)) {
         if (iter >= opt->max_iter) break;
