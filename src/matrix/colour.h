@@ -39,6 +39,21 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, fc_colouring *c);
 int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
                       int stretches, fc_colouring *c);
 
+/* The same on given parts: contact a in part[a] (0 .. parts-1; -1: the
+ * interface), the parts swept in parallel, each in the contacts' order,
+ * then the interface, which also takes the contacts touching an unknown
+ * of another part.  0; -1: a part out of range, or out of memory. */
+int fc_parts_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
+                    int parts, const int *part, fc_colouring *c);
+
+/* part[a]: the bodies (body[2a], body[2a+1]: contact a's, ids below nb,
+ * -1 none) cut into `parts` slabs of breadth-first levels of the body
+ * graph, each component from a pseudo-peripheral body, at level
+ * boundaries giving about equal counts of contacts; a contact takes its
+ * bodies' slab, -1 when they lie in two (the cut's edges only).  0; -1:
+ * out of memory. */
+int fc_level_parts(int nc, int nb, const int *body, int parts, int *part);
+
 void fc_colouring_free(fc_colouring *c);
 
 /* nsgs.order's values. */
