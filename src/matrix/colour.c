@@ -284,9 +284,8 @@ int fc_level_parts(int nc, int nb, const int *body, int parts, int *part)
     int rc = -1;
     int *bp = fc_calloc((size_t)nb + 2, sizeof *bp), *bc = fc_calloc((size_t)2 * nc + 1, sizeof *bc);
     int *level = fc_calloc((size_t)nb + 1, sizeof *level), *queue = fc_calloc((size_t)nb + 1, sizeof *queue);
-    int *clev = fc_calloc((size_t)nc + 1, sizeof *clev);
     long *cum = NULL;
-    if (!bp || !bc || !level || !queue || !clev || parts < 1) goto out;
+    if (!bp || !bc || !level || !queue || parts < 1) goto out;
     /* the contacts of each body (CSR) */
     for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) bp[body[a] + 1]++;
     for (int b = 0; b < nb; b++) bp[b + 1] += bp[b];
@@ -305,27 +304,19 @@ int fc_level_parts(int nc, int nb, const int *body, int parts, int *part)
         cnt = bfs_bodies(far, base, bp, bc, body, level, queue);
         base = level[queue[cnt - 1]] + 1;
     }
-    /* a contact's level: its bodies' lowest (none: after the others) */
-    for (int a = 0; a < nc; a++) {
-        int l = base;
-        for (int e = 0; e < 2; e++)
-            if (body[2 * a + e] >= 0 && level[body[2 * a + e]] < l) l = level[body[2 * a + e]];
-        clev[a] = l;
-    }
+    /* the bodies by level (file order within one), cut at equal shares of
+     * their contacts' ends: clev holds the body's part */
     if (!(cum = fc_calloc((size_t)base + 2, sizeof *cum))) goto out;
-    for (int a = 0; a < nc; a++) cum[clev[a] + 1]++;
-    for (int l = 0; l <= base; l++) cum[l + 1] += cum[l];
-    /* bodies: cut k before the level L_k whose count of contacts below is
-     * nearest to k nc / parts (L_k increasing); clev then the level's part */
-    int *lpart = queue;   /* base + 1 <= nb entries */
-    for (int t = 0; t <= base && t < nb; t++) lpart[t] = 0;
-    for (int k = 1, prev = 0; k < parts; k++) {
-        long target = (long)nc * k / parts;
-        int L = prev;
-        for (int t = prev; t <= base + 1; t++)
-            if (labs(cum[t] - target) < labs(cum[L] - target)) L = t;
-        prev = L;
-        for (int t = L; t <= base && t < nb; t++) lpart[t] = k;
+    for (int b = 0; b < nb; b++) if (level[b] >= 0) cum[level[b] + 1]++;
+    for (int l = 0; l < base; l++) cum[l + 1] += cum[l];
+    for (int b = 0; b < nb; b++) if (level[b] >= 0) queue[cum[level[b]]++] = b;
+    long total = bp[nb], before = 0;
+    int *bpart = fc_calloc((size_t)nb + 1, sizeof *bpart);
+    if (!bpart) goto out;
+    for (long k = 0; k < cum[base]; k++) {   /* cum[base]: the bodies reached */
+        int b = queue[k];
+        bpart[b] = total > 0 ? (int)(before * parts / total) : 0;
+        before += bp[b + 1] - bp[b];
     }
     /* a contact: its bodies' part, -1 (the interface) when they differ */
     for (int a = 0; a < nc; a++) {
@@ -333,13 +324,13 @@ int fc_level_parts(int nc, int nb, const int *body, int parts, int *part)
         for (int e = 0; e < 2; e++) {
             int b = body[2 * a + e];
             if (b < 0) continue;
-            int q = lpart[level[b]];
-            pa = pa == -2 || pa == q ? q : -1;
+            pa = pa == -2 || pa == bpart[b] ? bpart[b] : -1;
         }
         part[a] = pa == -2 ? 0 : pa;
     }
+    free(bpart);
     rc = 0;
 out:
-    free(bp); free(bc); free(level); free(queue); free(clev); free(cum);
+    free(bp); free(bc); free(level); free(queue); free(cum);
     return rc;
 }
