@@ -77,6 +77,7 @@ typedef struct nncg_work {
     fc_local *loc;
     int *order;
     fc_colouring col;          /* the parts and interface (col.stretches > 0) */
+    double *part_cpu;          /* stretches + 1: each part's thread CPU seconds, then the interface's */
     int *body;                 /* 2 nc: the contacts' bodies (nncg.order, nncg.newton_body) */
     double *x, *pdir, *best;   /* m */
     double *vn;                /* n: G x in the Newton step's products with W */
@@ -92,6 +93,7 @@ static void work_free(nncg_work *w)
     free(w->v); free(w->vp); free(w->vx);
     free(w->loc); free(w->order); free(w->body);
     fc_colouring_free(&w->col);
+    free(w->part_cpu);
     free(w->x); free(w->pdir); free(w->best);
     free(w->vn);
     fc_nk_free(&w->nk);
@@ -136,6 +138,15 @@ static int resolve_order(int order, int nc)
     return order;
 }
 
+/* The calling thread's CPU seconds: the parts' times on a loaded machine,
+ * where the wall clock says little (the log's critical path). */
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Members lo .. hi-1 of the parts' order, forward or backward. */
 static void sweep_members(nncg_work *w, const fc_local_params *par, const int *mem, int lo, int hi,
                           int backward, double *r)
@@ -153,10 +164,18 @@ static void sweep_parts(nncg_work *w, const fc_local_params *par, int backward, 
 {
     const fc_colouring *c = &w->col;
     int S = c->stretches, nt = fc_threads();
+    double t0 = thread_cpu();
     if (backward) sweep_members(w, par, c->member, c->start[S], c->start[S + 1], 1, r);
+    double ti = thread_cpu() - t0;
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1)
-    for (int s = 0; s < S; s++) sweep_members(w, par, c->member, c->start[s], c->start[s + 1], backward, r);
+    for (int s = 0; s < S; s++) {
+        double ts = thread_cpu();
+        sweep_members(w, par, c->member, c->start[s], c->start[s + 1], backward, r);
+        w->part_cpu[s] += thread_cpu() - ts;
+    }
+    t0 = thread_cpu();
     if (!backward) sweep_members(w, par, c->member, c->start[S], c->start[S + 1], 0, r);
+    w->part_cpu[S] += ti + thread_cpu() - t0;
 }
 
 /* One sweep in w->order (forward, then backward when symmetric). */
@@ -677,7 +696,7 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
                                                                : fc_parts_shared(nc, d, w->Ht, w->Gt, n, T, part, &w->col);
             free(part);
         }
-        if (e) goto out;
+        if (e || !(w->part_cpu = fc_calloc((size_t)T + 1, sizeof *w->part_cpu))) goto out;
         fc_log(opt, 1, "nncg: %d %s for %d contacts, %d at the interface", T,
                order == NNCG_STRETCHES ? "stretches" : "slabs", nc,
                w->col.start[T + 1] - w->col.start[T]);
@@ -785,18 +804,26 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
     velocity(&w, r, minvf, w.v);
     clock_t c0 = clock();
+    double t0 = fc_clock_elapsed(&clk);
     fc_status st = iterate(p, opt, &clk, &w, r, u, info);
-    double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC, wall = fc_clock_elapsed(&clk) - t0;
     velocity(&w, r, minvf, v);   /* exact v of the returned r */
     memcpy(w.v, v, (size_t)n * sizeof *v);
     info->residual = measure(p, &w, r, u);
     /* the bytes a sweep streams per contact: its values and indices, W_aa */
     double bytes = w.vs.val ? (double)w.vs.voff[nc] * 8 + (double)w.vs.sptr[nc] * 12 + nc * 12.0
                             : (double)(w.Ht->nnz + w.Gt->nnz) * 12 + m * 8.0 + nc * (double)sizeof(fc_local);
-    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s (the iterations %.3f s CPU; sweep data %s, "
-           "%.0f bytes per contact)", fc_status_name(st), info->iterations, info->residual, fc_clock_elapsed(&clk), cpu,
+    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s (the iterations %.3f s CPU, %.3f s wall; sweep data %s, "
+           "%.0f bytes per contact)", fc_status_name(st), info->iterations, info->residual, fc_clock_elapsed(&clk), cpu, wall,
            !w.vs.val ? "CSR rows" : w.vs.mode == FC_VSWEEP_STORED ? "per contact, G stored" : "per contact, G from M^-1",
            bytes / nc);
+    if (w.col.stretches) {
+        int S = w.col.stretches;
+        double most = 0.0, sum = 0.0;
+        for (int k = 0; k < S; k++) { most = fmax(most, w.part_cpu[k]); sum += w.part_cpu[k]; }
+        fc_log(opt, 0, "nncg: %d parts' sweeps %.3f s CPU (the longest %.3f s), the interface's %.3f s CPU",
+               S, sum, most, w.part_cpu[S]);
+    }
     info->status = st;
     work_free(&w);
     free(minvf);
