@@ -24,6 +24,7 @@
  * nncg.newton / nncg.newton_near: Newton-Krylov steps between the sweeps
  * (nncg_newton.c; off by default, measured even with the sweeps).
  * docs/granular-piles.md: the approaches tried and the choice. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "internal.h"
 #include "cone/cone.h"
 #include "matrix/bsr.h"
@@ -697,9 +698,9 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
             free(part);
         }
         if (e || !(w->part_cpu = fc_calloc((size_t)T + 1, sizeof *w->part_cpu))) goto out;
-        fc_log(opt, 1, "nncg: %d %s for %d contacts, %d at the interface", T,
-               order == NNCG_STRETCHES ? "stretches" : "slabs", nc,
-               w->col.start[T + 1] - w->col.start[T]);
+        fc_log(opt, 1, "nncg: %d %s for %d contacts, %d at the interface (the first part %d, the last %d)", T,
+               order == NNCG_STRETCHES ? "stretches" : "slabs", nc, w->col.start[T + 1] - w->col.start[T],
+               w->col.start[1] - w->col.start[0], w->col.start[T] - w->col.start[T - 1]);
     }
     w->body = body;
     body = NULL;
