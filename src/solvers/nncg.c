@@ -819,11 +819,16 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
            !w.vs.val ? "CSR rows" : w.vs.mode == FC_VSWEEP_STORED ? "per contact, G stored" : "per contact, G from M^-1",
            bytes / nc);
     if (w.col.stretches) {
-        int S = w.col.stretches;
+        int S = w.col.stretches, len = 0;
         double most = 0.0, sum = 0.0;
-        for (int k = 0; k < S; k++) { most = fmax(most, w.part_cpu[k]); sum += w.part_cpu[k]; }
-        fc_log(opt, 0, "nncg: %d parts' sweeps %.3f s CPU (the longest %.3f s), the interface's %.3f s CPU",
-               S, sum, most, w.part_cpu[S]);
+        char each[160] = "";
+        for (int k = 0; k < S; k++) {
+            most = fmax(most, w.part_cpu[k]);
+            sum += w.part_cpu[k];
+            if (len < (int)sizeof each - 16) len += snprintf(each + len, sizeof each - (size_t)len, " %.3f", w.part_cpu[k]);
+        }
+        fc_log(opt, 0, "nncg: %d parts' sweeps %.3f s CPU (the longest %.3f s; each%s), the interface's %.3f s CPU",
+               S, sum, most, each, w.part_cpu[S]);
     }
     info->status = st;
     work_free(&w);
