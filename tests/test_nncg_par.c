@@ -65,7 +65,7 @@ static void check_slabs(const fc_problem *p, int S)
         }
     }
     fc_colouring c;
-    CHECK(fc_level_parts(nc, n / 6, body, S, part) == 0 && fc_parts_shared(nc, d, Ht, NULL, n, S, part, &c) == 0,
+    CHECK(fc_level_parts(nc, n / 6, body, NULL, S, part) == 0 && fc_parts_shared(nc, d, Ht, NULL, n, S, part, &c) == 0,
           "slabs failed");
     CHECK(c.stretches == S && c.start[0] == 0 && c.start[S + 1] == nc, "slabs: %d groups of %d contacts",
           c.stretches, c.start[S + 1]);

@@ -279,7 +279,7 @@ static int bfs_bodies(int from, int base, const int *bp, const int *bc, const in
     return tail;
 }
 
-int fc_level_parts(int nc, int nb, const int *body, int parts, int *part)
+int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int *part)
 {
     int rc = -1;
     int *bp = fc_calloc((size_t)nb + 2, sizeof *bp), *bc = fc_calloc((size_t)2 * nc + 1, sizeof *bc);
@@ -305,18 +305,27 @@ int fc_level_parts(int nc, int nb, const int *body, int parts, int *part)
         base = level[queue[cnt - 1]] + 1;
     }
     /* the bodies by level (file order within one), cut at equal shares of
-     * their contacts' ends: clev holds the body's part */
-    if (!(cum = fc_calloc((size_t)base + 2, sizeof *cum))) goto out;
+     * their weights: a contact's weight shared by its bodies */
+    long *bw = fc_calloc((size_t)nb + 1, sizeof *bw);
+    if (!bw || !(cum = fc_calloc((size_t)base + 2, sizeof *cum))) { free(bw); goto out; }
+    long total = 0;
+    for (int a = 0; a < nc; a++) {
+        int ends = (body[2 * a] >= 0) + (body[2 * a + 1] >= 0);
+        long wa = weight ? weight[a] : 1;
+        for (int e = 0; e < 2; e++)
+            if (body[2 * a + e] >= 0) bw[body[2 * a + e]] += ends == 1 ? 2 * wa : wa;
+        total += ends ? 2 * wa : 0;
+    }
     for (int b = 0; b < nb; b++) if (level[b] >= 0) cum[level[b] + 1]++;
     for (int l = 0; l < base; l++) cum[l + 1] += cum[l];
     for (int b = 0; b < nb; b++) if (level[b] >= 0) queue[cum[level[b]]++] = b;
-    long total = bp[nb], before = 0;
+    long before = 0;
     int *bpart = fc_calloc((size_t)nb + 1, sizeof *bpart);
-    if (!bpart) goto out;
+    if (!bpart) { free(bw); goto out; }
     for (long k = 0; k < cum[base]; k++) {   /* cum[base]: the bodies reached */
         int b = queue[k];
         bpart[b] = total > 0 ? (int)(before * parts / total) : 0;
-        before += bp[b + 1] - bp[b];
+        before += bw[b];
     }
     /* a contact: its bodies' part, -1 (the interface) when they differ */
     for (int a = 0; a < nc; a++) {
@@ -329,6 +338,7 @@ int fc_level_parts(int nc, int nb, const int *body, int parts, int *part)
         part[a] = pa == -2 ? 0 : pa;
     }
     free(bpart);
+    free(bw);
     rc = 0;
 out:
     free(bp); free(bc); free(level); free(queue); free(cum);

@@ -47,12 +47,12 @@ int fc_parts_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int n
                     int parts, const int *part, fc_colouring *c);
 
 /* part[a]: the bodies (body[2a], body[2a+1]: contact a's, ids below nb,
- * -1 none) cut into `parts` slabs of breadth-first levels of the body
- * graph, each component from a pseudo-peripheral body, at level
- * boundaries giving about equal counts of contacts; a contact takes its
- * bodies' slab, -1 when they lie in two (the cut's edges only).  0; -1:
- * out of memory. */
-int fc_level_parts(int nc, int nb, const int *body, int parts, int *part);
+ * -1 none) in breadth-first levels of the body graph, each component from
+ * a pseudo-peripheral body, cut into `parts` slabs of about equal weight
+ * (contact a's weight[a], NULL: 1, shared by its bodies); a contact
+ * takes its bodies' slab, -1 when they lie in two (the cut's edges
+ * only).  0; -1: out of memory. */
+int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int *part);
 
 void fc_colouring_free(fc_colouring *c);
 

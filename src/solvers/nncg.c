@@ -49,6 +49,10 @@ enum { NNCG_AUTO = 0, NNCG_LOAD_UP = 1, NNCG_LOAD_DOWN = 2, NNCG_FILE = 3, NNCG_
 /* nncg.order 0 takes the slabs from 2 threads and this many contacts
  * (docs/granular-piles.md, twenty-first session). */
 #define NNCG_PAR_MIN 2000
+/* A contact's weight in the slabs' balance when the one-contact solver
+ * runs on it at the start (1 when the closed-form test decides): about
+ * the ratio of the two costs in a sweep (docs/granular-piles.md). */
+#define NNCG_SOLVE_WEIGHT 12
 /* Most sweeps between two measurements of the error. */
 #define NNCG_MEASURE_GAP 8
 /* Measure when the predicted error is below this many times the tolerance. */
@@ -79,6 +83,7 @@ typedef struct nncg_work {
     int *order;
     fc_colouring col;          /* the parts and interface (col.stretches > 0) */
     double *part_cpu;          /* stretches + 1: each part's thread CPU seconds, then the interface's */
+    int *solves;               /* nc: the sweeps in which each contact ran the one-contact solver */
     int *body;                 /* 2 nc: the contacts' bodies (nncg.order, nncg.newton_body) */
     double *x, *pdir, *best;   /* m */
     double *vn;                /* n: G x in the Newton step's products with W */
@@ -95,6 +100,7 @@ static void work_free(nncg_work *w)
     free(w->loc); free(w->order); free(w->body);
     fc_colouring_free(&w->col);
     free(w->part_cpu);
+    free(w->solves);
     free(w->x); free(w->pdir); free(w->best);
     free(w->vn);
     fc_nk_free(&w->nk);
@@ -111,9 +117,10 @@ static double row_dot(const fc_matrix *A, int i, const double *x)
 static void contact_v(nncg_work *w, const fc_local_params *par, int a, int next, double *r)
 {
     int d = w->d;
-    if (w->vs.val)
-        fc_vsweep_contact(&w->vs, a, next, par, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
-    else
+    if (w->vs.val) {
+        int solved = fc_vsweep_contact(&w->vs, a, next, par, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
+        if (w->solves) w->solves[a] += solved;
+    } else
         fc_velocity_contact(&w->loc[a], par, w->Ht, w->Gt, d * a, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
 }
 
@@ -687,21 +694,6 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     } else {
         for (int a = 0; a < nc; a++) w->order[a] = a;
     }
-    if (order == NNCG_STRETCHES || order == NNCG_SLABS) {
-        int T = fc_threads(), e;
-        if (order == NNCG_STRETCHES) {
-            e = fc_stretch_shared(nc, d, w->Ht, w->Gt, n, T, &w->col);
-        } else {
-            int *part = fc_calloc((size_t)nc + 1, sizeof *part);
-            e = !part || fc_level_parts(nc, n, body, T, part) ? -1
-                                                               : fc_parts_shared(nc, d, w->Ht, w->Gt, n, T, part, &w->col);
-            free(part);
-        }
-        if (e || !(w->part_cpu = fc_calloc((size_t)T + 1, sizeof *w->part_cpu))) goto out;
-        fc_log(opt, 1, "nncg: %d %s for %d contacts, %d at the interface (the first part %d, the last %d)", T,
-               order == NNCG_STRETCHES ? "stretches" : "slabs", nc, w->col.start[T + 1] - w->col.start[T],
-               w->col.start[1] - w->col.start[0], w->col.start[T] - w->col.start[T - 1]);
-    }
     w->body = body;
     body = NULL;
     ret = 0;
@@ -714,6 +706,38 @@ out:
     fc_matrix_free(Hc);
     free(par); free(blk); free(start); free(dofs); free(loc_of); free(inv); free(body);
     return ret;
+}
+
+/* The parallel parts (nncg.order 4, 5 from 2 threads) at the start r
+ * (v = M^-1 (H r + f) set): the slabs weigh each contact by its cost
+ * there, NNCG_SOLVE_WEIGHT when the one-contact solver would run, 1
+ * else.  0; -1: out of memory. */
+static int setup_parts(const fc_options *opt, nncg_work *w, const double *r)
+{
+    int order = resolve_order(opt->nncg.order, w->nc), nc = w->nc, d = w->d, T = fc_threads(), e;
+    if (order != NNCG_STRETCHES && order != NNCG_SLABS) return 0;
+    if (order == NNCG_STRETCHES) {
+        e = fc_stretch_shared(nc, d, w->Ht, w->Gt, w->n, T, &w->col);
+    } else {
+        int *part = fc_calloc((size_t)nc + 1, sizeof *part), *wt = fc_calloc((size_t)nc + 1, sizeof *wt);
+        const fc_nncg_options *o = &opt->nncg;
+        fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
+                               o->local_max_iter > 0 ? o->local_max_iter : 20};
+        for (int a = 0; wt && w->vs.val && a < nc; a++)
+            wt[a] = fc_vsweep_probe(&w->vs, a, &par, w->w + (size_t)d * a, r + (size_t)d * a, w->v)
+                        ? NNCG_SOLVE_WEIGHT : 1;
+        e = !part || !wt || fc_level_parts(nc, w->n, w->body, w->vs.val ? wt : NULL, T, part)
+                ? -1 : fc_parts_shared(nc, d, w->Ht, w->Gt, w->n, T, part, &w->col);
+        free(part);
+        free(wt);
+    }
+    if (e || !(w->part_cpu = fc_calloc((size_t)T + 1, sizeof *w->part_cpu)) ||
+        !(w->solves = fc_calloc((size_t)nc + 1, sizeof *w->solves)))
+        return -1;
+    fc_log(opt, 1, "nncg: %d %s for %d contacts, %d at the interface (the first part %d, the last %d)", T,
+           order == NNCG_STRETCHES ? "stretches" : "slabs", nc, w->col.start[T + 1] - w->col.start[T],
+           w->col.start[1] - w->col.start[0], w->col.start[T] - w->col.start[T - 1]);
+    return 0;
 }
 
 static int alloc_common(nncg_work *w, int d, int nc)
@@ -804,6 +828,12 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
     }
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
     velocity(&w, r, minvf, w.v);
+    if (setup_parts(opt, &w, r)) {
+        work_free(&w);
+        free(minvf);
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
     clock_t c0 = clock();
     double t0 = fc_clock_elapsed(&clk);
     fc_status st = iterate(p, opt, &clk, &w, r, u, info);
@@ -821,11 +851,15 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
     if (w.col.stretches) {
         int S = w.col.stretches, len = 0;
         double most = 0.0, sum = 0.0;
-        char each[160] = "";
+        char each[400] = "";
         for (int k = 0; k < S; k++) {
             most = fmax(most, w.part_cpu[k]);
             sum += w.part_cpu[k];
-            if (len < (int)sizeof each - 16) len += snprintf(each + len, sizeof each - (size_t)len, " %.3f", w.part_cpu[k]);
+            long ns = 0;
+            for (int i = w.col.start[k]; i < w.col.start[k + 1]; i++) ns += w.solves[w.col.member[i]];
+            if (len < (int)sizeof each - 40)
+                len += snprintf(each + len, sizeof each - (size_t)len, " %.3f (%d contacts, %ld solves)", w.part_cpu[k],
+                                w.col.start[k + 1] - w.col.start[k], ns);
         }
         fc_log(opt, 0, "nncg: %d parts' sweeps %.3f s CPU (the longest %.3f s; each%s), the interface's %.3f s CPU",
                S, sum, most, each, w.part_cpu[S]);
