@@ -340,8 +340,12 @@ typedef struct fc_stick_options {
  * see docs/solvers.md#nncg and docs/granular-piles.md. */
 typedef struct fc_nncg_options {
     int order;             /* contact order (global form, block-diagonal M):
-                              0 file order, 1 load path from the supports
-                              up, 2 load path down to the supports; default 0 */
+                              0 auto (5 from 2 threads and 2000 contacts,
+                              else 3), 1 load path from the supports up,
+                              2 load path down to the supports, 3 file
+                              order, 4 parallel stretches of the file
+                              order, 5 parallel slabs of the body graph
+                              (4, 5 at 1 thread: 3); default 0           */
     int symmetric;         /* 1: each sweep forward then backward; default 0 */
     int accel;             /* acceleration of the sweeps: 0 none, 1 the
                               conjugate step (NNCG), 2 Anderson (the

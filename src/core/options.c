@@ -132,7 +132,7 @@ static const fc_option_info table[] = {
     D(aclm.inner.tol, 1e-10, 0, 1, OPEN_LO, "aclm inner tolerance (given)"),
     D(aclm.inner.ratio, 10.0, 0, 1e6, OPEN_LO, "aclm: outer error / ratio (adaptive)"),
     I(aclm.inner.max_iter, 5000, 1, INT_MAX, "aclm: iterations of one convex solve"),
-    I(nncg.order, 0, 0, 2, "nncg contact order: 0 file, 1 load path from the supports up, 2 down"),
+    I(nncg.order, 0, 0, 5, "nncg contact order: 0 auto (5 from 2 threads and 2000 contacts, else 3), 1 load path from the supports up, 2 down, 3 file, 4 parallel stretches of the file order, 5 parallel slabs of the body graph"),
     I(nncg.symmetric, 0, 0, 1, "nncg: 1 sweeps forward then backward"),
     I(nncg.accel, 1, 0, 2, "nncg acceleration: 0 none, 1 conjugate step (NNCG), 2 Anderson (nsgs.anderson*)"),
     D(nncg.restart, 1.5, 0, 10, CLOSED, "nncg: the conjugate step restarts when beta = |g|^2/|g_prev|^2 exceeds it"),

@@ -194,38 +194,153 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, fc_colouring *c)
     return rc;
 }
 
-int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
-                      int stretches, fc_colouring *c)
+/* The interface of the parts stretch[] (0 .. S-1; -1: the interface) of
+ * the contacts: also a contact touching an unknown another part touches
+ * (fc_stretch_shared, fc_parts_shared). */
+static int shared_interface(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
+                            int stretches, const int *stretch, fc_colouring *c)
 {
-    memset(c, 0, sizeof *c);
-    if (stretches < 1) return -1;
     const fc_matrix *S[2] = {A, B};
     int rc = -1;
-    long *cw = fc_calloc((size_t)nc + 1, sizeof *cw);
-    int *stretch = fc_calloc((size_t)nc + 1, sizeof *stretch);
     int *lo = fc_calloc((size_t)ncols + 1, sizeof *lo);
     int *hi = fc_calloc((size_t)ncols + 1, sizeof *hi);
     char *iface = fc_calloc((size_t)nc + 1, 1);
-    if (cw && stretch && lo && hi && iface) {
-        for (int a = 0; a < nc; a++) cw[a + 1] = a + 1;
-        cut(nc, cw, stretches, stretch);
+    if (lo && hi && iface) {
         /* lo, hi: the first and last stretch touching each unknown */
         for (int k = 0; k < ncols; k++) { lo[k] = stretches; hi[k] = -1; }
         for (int a = 0; a < nc; a++)
-            for (int s = 0; s < 2; s++)
+            for (int s = 0; s < 2 && stretch[a] >= 0; s++)
                 for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++) {
                     int u = S[s]->j[k];
                     if (stretch[a] < lo[u]) lo[u] = stretch[a];
                     if (stretch[a] > hi[u]) hi[u] = stretch[a];
                 }
-        for (int a = 0; a < nc; a++)
+        for (int a = 0; a < nc; a++) {
+            iface[a] = stretch[a] < 0;
             for (int s = 0; s < 2; s++)
                 for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++) {
                     int u = S[s]->j[k];
                     if (lo[u] != hi[u]) iface[a] = 1;
                 }
+        }
         rc = gather_stretches(nc, stretches, stretch, iface, c);
     }
-    free(cw); free(stretch); free(lo); free(hi); free(iface);
+    free(lo); free(hi); free(iface);
+    return rc;
+}
+
+int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
+                      int stretches, fc_colouring *c)
+{
+    memset(c, 0, sizeof *c);
+    if (stretches < 1) return -1;
+    int rc = -1;
+    long *cw = fc_calloc((size_t)nc + 1, sizeof *cw);
+    int *stretch = fc_calloc((size_t)nc + 1, sizeof *stretch);
+    if (cw && stretch) {
+        for (int a = 0; a < nc; a++) cw[a + 1] = a + 1;
+        cut(nc, cw, stretches, stretch);
+        rc = shared_interface(nc, d, A, B, ncols, stretches, stretch, c);
+    }
+    free(cw); free(stretch);
+    return rc;
+}
+
+int fc_parts_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
+                    int parts, const int *part, fc_colouring *c)
+{
+    memset(c, 0, sizeof *c);
+    for (int a = 0; a < nc; a++)
+        if (part[a] < -1 || part[a] >= parts) return -1;
+    return parts < 1 ? -1 : shared_interface(nc, d, A, B, ncols, parts, part, c);
+}
+
+/* Breadth first over the bodies from `from` (level[] -1 where unreached),
+ * the levels from base on; queue: the bodies reached, in order.  The
+ * count reached. */
+static int bfs_bodies(int from, int base, const int *bp, const int *bc, const int *body,
+                      int *level, int *queue)
+{
+    int head = 0, tail = 0;
+    level[from] = base;
+    queue[tail++] = from;
+    while (head < tail) {
+        int b = queue[head++];
+        for (int k = bp[b]; k < bp[b + 1]; k++) {
+            int a = bc[k];
+            for (int e = 0; e < 2; e++) {
+                int o = body[2 * a + e];
+                if (o < 0 || level[o] >= 0) continue;
+                level[o] = level[b] + 1;
+                queue[tail++] = o;
+            }
+        }
+    }
+    return tail;
+}
+
+int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int *part)
+{
+    int rc = -1;
+    int *bp = fc_calloc((size_t)nb + 2, sizeof *bp), *bc = fc_calloc((size_t)2 * nc + 1, sizeof *bc);
+    int *level = fc_calloc((size_t)nb + 1, sizeof *level), *queue = fc_calloc((size_t)nb + 1, sizeof *queue);
+    long *cum = NULL;
+    if (!bp || !bc || !level || !queue || parts < 1) goto out;
+    /* the contacts of each body (CSR) */
+    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) bp[body[a] + 1]++;
+    for (int b = 0; b < nb; b++) bp[b + 1] += bp[b];
+    memcpy(queue, bp, (size_t)nb * sizeof *queue);   /* fill pointers */
+    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) bc[queue[body[a]]++] = a / 2;
+    for (int b = 0; b < nb; b++) level[b] = -1;
+    /* each component from a pseudo-peripheral body: the last one reached
+     * from the body of its first contact, its levels after the previous
+     * component's */
+    int base = 0;
+    for (int a = 0; a < 2 * nc; a++) {
+        int b = body[a];
+        if (b < 0 || level[b] >= 0) continue;
+        int cnt = bfs_bodies(b, 0, bp, bc, body, level, queue), far = queue[cnt - 1];
+        for (int k = 0; k < cnt; k++) level[queue[k]] = -1;
+        cnt = bfs_bodies(far, base, bp, bc, body, level, queue);
+        base = level[queue[cnt - 1]] + 1;
+    }
+    /* the bodies by level (file order within one), cut at equal shares of
+     * their weights: a contact's weight shared by its bodies */
+    long *bw = fc_calloc((size_t)nb + 1, sizeof *bw);
+    if (!bw || !(cum = fc_calloc((size_t)base + 2, sizeof *cum))) { free(bw); goto out; }
+    long total = 0;
+    for (int a = 0; a < nc; a++) {
+        int ends = (body[2 * a] >= 0) + (body[2 * a + 1] >= 0);
+        long wa = weight ? weight[a] : 1;
+        for (int e = 0; e < 2; e++)
+            if (body[2 * a + e] >= 0) bw[body[2 * a + e]] += ends == 1 ? 2 * wa : wa;
+        total += ends ? 2 * wa : 0;
+    }
+    for (int b = 0; b < nb; b++) if (level[b] >= 0) cum[level[b] + 1]++;
+    for (int l = 0; l < base; l++) cum[l + 1] += cum[l];
+    for (int b = 0; b < nb; b++) if (level[b] >= 0) queue[cum[level[b]]++] = b;
+    long before = 0;
+    int *bpart = fc_calloc((size_t)nb + 1, sizeof *bpart);
+    if (!bpart) { free(bw); goto out; }
+    for (long k = 0; k < cum[base]; k++) {   /* cum[base]: the bodies reached */
+        int b = queue[k];
+        bpart[b] = total > 0 ? (int)(before * parts / total) : 0;
+        before += bw[b];
+    }
+    /* a contact: its bodies' part, -1 (the interface) when they differ */
+    for (int a = 0; a < nc; a++) {
+        int pa = -2;
+        for (int e = 0; e < 2; e++) {
+            int b = body[2 * a + e];
+            if (b < 0) continue;
+            pa = pa == -2 || pa == bpart[b] ? bpart[b] : -1;
+        }
+        part[a] = pa == -2 ? 0 : pa;
+    }
+    free(bpart);
+    free(bw);
+    rc = 0;
+out:
+    free(bp); free(bc); free(level); free(queue); free(cum);
     return rc;
 }

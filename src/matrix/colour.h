@@ -32,12 +32,18 @@ int fc_colour_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int 
 
 /* Block-parallel orders: the contacts cut into `stretches` contiguous
  * stretches of their order (equal shares of W's blocks, or of the
- * contacts); a contact coupled to another stretch goes to the interface,
- * the last group, swept after the stretches, in order.  0: done; -1: out
- * of memory. */
+ * contacts), or given parts (part[a]; -1: the interface); a contact
+ * coupled to another stretch goes to the interface, the last group, swept
+ * after the stretches, in order.  0: done; -1: out of memory or a bad part. */
 int fc_stretch_blocks(const fc_matrix *W, int stretches, fc_colouring *c);
 int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
                       int stretches, fc_colouring *c);
+int fc_parts_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
+                    int parts, const int *part, fc_colouring *c);
+
+/* part[a]: bodies (body[2a], body[2a+1]; -1 none) by breadth-first level from a
+ * far body, in slabs of equal weight[a] (NULL: 1); -1 between two slabs.  0; -1: no memory. */
+int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int *part);
 
 void fc_colouring_free(fc_colouring *c);
 

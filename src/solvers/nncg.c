@@ -12,9 +12,19 @@
  * contact graph from the supports (contacts touching one body only, i.e.
  * the fixed obstacles), nncg.order.  Any other global problem is reduced
  * to W and solved in the local form, where the order is the file order.
+ * With 2 threads or more (nncg.order 0 from NNCG_PAR_MIN contacts, 4, 5)
+ * the velocity form's sweeps are block-parallel as nsgs-v's stretches
+ * (docs/solvers.md#the-stretches): the contacts cut into one part per
+ * thread, swept at once in file order, then the interface (contacts
+ * touching a body of another part) on one thread; the parts are
+ * contiguous stretches of the file order (4) or slabs of breadth-first
+ * levels of the body graph (5, matrix/colour.c fc_level_parts).  The
+ * result depends on the thread count only; at one thread it is the file
+ * order's.
  * nncg.newton / nncg.newton_near: Newton-Krylov steps between the sweeps
  * (nncg_newton.c; off by default, measured even with the sweeps).
  * docs/granular-piles.md: the approaches tried and the choice. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "internal.h"
 #include "cone/cone.h"
 #include "matrix/bsr.h"
@@ -23,6 +33,7 @@
 #include "solvers/nncg.h"
 #include "solvers/nncg_newton.h"
 #include "solvers/velocity_contact.h"
+#include "matrix/colour.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -32,6 +43,16 @@
 #define NNCG_MAX_BLOCK 12
 /* Most blocks of M one column of H touches (else: the reduced form). */
 #define NNCG_ROW_BLOCKS 64
+/* nncg.order's values (docs/options.md). */
+enum { NNCG_AUTO = 0, NNCG_LOAD_UP = 1, NNCG_LOAD_DOWN = 2, NNCG_FILE = 3, NNCG_STRETCHES = 4,
+       NNCG_SLABS = 5 };
+/* nncg.order 0 takes the slabs from 2 threads and this many contacts
+ * (docs/granular-piles.md, twenty-first session). */
+#define NNCG_PAR_MIN 2000
+/* A contact's weight in the slabs' balance when the one-contact solver
+ * runs on it at the start (1 when the closed-form test decides): about
+ * the ratio of the two costs in a sweep (docs/granular-piles.md). */
+#define NNCG_SOLVE_WEIGHT 12
 /* Most sweeps between two measurements of the error. */
 #define NNCG_MEASURE_GAP 8
 /* Measure when the predicted error is below this many times the tolerance. */
@@ -60,6 +81,9 @@ typedef struct nncg_work {
     const double *q;
     fc_local *loc;
     int *order;
+    fc_colouring col;          /* the parts and interface (col.stretches > 0) */
+    double *part_cpu;          /* stretches + 1: each part's thread CPU seconds, then the interface's */
+    int *solves;               /* nc: the sweeps in which each contact ran the one-contact solver */
     int *body;                 /* 2 nc: the contacts' bodies (nncg.order, nncg.newton_body) */
     double *x, *pdir, *best;   /* m */
     double *vn;                /* n: G x in the Newton step's products with W */
@@ -74,6 +98,9 @@ static void work_free(nncg_work *w)
     fc_matrix_free(w->Wb);
     free(w->v); free(w->vp); free(w->vx);
     free(w->loc); free(w->order); free(w->body);
+    fc_colouring_free(&w->col);
+    free(w->part_cpu);
+    free(w->solves);
     free(w->x); free(w->pdir); free(w->best);
     free(w->vn);
     fc_nk_free(&w->nk);
@@ -90,9 +117,10 @@ static double row_dot(const fc_matrix *A, int i, const double *x)
 static void contact_v(nncg_work *w, const fc_local_params *par, int a, int next, double *r)
 {
     int d = w->d;
-    if (w->vs.val)
-        fc_vsweep_contact(&w->vs, a, next, par, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
-    else
+    if (w->vs.val) {
+        int solved = fc_vsweep_contact(&w->vs, a, next, par, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
+        if (w->solves) w->solves[a] += solved;
+    } else
         fc_velocity_contact(&w->loc[a], par, w->Ht, w->Gt, d * a, w->w + (size_t)d * a, r + (size_t)d * a, w->v);
 }
 
@@ -109,9 +137,63 @@ static void contact_w(nncg_work *w, const fc_local_params *par, int a, double *r
     fc_local_solve(&w->loc[a], qa, par, rp);
 }
 
+/* The order nncg.order takes on nc contacts (velocity form): the
+ * parallel ones need 2 threads (at one: the file order). */
+static int resolve_order(int order, int nc)
+{
+    if (order == NNCG_AUTO) order = fc_threads() >= 2 && nc >= NNCG_PAR_MIN ? NNCG_SLABS : NNCG_FILE;
+    if ((order == NNCG_STRETCHES || order == NNCG_SLABS) && fc_threads() < 2) return NNCG_FILE;
+    return order;
+}
+
+/* The calling thread's CPU seconds: the parts' times on a loaded machine,
+ * where the wall clock says little (the log's critical path). */
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Members lo .. hi-1 of the parts' order, forward or backward. */
+static void sweep_members(nncg_work *w, const fc_local_params *par, const int *mem, int lo, int hi,
+                          int backward, double *r)
+{
+    if (!backward)
+        for (int i = lo; i < hi; i++) contact_v(w, par, mem[i], i + 1 < hi ? mem[i + 1] : -1, r);
+    else
+        for (int i = hi - 1; i >= lo; i--) contact_v(w, par, mem[i], i > lo ? mem[i - 1] : -1, r);
+}
+
+/* One sweep of the parts at once, then the interface (backward: the
+ * reverse).  Parts' contacts touch no common body, so no two threads
+ * read or write one entry of v or r. */
+static void sweep_parts(nncg_work *w, const fc_local_params *par, int backward, double *r)
+{
+    const fc_colouring *c = &w->col;
+    int S = c->stretches, nt = fc_threads();
+    double t0 = thread_cpu();
+    if (backward) sweep_members(w, par, c->member, c->start[S], c->start[S + 1], 1, r);
+    double ti = thread_cpu() - t0;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1)
+    for (int s = 0; s < S; s++) {
+        double ts = thread_cpu();
+        sweep_members(w, par, c->member, c->start[s], c->start[s + 1], backward, r);
+        w->part_cpu[s] += thread_cpu() - ts;
+    }
+    t0 = thread_cpu();
+    if (!backward) sweep_members(w, par, c->member, c->start[S], c->start[S + 1], 0, r);
+    w->part_cpu[S] += ti + thread_cpu() - t0;
+}
+
 /* One sweep in w->order (forward, then backward when symmetric). */
 static void sweep(nncg_work *w, const fc_local_params *par, int symmetric, double *r)
 {
+    if (w->col.stretches) {
+        sweep_parts(w, par, 0, r);
+        if (symmetric) sweep_parts(w, par, 1, r);
+        return;
+    }
     for (int i = 0; i < w->nc; i++) {
         if (w->Gt) contact_v(w, par, w->order[i], i + 1 < w->nc ? w->order[i + 1] : -1, r);
         else contact_w(w, par, w->order[i], r);
@@ -127,7 +209,7 @@ static void sweep(nncg_work *w, const fc_local_params *par, int symmetric, doubl
 static double measure(const fc_problem *p, nncg_work *w, const double *r, double *u)
 {
     if (w->Gt) {
-        for (int i = 0; i < w->m; i++) u[i] = row_dot(w->Ht, i, w->v) + w->w[i];
+        FC_PAR_FOR(w->m, , for (int i = 0; i < w->m; i++) { u[i] = row_dot(w->Ht, i, w->v) + w->w[i]; });
     } else {
         fc_affine(w->W, r, w->q, u);
     }
@@ -158,6 +240,26 @@ static void w_apply(void *ctx, const double *x, double *y)
         for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->vn[w->Gt->j[t]] += x[j] * w->Gt->x[t];
     }
     for (int i = 0; i < w->m; i++) y[i] = row_dot(w->Ht, i, w->vn);
+}
+
+/* gg = ||r - x||^2 and rn = ||r||^2 in chunks (the same sums for any
+ * thread count). */
+static void change_norms(int m, const double *r, const double *x, double *gg, double *rn)
+{
+    fc_chunks c = fc_chunks_of(m, FC_CHUNK_MIN);
+    double pg[FC_CHUNKS_MAX], pr[FC_CHUNKS_MAX];
+    FC_PAR_FOR(m, , for (int k = 0; k < c.count; k++) {
+        double sg = 0.0, sr = 0.0;
+        for (int i = k * c.len, e = fc_chunk_end(c, k, m); i < e; i++) {
+            double g = r[i] - x[i];
+            sg += g * g;
+            sr += r[i] * r[i];
+        }
+        pg[k] = sg;
+        pr[k] = sr;
+    });
+    *gg = fc_chunks_sum(c, pg);
+    *rn = fc_chunks_sum(c, pr);
 }
 
 /* The NNCG iterations on the prepared work (w->order set); r in/out. */
@@ -242,17 +344,13 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             checked_at = it;
             if (err <= opt->tolerance) { st = FC_CONVERGED; break; }
         }
-        memcpy(w->x, r, (size_t)m * sizeof *r);
+        fc_copy(m, r, w->x);
         if (aa.on) fo_accel_save(&aa, r, m);
-        if (w->Gt) memcpy(w->vx, w->v, (size_t)n * sizeof *w->v);
+        if (w->Gt) fc_copy(n, w->v, w->vx);
         sweep(w, &par, o->symmetric, r);
         it++;
-        double gg = 0.0, rn = 0.0;
-        for (int i = 0; i < m; i++) {
-            double g = r[i] - w->x[i];
-            gg += g * g;
-            rn += r[i] * r[i];
-        }
+        double gg, rn;
+        change_norms(m, r, w->x, &gg, &rn);
         if (!(isfinite(gg) && isfinite(rn))) {
             memcpy(r, w->best, (size_t)m * sizeof *r);
             st = FC_DIVERGED;
@@ -294,22 +392,25 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         gg_prev = gg;
         if (o->accel != 1 || beta > o->restart) {
             restarts++;
-            for (int i = 0; i < m; i++) w->pdir[i] = r[i] - w->x[i];
-            if (w->Gt)
-                for (int i = 0; i < n; i++) w->vp[i] = w->v[i] - w->vx[i];
+            double *pd = w->pdir, *vp = w->vp;
+            const double *x = w->x, *v = w->v, *vx = w->vx;
+            FC_PAR_FOR(m, , for (int i = 0; i < m; i++) { pd[i] = r[i] - x[i]; });
+            if (w->Gt) FC_PAR_FOR(n, , for (int i = 0; i < n; i++) { vp[i] = v[i] - vx[i]; });
             continue;
         }
-        for (int i = 0; i < m; i++) {
-            double g = r[i] - w->x[i];
-            r[i] += beta * w->pdir[i];
-            w->pdir[i] = beta * w->pdir[i] + g;
-        }
+        double *pd = w->pdir, *vp = w->vp, *v = w->v;
+        const double *x = w->x, *vx = w->vx;
+        FC_PAR_FOR(m, , for (int i = 0; i < m; i++) {
+            double g = r[i] - x[i];
+            r[i] += beta * pd[i];
+            pd[i] = beta * pd[i] + g;
+        });
         if (w->Gt)
-            for (int i = 0; i < n; i++) {
-                double gv = w->v[i] - w->vx[i];
-                w->v[i] += beta * w->vp[i];
-                w->vp[i] = beta * w->vp[i] + gv;
-            }
+            FC_PAR_FOR(n, , for (int i = 0; i < n; i++) {
+                double gv = v[i] - vx[i];
+                v[i] += beta * vp[i];
+                vp[i] = beta * vp[i] + gv;
+            });
     }
     if (st != FC_CONVERGED && best_err < INFINITY) memcpy(r, w->best, (size_t)m * sizeof *r);
     if (newton)
@@ -555,7 +656,8 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
         }
         if (pass == 1) w->Gt->nnz = nz;
     }
-    if ((opt->nncg.order != 0 || opt->nncg.newton_body) &&
+    int order = resolve_order(opt->nncg.order, nc);
+    if ((order == NNCG_LOAD_UP || order == NNCG_LOAD_DOWN || order == NNCG_SLABS || opt->nncg.newton_body) &&
         contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body))
         goto out;
     /* W_aa = H_a^T G_a */
@@ -587,20 +689,55 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
         if (vs == 0)
             for (int a = 0; a < nc; a++) fc_vsweep_set_local(&w->vs, a, &w->loc[a]);
     }
-    if (opt->nncg.order == 0) {
+    if (order == NNCG_LOAD_UP || order == NNCG_LOAD_DOWN) {
+        if (load_path_order(nc, n, body, order == NNCG_LOAD_DOWN, w->order)) goto out;
+    } else {
         for (int a = 0; a < nc; a++) w->order[a] = a;
-    } else if (load_path_order(nc, n, body, opt->nncg.order == 2, w->order)) {
-        goto out;
     }
     w->body = body;
     body = NULL;
     ret = 0;
 out:
-    if (ret) { fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL; fc_vsweep_free(&w->vs); }
+    if (ret) {
+        fc_matrix_free(w->Gt); w->Gt = NULL; fc_matrix_free(w->Ht); w->Ht = NULL;
+        fc_vsweep_free(&w->vs); fc_colouring_free(&w->col);
+    }
     fc_matrix_free(Mc);
     fc_matrix_free(Hc);
     free(par); free(blk); free(start); free(dofs); free(loc_of); free(inv); free(body);
     return ret;
+}
+
+/* The parallel parts (nncg.order 4, 5 from 2 threads) at the start r
+ * (v = M^-1 (H r + f) set): the slabs weigh each contact by its cost
+ * there, NNCG_SOLVE_WEIGHT when the one-contact solver would run, 1
+ * else.  0; -1: out of memory. */
+static int setup_parts(const fc_options *opt, nncg_work *w, const double *r)
+{
+    int order = resolve_order(opt->nncg.order, w->nc), nc = w->nc, d = w->d, T = fc_threads(), e;
+    if (order != NNCG_STRETCHES && order != NNCG_SLABS) return 0;
+    if (order == NNCG_STRETCHES) {
+        e = fc_stretch_shared(nc, d, w->Ht, w->Gt, w->n, T, &w->col);
+    } else {
+        int *part = fc_calloc((size_t)nc + 1, sizeof *part), *wt = fc_calloc((size_t)nc + 1, sizeof *wt);
+        const fc_nncg_options *o = &opt->nncg;
+        fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
+                               o->local_max_iter > 0 ? o->local_max_iter : 20};
+        for (int a = 0; wt && w->vs.val && a < nc; a++)
+            wt[a] = fc_vsweep_probe(&w->vs, a, &par, w->w + (size_t)d * a, r + (size_t)d * a, w->v)
+                        ? NNCG_SOLVE_WEIGHT : 1;
+        e = !part || !wt || fc_level_parts(nc, w->n, w->body, w->vs.val ? wt : NULL, T, part)
+                ? -1 : fc_parts_shared(nc, d, w->Ht, w->Gt, w->n, T, part, &w->col);
+        free(part);
+        free(wt);
+    }
+    if (e || !(w->part_cpu = fc_calloc((size_t)T + 1, sizeof *w->part_cpu)) ||
+        !(w->solves = fc_calloc((size_t)nc + 1, sizeof *w->solves)))
+        return -1;
+    fc_log(opt, 1, "nncg: %d %s for %d contacts, %d at the interface (the first part %d, the last %d)", T,
+           order == NNCG_STRETCHES ? "stretches" : "slabs", nc, w->col.start[T + 1] - w->col.start[T],
+           w->col.start[1] - w->col.start[0], w->col.start[T] - w->col.start[T - 1]);
+    return 0;
 }
 
 static int alloc_common(nncg_work *w, int d, int nc)
@@ -691,19 +828,42 @@ fc_status fc_nncg_solve_global(const fc_problem *p, const fc_options *opt, doubl
     }
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
     velocity(&w, r, minvf, w.v);
+    if (setup_parts(opt, &w, r)) {
+        work_free(&w);
+        free(minvf);
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
     clock_t c0 = clock();
+    double t0 = fc_clock_elapsed(&clk);
     fc_status st = iterate(p, opt, &clk, &w, r, u, info);
-    double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC, wall = fc_clock_elapsed(&clk) - t0;
     velocity(&w, r, minvf, v);   /* exact v of the returned r */
     memcpy(w.v, v, (size_t)n * sizeof *v);
     info->residual = measure(p, &w, r, u);
     /* the bytes a sweep streams per contact: its values and indices, W_aa */
     double bytes = w.vs.val ? (double)w.vs.voff[nc] * 8 + (double)w.vs.sptr[nc] * 12 + nc * 12.0
                             : (double)(w.Ht->nnz + w.Gt->nnz) * 12 + m * 8.0 + nc * (double)sizeof(fc_local);
-    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s (the iterations %.3f s CPU; sweep data %s, "
-           "%.0f bytes per contact)", fc_status_name(st), info->iterations, info->residual, fc_clock_elapsed(&clk), cpu,
+    fc_log(opt, 0, "nncg: %s after %d sweeps, error %.3e, %.3f s (the iterations %.3f s CPU, %.3f s wall; sweep data %s, "
+           "%.0f bytes per contact)", fc_status_name(st), info->iterations, info->residual, fc_clock_elapsed(&clk), cpu, wall,
            !w.vs.val ? "CSR rows" : w.vs.mode == FC_VSWEEP_STORED ? "per contact, G stored" : "per contact, G from M^-1",
            bytes / nc);
+    if (w.col.stretches) {
+        int S = w.col.stretches, len = 0;
+        double most = 0.0, sum = 0.0;
+        char each[400] = "";
+        for (int k = 0; k < S; k++) {
+            most = fmax(most, w.part_cpu[k]);
+            sum += w.part_cpu[k];
+            long ns = 0;
+            for (int i = w.col.start[k]; i < w.col.start[k + 1]; i++) ns += w.solves[w.col.member[i]];
+            if (len < (int)sizeof each - 40)
+                len += snprintf(each + len, sizeof each - (size_t)len, " %.3f (%d contacts, %ld solves)", w.part_cpu[k],
+                                w.col.start[k + 1] - w.col.start[k], ns);
+        }
+        fc_log(opt, 0, "nncg: %d parts' sweeps %.3f s CPU (the longest %.3f s; each%s), the interface's %.3f s CPU",
+               S, sum, most, each, w.part_cpu[S]);
+    }
     info->status = st;
     work_free(&w);
     free(minvf);

@@ -203,22 +203,16 @@ static inline void seg_tdot(int D, int S, const double *h, const double *dr, dou
     }
 }
 
-/* The update of contact a for d = D (a constant in each caller below, so
- * that the compiler unrolls the d loops). */
-static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
-                                  const fc_local_params *par, const double *wa, double *ra, double *v)
+/* Contact a's qa = H_a^T v + w_a - W_aa r_a and the hybrid's first test:
+ * take-off or sticking from W_aa and mu alone (1: rn is the answer; else
+ * fc_local_solve on the whole set-up, c partly set up: W, mu). */
+static inline int closed_form(int D, const fc_vsweep *S, int a, const fc_local_params *par,
+                              const double *wa, const double *ra, const double *v, double *qa, double *rn,
+                              fc_local *c)
 {
     const double *x = S->val + S->voff[a], *Wa = x;
-    if (next >= 0) {   /* the next contact's first lines while this one computes */
-        const char *nx = (const char *)(S->val + S->voff[next]);
-        __builtin_prefetch(nx);
-        __builtin_prefetch(nx + 64);
-        __builtin_prefetch(nx + 128);
-        __builtin_prefetch(S->seg + 3 * S->sptr[next]);
-    }
     const int *g0 = S->seg + 3 * S->sptr[a], *g1 = S->seg + 3 * S->sptr[a + 1];
     int stored = S->mode == FC_VSWEEP_STORED;
-    double qa[5] = {0}, rn[5] = {0}, dr[5];
     for (int k = 0; k < D; k++) {
         double s = wa[k];
         for (int l = 0; l < D; l++) s -= Wa[k + l * D] * ra[l];
@@ -234,13 +228,31 @@ static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
         else seg_dot(D, s, h, vs, qa);
         h += (stored ? 2 : 1) * D * s;
     }
-    /* the one-contact problem: take-off or sticking from W_aa and mu alone
-     * (the hybrid's first test), else fc_local_solve on the whole set-up */
+    c->d = D;
+    c->mu = Wa[D * D];
+    memcpy(c->W, Wa, (size_t)D * D * sizeof *Wa);
+    return D == 3 && par->kind == FC_LOCAL_HYBRID && fc_local_law_3d(c, qa, rn) == 0;
+}
+
+/* The update of contact a for d = D (a constant in each caller below, so
+ * that the compiler unrolls the d loops). */
+static inline int vsweep_contact(int D, const fc_vsweep *S, int a, int next,
+                                 const fc_local_params *par, const double *wa, double *ra, double *v)
+{
+    const double *x = S->val + S->voff[a], *Wa = x;
+    if (next >= 0) {   /* the next contact's first lines while this one computes */
+        const char *nx = (const char *)(S->val + S->voff[next]);
+        __builtin_prefetch(nx);
+        __builtin_prefetch(nx + 64);
+        __builtin_prefetch(nx + 128);
+        __builtin_prefetch(S->seg + 3 * S->sptr[next]);
+    }
+    const int *g0 = S->seg + 3 * S->sptr[a], *g1 = S->seg + 3 * S->sptr[a + 1];
+    int stored = S->mode == FC_VSWEEP_STORED;
+    double qa[5] = {0}, rn[5] = {0}, dr[5];
     fc_local c;
-    c.d = D;
-    c.mu = Wa[D * D];
-    memcpy(c.W, Wa, (size_t)D * D * sizeof *Wa);
-    if (!(D == 3 && par->kind == FC_LOCAL_HYBRID && fc_local_law_3d(&c, qa, rn) == 0)) {
+    int solved = !closed_form(D, S, a, par, wa, ra, v, qa, rn, &c);
+    if (solved) {
         fc_local_setup(&c, D, Wa, Wa[D * D], Wa[D * D + 1]);
         fc_local_solve(&c, qa, par, rn);
     }
@@ -250,8 +262,8 @@ static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
         moved |= dr[k] != 0.0;
         ra[k] = rn[k];
     }
-    if (!moved) return;
-    h = x + VSWEEP_HEAD(D);
+    if (!moved) return solved;
+    const double *h = x + VSWEEP_HEAD(D);
     for (const int *g = g0; g < g1; g += 3) {
         double *vs = v + g[0];
         int s = abs(g[1]);
@@ -275,14 +287,23 @@ static inline void vsweep_contact(int D, const fc_vsweep *S, int a, int next,
                 for (int i = 0; i < s; i++) vs[i] += B[i + c * s] * t[c];
         }
     }
+    return solved;
 }
 
-void fc_vsweep_contact(const fc_vsweep *S, int a, int next, const fc_local_params *par,
-                       const double *wa, double *ra, double *v)
+int fc_vsweep_probe(const fc_vsweep *S, int a, const fc_local_params *par, const double *wa,
+                    const double *ra, const double *v)
+{
+    double qa[5] = {0}, rn[5] = {0};
+    fc_local c;
+    return !closed_form(S->d, S, a, par, wa, ra, v, qa, rn, &c);
+}
+
+int fc_vsweep_contact(const fc_vsweep *S, int a, int next, const fc_local_params *par,
+                      const double *wa, double *ra, double *v)
 {
     switch (S->d) {
-    case 3: vsweep_contact(3, S, a, next, par, wa, ra, v); break;
-    case 2: vsweep_contact(2, S, a, next, par, wa, ra, v); break;
-    default: vsweep_contact(S->d, S, a, next, par, wa, ra, v); break;
+    case 3: return vsweep_contact(3, S, a, next, par, wa, ra, v);
+    case 2: return vsweep_contact(2, S, a, next, par, wa, ra, v);
+    default: return vsweep_contact(S->d, S, a, next, par, wa, ra, v);
     }
 }

@@ -38,8 +38,14 @@ void fc_vsweep_free(fc_vsweep *S);
 /* Contact a's W_aa, mu, mu_r copied into S. */
 void fc_vsweep_set_local(fc_vsweep *S, int a, const fc_local *loc);
 
-/* fc_velocity_contact on S; next: the next contact (prefetched) or -1. */
-void fc_vsweep_contact(const fc_vsweep *S, int a, int next, const fc_local_params *par,
+/* fc_velocity_contact on S; next: the next contact (prefetched) or -1.
+ * 1 when the one-contact solver ran (no closed-form take-off or stick). */
+int fc_vsweep_contact(const fc_vsweep *S, int a, int next, const fc_local_params *par,
                        const double *wa, double *ra, double *v);
+
+/* 1 when fc_vsweep_contact would run the one-contact solver at (ra, v):
+ * a contact's cost, for balancing parallel parts (nncg). */
+int fc_vsweep_probe(const fc_vsweep *S, int a, const fc_local_params *par, const double *wa,
+                    const double *ra, const double *v);
 
 #endif
