@@ -404,8 +404,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         }
         if (o->shuffle && w.col.ncolours) shuffle(w.col.ncolours, w.corder, &seed);
         else if (o->shuffle) shuffle(nc, w.order, &seed);
-        if (w.aa.on) fo_accel_save(&w.aa, r, m);
-        else memcpy(w.x, r, (size_t)m * sizeof *r);
+        fc_copy(m, r, w.aa.on ? w.aa.x : w.x);   /* x0: fo_accel_save's copy, on threads */
         missed = sweep(p, W, &w, &par, omega, r);
         it++;
         double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
@@ -421,7 +420,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                      "non-finite iterate at sweep %d; last finite iterate kept", it);
             break;
         }
-        memcpy(w.rlast, r, (size_t)m * sizeof *r);
+        fc_copy(m, r, w.rlast);
         fres = sqrt(fres);
         double change = fres / fmax(sqrt(rn), 1e-300);
         int due = every > 0 ? it % every == 0
