@@ -59,7 +59,8 @@ typedef struct nsgs_work {
     char *seg_par;      /* parallel, or a run of small levels in order on */
     int nlev;           /* the interface's levels                          */
     int *seg_row;       /* one thread; seg_row: Wc rows (interface_levels) */
-    double *rlast;      /* m: last finite iterate                        */
+    double *rlast;      /* m: last finite iterate (with Anderson; without,
+                           x0 holds it)                                  */
     double *x;          /* m: the point the current sweep started from,
                            when not accelerated (else aa.x, saved by
                            fo_accel_save: one copy per sweep, not two)   */
@@ -414,13 +415,14 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         }
         /* finite sums: a finite r (the full scan only when they overflow) */
         if (!(isfinite(fres) && isfinite(rn)) && !fc_all_finite((size_t)m, r)) {
-            memcpy(r, w.rlast, (size_t)m * sizeof *r);
+            memcpy(r, w.aa.on ? w.rlast : x0, (size_t)m * sizeof *r);
             st = FC_DIVERGED;
             snprintf(info->message, sizeof info->message,
                      "non-finite iterate at sweep %d; last finite iterate kept", it);
             break;
         }
-        fc_copy(m, r, w.rlast);
+        /* without Anderson the next sweep's x0 is this r: no copy */
+        if (w.aa.on) fc_copy(m, r, w.rlast);
         fres = sqrt(fres);
         double change = fres / fmax(sqrt(rn), 1e-300);
         int due = every > 0 ? it % every == 0
