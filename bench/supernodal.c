@@ -9,7 +9,8 @@
  * threaded solve on 1 thread and on 2, the three alternated; and the
  * difference of the results (threads 1 and 2: the same bits).
  * BLAS runs on one thread, as the command sets it (app/fricon.c), unless
- * --blas N: the plan refuses a threaded OpenBLAS (supernodal_solve.c), and
+ * --blas N (N threads; 0: as the environment has it).  The plan refuses a
+ * threaded OpenBLAS (supernodal_solve.c: CHOLMOD's solve then runs), and
  * this bench ran with OpenBLAS' default pool until 2026-11-27, its
  * 2-thread row then 12x CHOLMOD's (bench/results/2026-11-27-idle-4). */
 #define _POSIX_C_SOURCE 200809L
