@@ -54,11 +54,11 @@ typedef struct nsgs_work {
                            diagonal blocks, so that a colour streams one
                            stretch of memory (docs/solvers.md#nsgs-psor) */
     int *corder;        /* col.ncolours: the colours' order              */
-    int nseg;           /* the stretches' interface in segments: a level  */
-    int *seg_ptr;       /* (contacts coupled to no other of the level) in */
-    char *seg_par;      /* parallel, or a run of small levels in order on */
-    int nlev;           /* the interface's levels                          */
-    int *seg_row;       /* one thread; seg_row: Wc rows (interface_levels) */
+    int nlev, nseg;     /* the stretches' interface: its levels, segments */
+    int *seg_row;       /* its Wc rows by level (interface_levels)       */
+    int *seg_ptr;       /* segment g: seg_row[seg_ptr[g] .. seg_ptr[g+1]) */
+    char *seg_par;      /* 1: one level, on the threads; 0: levels in
+                           order on one thread                           */
     double *rlast;      /* m: last finite iterate (with Anderson; without,
                            x0 holds it)                                  */
     double *x;          /* m: the point the current sweep started from,
@@ -210,6 +210,8 @@ static int interface_levels(nsgs_work *w, int level_min)
     int *fill = inv;   /* reused: where each level goes on */
     for (int l = 0; l < nlev; l++) fill[l] = cnt[l];
     for (int k = 0; k < ni; k++) w->seg_row[fill[lev[k]]++] = i0 + k;
+    if (level_min <= 0)   /* one segment, in the contacts' order */
+        for (int k = 0; k < ni; k++) w->seg_row[k] = i0 + k;
     int g = 0;
     for (int l = 0; l < nlev; l++) {
         int par = level_min > 0 && cnt[l + 1] - cnt[l] >= level_min;
