@@ -1,13 +1,18 @@
 /* CHOLMOD's supernodal solve against src/linsys/supernodal_solve.c on one
  * problem's A = (W + W')/2 + rho I (a local problem, or the reduction of a
  * global one), built with the library (target bench_supernodal):
- *   build/bench_supernodal PROBLEM [--reps K] [--rho R]
+ *   build/bench_supernodal PROBLEM [--reps K] [--rho R] [--blas N]
  * Prints the plan (tasks, top supernodes, those split in panels) and, for
  * one solve x = A^-1 b, the minimum over K repeats (default 20; the
  * minimum, not the median: on a shared machine it is the time without the
  * others' jobs) of the wall and CPU seconds of CHOLMOD's solve, of the
  * threaded solve on 1 thread and on 2, the three alternated; and the
- * difference of the results (threads 1 and 2: the same bits). */
+ * difference of the results (threads 1 and 2: the same bits).
+ * BLAS runs on one thread, as the command sets it (app/fricon.c), unless
+ * --blas N (N threads; 0: as the environment has it).  The plan refuses a
+ * threaded OpenBLAS (supernodal_solve.c: CHOLMOD's solve then runs), and
+ * this bench ran with OpenBLAS' default pool until 2026-11-27, its
+ * 2-thread row then 12x CHOLMOD's (bench/results/2026-11-27-idle-4). */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 #include "linsys/linsys.h"
@@ -35,15 +40,21 @@ int main(int argc, char **argv)
     const char *path = NULL;
     int reps = 20;
     double rho = 1.0;
+    int blas = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--rho") && i + 1 < argc) rho = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--blas") && i + 1 < argc) blas = atoi(argv[++i]);
         else path = argv[i];
     }
     if (!path || reps < 1) {
-        fprintf(stderr, "usage: bench_supernodal PROBLEM [--reps K] [--rho R]\n");
+        fprintf(stderr, "usage: bench_supernodal PROBLEM [--reps K] [--rho R] [--blas N]\n");
         return 2;
     }
+    if (blas > 0) fc_blas_threads_set(blas);
+    const char *wp = getenv("OMP_WAIT_POLICY"), *sc = getenv("GOMP_SPINCOUNT");
+    printf("# BLAS threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n", fc_blas_threads(), wp ? wp : "(unset)",
+           sc ? sc : "(unset)");
     fc_problem *g, *p;
     fc_error err;
     if (fc_read(path, &g, &err) != FC_OK || fc_problem_reduce(g, &p, &err) != FC_OK) {
@@ -75,8 +86,8 @@ int main(int argc, char **argv)
     }
     fc_snsolve *S = fc_snsolve_new(L);
     if (!S) {
-        fprintf(stderr, "bench_supernodal: no threaded plan for this factor (supernodal %d, %zu entries)\n",
-                L->is_super, L->xsize);
+        fprintf(stderr, "bench_supernodal: no threaded plan for this factor (supernodal %d, %zu entries, "
+                        "BLAS threads %d: the plan needs 1)\n", L->is_super, L->xsize, fc_blas_threads());
         return 1;
     }
     int tasks, top, split;

@@ -55,6 +55,12 @@ typedef struct fc_nsgs_options {
                               sweeps, plain sweeps run alone for as many
                               (twice as many each time) before Anderson is
                               tried again; 0: never; default 500          */
+    int level_min;         /* the stretches' interface as levels (contacts
+                              coupled to no other of their level): a level
+                              of at least this many contacts swept on the
+                              threads, smaller ones in order on one; the
+                              same result either way; 0: the interface in
+                              order on one thread; default 0              */
 } fc_nsgs_options;
 
 /* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);

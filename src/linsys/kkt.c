@@ -11,6 +11,7 @@
 #include "linsys/linsys.h"
 
 #include <cholmod.h>
+#include <omp.h>
 
 /* The Schur complement of a quasi-definite [A11 B; B' -C] whose C is
  * block diagonal (fc_kkt_new_schur): S = A11 + B C^-1 B' (n1 x n1,
@@ -49,6 +50,9 @@ struct fc_kkt {
     double solve_res;    /* the last solve's ||b - A x||_inf / ||b||_inf */
     fc_snsolve *sn;      /* L's threaded solve (NULL: CHOLMOD's) */
     int sn_tried;
+    int sm_threads;      /* sym_mult's row split: built for this count (0: none) */
+    int *sm_row;         /* sm_threads + 1 row boundaries                         */
+    int *sm_lo;          /* sm_threads * n: thread t's first entry of column j    */
 };
 
 /* X = A^-1 B with the factor L: on threads (supernodal_solve.c) from 2
@@ -531,6 +535,95 @@ static void sym_mult(const cholmod_sparse *A, const double *x, double *y)
         }
 }
 
+/* sym_mult's row split for nt threads: rows cut where the entries a row
+ * receives (its column, its row of the upper triangle) are shared evenly,
+ * and for each thread and column the first entry at or below its first
+ * row.  0: out of memory (sym_mult then runs alone). */
+static int sym_split(fc_kkt *K, int nt)
+{
+    const cholmod_sparse *A = K->A;
+    const int *Ap = A->p, *Ai = A->i;
+    int n = K->n;
+    free(K->sm_row); free(K->sm_lo);
+    K->sm_threads = 0;
+    K->sm_row = fc_calloc((size_t)nt + 1, sizeof *K->sm_row);
+    K->sm_lo = fc_calloc((size_t)nt * (size_t)n, sizeof *K->sm_lo);
+    long *work = fc_calloc((size_t)n + 1, sizeof *work);
+    if (!K->sm_row || !K->sm_lo || !work) { free(work); return 0; }
+    for (int j = 0; j < n; j++)
+        for (int p = Ap[j]; p < Ap[j + 1]; p++) {
+            work[j]++;
+            if (Ai[p] != j) work[Ai[p]]++;
+        }
+    long total = 0, acc = 0;
+    for (int j = 0; j < n; j++) total += work[j];
+    int t = 1;
+    for (int j = 0; j < n && t < nt; j++) {
+        acc += work[j];
+        while (t < nt && acc * nt >= total * t) K->sm_row[t++] = j + 1;
+    }
+    while (t < nt) K->sm_row[t++] = n;
+    K->sm_row[nt] = n;
+    for (t = 0; t < nt; t++) {
+        int r0 = K->sm_row[t], *lo = K->sm_lo + (size_t)t * n;
+        for (int j = 0; j < n; j++) {
+            int a = Ap[j], b = Ap[j + 1];   /* columns are sorted */
+            while (a < b) {
+                int m = a + (b - a) / 2;
+                if (Ai[m] < r0) a = m + 1; else b = m;
+            }
+            lo[j] = a;
+        }
+    }
+    free(work);
+    K->sm_threads = nt;
+    return 1;
+}
+
+/* sym_mult on threads, each owning a range of rows [r0, r1) of y and
+ * summing its terms in sym_mult's order: a row's own column first (when
+ * the column is reached), then the terms of the later columns in
+ * increasing column order; the same bits as sym_mult for any count. */
+static void sym_mult_par(fc_kkt *K, const double *x, double *y)
+{
+    const cholmod_sparse *A = K->A;
+    const int *Ap = A->p, *Ai = A->i;
+    const double *Ax = A->x;
+    int n = K->n, nt = K->sm_threads;
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num();
+        if (t < nt) {
+            int r0 = K->sm_row[t], r1 = K->sm_row[t + 1];
+            const int *lo = K->sm_lo + (size_t)t * n;
+            for (int j = r0; j < n; j++) {
+                if (j < r1) {
+                    double s = 0.0;
+                    for (int p = Ap[j]; p < Ap[j + 1]; p++) s += Ax[p] * x[Ai[p]];
+                    y[j] = s;
+                }
+                double xj = x[j];
+                for (int p = lo[j]; p < Ap[j + 1]; p++) {
+                    int i = Ai[p];
+                    if (i >= r1 || i == j) break;
+                    y[i] += Ax[p] * xj;
+                }
+            }
+        }
+    }
+}
+
+/* y = A x: on threads from FC_PAR_MIN rows (the split made at the first
+ * such product), the same bits either way. */
+static void kkt_mult(fc_kkt *K, const double *x, double *y)
+{
+    int nt = fc_threads();
+    if (FC_PAR_ON(K->n) && K->A->sorted && (K->sm_threads == nt || sym_split(K, nt)))
+        sym_mult_par(K, x, y);
+    else
+        sym_mult(K->A, x, y);
+}
+
 fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error *err)
 {
     int n = K->n;
@@ -543,8 +636,8 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
             return fc_error_set(err, FC_ERR_NOMEM, "out of memory in a KKT solve");
         memcpy(x, K->X->x, (size_t)n * sizeof *x);
     }
-    double bn = 0;
-    for (int i = 0; i < n; i++) bn = fmax(bn, fabs(b[i]));
+    double bn = 0;   /* a maximum: the same for any thread count */
+    FC_PAR_FOR(n, reduction(max : bn), for (int i = 0; i < n; i++) bn = fmax(bn, fabs(b[i])););
     /* through the Schur complement (normal equations: its condition is
      * about the square of the whole matrix's) each refinement step is
      * cheap and more are needed */
@@ -557,7 +650,7 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
      * at 2-fold or 10-fold they stop, and ipm's golden runs move). */
     double rn = 0, best_rn = INFINITY;
     for (int it = 0; ; it++) {
-        sym_mult(K->A, x, Rx);
+        kkt_mult(K, x, Rx);
         rn = 0;   /* a maximum: the same for any thread count */
         if (FC_PAR_ON(n)) {
 #pragma omp parallel for schedule(static) reduction(max : rn) num_threads(fc_threads())
@@ -584,7 +677,7 @@ fc_err fc_kkt_solve(fc_kkt *K, const double *b, double *x, int refine, fc_error 
         if (!chol_solve(K->L, &K->sn, &K->sn_tried, K->B, &K->D, &K->Y, &K->E, &K->c))
             return fc_error_set(err, FC_ERR_NOMEM, "out of memory in a KKT solve");
         const double *dx = K->D->x;
-        for (int i = 0; i < n; i++) x[i] += dx[i];
+        FC_PAR_FOR(n, , for (int i = 0; i < n; i++) x[i] += dx[i];);
     }
     K->solve_res = fc_all_finite((size_t)n, x) ? rn / fmax(bn, 1e-300) : INFINITY;
     return FC_OK;
@@ -594,6 +687,8 @@ void fc_kkt_free(fc_kkt *K)
 {
     if (!K) return;
     fc_snsolve_free(K->sn);
+    free(K->sm_row);
+    free(K->sm_lo);
     schur_free(K->sc, &K->c);
     cholmod_free_factor(&K->L, &K->c);
     cholmod_free_sparse(&K->A, &K->c);

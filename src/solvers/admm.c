@@ -501,7 +501,10 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             dscale = fc_norm2(n, w.v);
             fc_copy(w.m, w.b, r);
         }
-        int finite = fc_all_finite(m, w.a) && fc_all_finite(m, w.b);
+        int finite = 1;   /* a minimum: the same for any thread count */
+        FC_PAR_FOR(w.m, reduction(min : finite), for (int i = 0; i < w.m; i++) {
+            if (!isfinite(w.a[i]) || !isfinite(w.b[i])) finite = 0;
+        });
         if (!finite && restarted) { st = FC_DIVERGED; why = "NaN or infinite iterate"; break; }
         /* the SPEC measure of the iterate */
         double e = INFINITY;

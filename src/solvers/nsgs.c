@@ -54,7 +54,13 @@ typedef struct nsgs_work {
                            diagonal blocks, so that a colour streams one
                            stretch of memory (docs/solvers.md#nsgs-psor) */
     int *corder;        /* col.ncolours: the colours' order              */
-    double *rlast;      /* m: last finite iterate                        */
+    int nlev, nseg;     /* the stretches' interface: its levels, segments */
+    int *seg_row;       /* its Wc rows by level (interface_levels)       */
+    int *seg_ptr;       /* segment g: seg_row[seg_ptr[g] .. seg_ptr[g+1]) */
+    char *seg_par;      /* 1: one level, on the threads; 0: levels in
+                           order on one thread                           */
+    double *rlast;      /* m: last finite iterate (with Anderson; without,
+                           x0 holds it)                                  */
     double *x;          /* m: the point the current sweep started from,
                            when not accelerated (else aa.x, saved by
                            fo_accel_save: one copy per sweep, not two)   */
@@ -72,6 +78,9 @@ static void work_free(nsgs_work *w)
     fc_colouring_free(&w->col);
     fc_matrix_free(w->Wc);
     free(w->corder);
+    free(w->seg_ptr);
+    free(w->seg_par);
+    free(w->seg_row);
     free(w->rlast);
     free(w->x);
     fo_accel_free(&w->aa);
@@ -158,6 +167,66 @@ static fc_matrix *coloured_rows(const fc_matrix *W, const fc_colouring *c)
     return C;
 }
 
+/* The stretches' interface (Wc rows start[S] .. start[S+1]), swept in
+ * order, as levels: a contact's level is above those of the earlier
+ * interface contacts it couples to, either way (W_ab or W_ba stored), so
+ * the contacts of one level read and write disjoint r and each sees the
+ * values it sees in order: the same bits, the level's contacts on
+ * threads.  Levels of fewer than nsgs.level_min contacts (all when 0) run
+ * in order on one thread, consecutive ones together (one barrier): a
+ * barrier costs more than a few updates, and under a passive wait much
+ * more (docs/measurements.md, twenty-first session).  0: done, -1: out of
+ * memory. */
+static int interface_levels(nsgs_work *w, int level_min)
+{
+    const fc_colouring *c = &w->col;
+    const fc_matrix *C = w->Wc;
+    int S = c->stretches, i0 = c->start[S], ni = c->start[S + 1] - i0, n = c->n;
+    int *inv = fc_calloc((size_t)n, sizeof *inv), *lev = fc_calloc((size_t)ni + 1, sizeof *lev);
+    int *cnt = NULL;
+    w->seg_row = fc_calloc((size_t)ni + 1, sizeof *w->seg_row);
+    w->seg_ptr = fc_calloc((size_t)ni + 2, sizeof *w->seg_ptr);
+    w->seg_par = fc_calloc((size_t)ni + 1, 1);
+    if (!inv || !lev || !w->seg_row || !w->seg_ptr || !w->seg_par) goto fail;
+    for (int i = 0; i < n; i++) inv[c->member[i]] = i;
+    int nlev = 0;
+    for (int k = 0; k < ni; k++) {   /* lev[k]: first the bound from earlier rows */
+        int i = i0 + k, L = lev[k];
+        for (int q = C->p[i]; q < C->p[i + 1]; q++) {
+            int ib = inv[C->j[q]] - i0;
+            if (ib >= 0 && ib < k && lev[ib] + 1 > L) L = lev[ib] + 1;
+        }
+        lev[k] = L;
+        for (int q = C->p[i]; q < C->p[i + 1]; q++) {
+            int ib = inv[C->j[q]] - i0;
+            if (ib > k && lev[ib] < L + 1) lev[ib] = L + 1;
+        }
+        if (L + 1 > nlev) nlev = L + 1;
+    }
+    cnt = fc_calloc((size_t)nlev + 1, sizeof *cnt);
+    if (!cnt) goto fail;
+    for (int k = 0; k < ni; k++) cnt[lev[k] + 1]++;
+    for (int l = 0; l < nlev; l++) cnt[l + 1] += cnt[l];
+    int *fill = inv;   /* reused: where each level goes on */
+    for (int l = 0; l < nlev; l++) fill[l] = cnt[l];
+    for (int k = 0; k < ni; k++) w->seg_row[fill[lev[k]]++] = i0 + k;
+    if (level_min <= 0)   /* one segment, in the contacts' order */
+        for (int k = 0; k < ni; k++) w->seg_row[k] = i0 + k;
+    int g = 0;
+    for (int l = 0; l < nlev; l++) {
+        int par = level_min > 0 && cnt[l + 1] - cnt[l] >= level_min;
+        if (par || g == 0 || w->seg_par[g - 1]) { w->seg_par[g] = (char)par; w->seg_ptr[g++] = cnt[l]; }
+    }
+    w->seg_ptr[g] = ni;
+    w->nseg = g;
+    w->nlev = nlev;
+    free(inv); free(lev); free(cnt);
+    return 0;
+fail:
+    free(inv); free(lev); free(cnt);
+    return -1;
+}
+
 /* One Gauss-Seidel sweep; returns the number of contacts whose local
  * solve missed the local tolerance.  Coloured: one parallel region, the
  * colours in turn, each split in static chunks (the barrier at the end of
@@ -182,14 +251,30 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         return missed;
     }
     int nt = fc_threads();
-    if (c->stretches) {   /* one stretch per thread, then the interface */
+    if (c->stretches) {   /* one stretch per thread, then the interface's levels */
         int S = c->stretches;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1) reduction(+ : missed)
-        for (int s = 0; s < S; s++)
-            for (int i = c->start[s]; i < c->start[s + 1]; i++)
-                missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
-        for (int i = c->start[S]; i < c->start[S + 1]; i++)
-            missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
+        {
+#pragma omp for schedule(static, 1)
+            for (int s = 0; s < S; s++)
+                for (int i = c->start[s]; i < c->start[s + 1]; i++)
+                    missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+            for (int g = 0; g < w->nseg; g++) {
+                if (w->seg_par[g]) {
+#pragma omp for schedule(static)
+                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
+                        int i = w->seg_row[k];
+                        missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+                    }
+                } else {
+#pragma omp single
+                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
+                        int i = w->seg_row[k];
+                        missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+                    }
+                }
+            }
+        }
         return missed;
     }
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
@@ -279,9 +364,18 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             return FC_STATUS_ERROR;
         }
         for (int k = 0; k < w.col.ncolours; k++) w.corder[k] = k;
-        if (w.col.stretches)
-            fc_log(opt, 1, "nsgs: %d stretches for %d contacts, %d at the interface",
-                   w.col.stretches, nc, w.col.start[w.col.stretches + 1] - w.col.start[w.col.stretches]);
+        if (w.col.stretches && interface_levels(&w, o->level_min)) {
+            work_free(&w);
+            snprintf(info->message, sizeof info->message, "out of memory");
+            return FC_STATUS_ERROR;
+        }
+        if (w.col.stretches) {
+            int on = 0;   /* interface contacts in the levels swept on threads */
+            for (int g = 0; g < w.nseg; g++) on += w.seg_par[g] ? w.seg_ptr[g + 1] - w.seg_ptr[g] : 0;
+            fc_log(opt, 1, "nsgs: %d stretches for %d contacts, %d at the interface in %d levels "
+                   "(%d contacts on threads, %d segments)", w.col.stretches, nc,
+                   w.col.start[w.col.stretches + 1] - w.col.start[w.col.stretches], w.nlev, on, w.nseg);
+        }
         else
             fc_log(opt, 1, e ? "nsgs: more than %d colours for %d contacts: file order"
                              : "nsgs: %d colours for %d contacts",
@@ -313,8 +407,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         }
         if (o->shuffle && w.col.ncolours) shuffle(w.col.ncolours, w.corder, &seed);
         else if (o->shuffle) shuffle(nc, w.order, &seed);
-        if (w.aa.on) fo_accel_save(&w.aa, r, m);
-        else memcpy(w.x, r, (size_t)m * sizeof *r);
+        fc_copy(m, r, w.aa.on ? w.aa.x : w.x);   /* x0: fo_accel_save's copy, on threads */
         missed = sweep(p, W, &w, &par, omega, r);
         it++;
         double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
@@ -324,13 +417,14 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         }
         /* finite sums: a finite r (the full scan only when they overflow) */
         if (!(isfinite(fres) && isfinite(rn)) && !fc_all_finite((size_t)m, r)) {
-            memcpy(r, w.rlast, (size_t)m * sizeof *r);
+            memcpy(r, w.aa.on ? w.rlast : x0, (size_t)m * sizeof *r);
             st = FC_DIVERGED;
             snprintf(info->message, sizeof info->message,
                      "non-finite iterate at sweep %d; last finite iterate kept", it);
             break;
         }
-        memcpy(w.rlast, r, (size_t)m * sizeof *r);
+        /* without Anderson the next sweep's x0 is this r: no copy */
+        if (w.aa.on) fc_copy(m, r, w.rlast);
         fres = sqrt(fres);
         double change = fres / fmax(sqrt(rn), 1e-300);
         int due = every > 0 ? it % every == 0
