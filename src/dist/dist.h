@@ -77,6 +77,10 @@ void fc_dist_exchange_run(const fc_dist_layout *L, fc_dist_exchange *X, double *
 /* MPI_Init when nobody did (a library caller), with MPI_Finalize at exit. */
 void fc_dist_ensure_init(void);
 
+/* fc_read for a distributed solve (read.c): M's definiteness checked per
+ * diagonal block, a share per rank; all fail when one does.  Collective. */
+fc_err fc_dist_read(const char *path, fc_problem **p, fc_error *err);
+
 /* ---- the solvers' common machinery (work.c) ---- */
 
 /* Most values one fc_dist_sum adds up. */
