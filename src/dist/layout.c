@@ -219,11 +219,14 @@ int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matr
     clock_t c0 = clock();
     if (L->rank == 0) failed = fc_dist_partition(L->nb, nc, L->cptr, L->cbody, L->size, L->part);
     L->cpu_part = (double)(clock() - c0) / CLOCKS_PER_SEC;
-    double t0 = fc_now();   /* rank 0's partition, or the other ranks' reads when slower */
+    /* the wait for rank 0's partition, or on rank 0 for a slower rank: the
+     * part's broadcast (nb ints, past Open MPI's eager size) waits for its
+     * receivers, the first (one int) does not */
+    double t0 = fc_now();
     MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
+    if (!failed) MPI_Bcast(L->part, L->nb, MPI_INT, 0, comm);
     L->wait_part = fc_now() - t0;
     if (failed) goto out;
-    MPI_Bcast(L->part, L->nb, MPI_INT, 0, comm);
     for (int a = 0; a < nc; a++) {   /* the lowest-numbered body's rank */
         int lo = -1;
         for (int s = L->cptr[a]; s < L->cptr[a + 1]; s++) if (lo < 0 || L->cbody[s] < lo) lo = L->cbody[s];
