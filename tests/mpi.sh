@@ -128,13 +128,17 @@ if [ -f "$pile" ]; then
       && ok || bad "$solver pile --max-iter 3: exit $rc $(cat "$TMP/j3")"
   done
   [ "${copies:-0}" -gt 0 ] && ok || bad "pile: no interface bodies on $NP ranks ($(head -c 300 "$TMP/log"))"
-  # the partition balances the owned contacts (each sweep's work): the
-  # busiest rank within 3% of nc / NP (the weights by touched contacts
-  # gave 7-9% on this step)
-  busiest=$(sed -n 's/.* \([0-9]*\) on the busiest rank.*/\1/p' "$TMP/log")
+  # the partition balances the owned contacts' cost (each sweep's work: a
+  # contact active in the starting r counts FC_DIST_ACTIVE_COST): the
+  # busiest rank within 3% of the total / NP (the weights by touched
+  # contacts gave 7-9% by count on this step); from the file's warm start
+  run solve "$pile" --solver dist-nsgs --max-iter 1 --verbose --verbose >/dev/null 2>"$TMP/log"
+  busiest=$(sed -n 's/.*cost ([^)]*): \([0-9]*\) on the busiest rank of \([0-9]*\).*/\1/p' "$TMP/log")
+  total=$(sed -n 's/.*cost ([^)]*): \([0-9]*\) on the busiest rank of \([0-9]*\).*/\2/p' "$TMP/log")
   ncp=$(json_field nc "$TMP/json")
-  awk -v b="${busiest:-0}" -v n="${ncp:-0}" -v k="$NP" 'BEGIN { exit !(n > 0 && b > 0 && b * k <= 1.03 * n) }' \
-    && ok || bad "pile: $busiest of $ncp contacts on the busiest of $NP ranks"
+  [ "${total:-0}" -gt "${ncp:-0}" ] && ok || bad "pile: no contact active in the warm start (cost $total, nc $ncp)"
+  awk -v b="${busiest:-0}" -v n="${total:-0}" -v k="$NP" 'BEGIN { exit !(n > 0 && b > 0 && b * k <= 1.03 * n) }' \
+    && ok || bad "pile: cost $busiest of $total on the busiest of $NP ranks"
   # --time-limit: a tight limit ends the run on every rank
   run solve "$pile" --solver dist-nsgs --json --cold --tol 1e-300 --time-limit 0.05 >"$TMP/json" 2>/dev/null
   rc=$?

@@ -192,7 +192,7 @@ static int local_part(const fc_problem *p, fc_dist_layout *L, const int *bptr, c
 }
 
 int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
-                         MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len)
+                         const double *r, MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len)
 {
     memset(L, 0, sizeof *L);
     L->comm = comm;
@@ -217,7 +217,12 @@ int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matr
     if (!(L->part = fc_calloc((size_t)L->nb + 1, sizeof *L->part))) goto out;
     int failed = 0;
     clock_t c0 = clock();
-    if (L->rank == 0) failed = fc_dist_partition(L->nb, nc, L->cptr, L->cbody, L->size, L->part);
+    if (L->rank == 0) {   /* the contacts active in the starting r weigh more (partition.c) */
+        unsigned char *act = fc_calloc((size_t)nc + 1, 1);
+        if (act) for (int a = 0; a < nc; a++) act[a] = r[(size_t)p->d * a] > 0.0;
+        failed = !act || fc_dist_partition(L->nb, nc, L->cptr, L->cbody, act, L->size, L->part);
+        free(act);
+    }
     L->cpu_part = (double)(clock() - c0) / CLOCKS_PER_SEC;
     /* the wait for rank 0's partition, or on rank 0 for a slower rank: the
      * part's broadcast (nb ints, past Open MPI's eager size) waits for its

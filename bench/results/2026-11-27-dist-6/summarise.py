@@ -21,14 +21,20 @@ for line in open(sys.argv[1]):
     if m and run:
         run.update(it=int(m.group(1)), sec=float(m.group(2)), iters=float(m.group(3)), own=float(m.group(4)),
                    setup=float(m.group(5)), gather=float(m.group(6)))
+    m = re.search(r"least busy, rank \d, ([0-9.]+) s", line)
+    if m and run: run["least"] = float(m.group(1))
+    m = re.search(r"contacts: \d+ on rank 0, (\d+) on the busiest rank", line)
+    if m and run: run["nbusy"] = int(m.group(1))
     m = re.match(r"rank cpu ([0-9.]+) s user ([0-9.]+) s sys ([0-9.]+) s wall", line)
     if m and run: run["cpu"].append(float(m.group(1)) + float(m.group(2))); run["walls"].append(float(m.group(3)))
     m = re.match(r"mpirun wall ([0-9.]+)", line)
     if m and run: run["mpirun"] = float(m.group(1))
-print("round bin  np load  seconds  own    iters  setup  layout waited  proc-cpu(ranks)   outside-split  mpirun-wall")
+print("round bin  np load  sweeps seconds own    (least) iters  setup  layout waited  proc-cpu(ranks)   outside-split  mpirun-wall  contacts-busiest")
 for r in rows:
     if "sec" not in r: continue
     out = [c - r["iters"] - r["setup"] - r["gather"] for c in r["cpu"]]
-    print(f'{r["round"]:>5} {r["bin"]:4} {r["np"]:>2} {r["load"]:>5} {r["sec"]:7.3f} {r["own"]:6.3f} {r["iters"]:6.3f} '
+    least = "%.3f" % r["least"] if "least" in r else "  -  "
+    print(f'{r["round"]:>5} {r["bin"]:4} {r["np"]:>2} {r["load"]:>5} {r["it"]:>6} {r["sec"]:7.3f} {r["own"]:6.3f} ({least}) {r["iters"]:6.3f} '
           f'{r["setup"]:6.3f} {r.get("layout", 0):6.3f} {r.get("waited", 0):6.3f}  '
-          f'{" ".join("%.2f" % c for c in r["cpu"]):16} {" ".join("%.2f" % o for o in out):14} {r.get("mpirun", 0):6.2f}')
+          f'{" ".join("%.2f" % c for c in r["cpu"]):16} {" ".join("%.2f" % o for o in out):14} {r.get("mpirun", 0):6.2f}'
+          f'       {r.get("nbusy", 0)}')
