@@ -129,7 +129,7 @@ if [ -f "$pile" ]; then
   done
   [ "${copies:-0}" -gt 0 ] && ok || bad "pile: no interface bodies on $NP ranks ($(head -c 300 "$TMP/log"))"
   # the partition balances the owned contacts' cost (each sweep's work: a
-  # contact active in the starting r counts FC_DIST_ACTIVE_COST): the
+  # contact active in the starting r counts dist.active_cost, 4): the
   # busiest rank within 3% of the total / NP (the weights by touched
   # contacts gave 7-9% by count on this step); from the file's warm start
   run solve "$pile" --solver dist-nsgs --max-iter 1 --verbose --verbose >/dev/null 2>"$TMP/log"

@@ -14,9 +14,6 @@
 
 /* Largest body (dofs) whose block of M is inverted densely. */
 #define FC_DIST_MAX_BODY 2048
-/* A contact active in the starting r (r_N > 0) costs a sweep this many
- * inactive ones, for the partition (docs/distributed.md, 21st session). */
-#define FC_DIST_ACTIVE_COST 4
 
 /* A global problem split over the ranks of comm.  A body is a group of
  * dofs closed under M's pattern (a diagonal block of M) and merged with
@@ -52,14 +49,15 @@ typedef struct fc_dist_layout {
  * p), from M and H as CSR (Mc, Hc) and H^T (Ht).  0 on success; else 1
  * with a one-line reason in msg. */
 int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
-                         const double *r, MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len);
+                         const double *r, int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg,
+                         size_t len);
 void fc_dist_layout_free(fc_dist_layout *L);
 
 /* part[b] in [0, nparts) for the nb bodies of the contact graph (contact
  * a joins bodies cbody[cptr[a] .. cptr[a+1])), balanced by contacts and
  * cutting few contacts (METIS k-way).  0 on success. */
 int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, const unsigned char *active,
-                      int nparts, int *part);
+                      int active_cost, int nparts, int *part);
 
 /* The interface exchange's buffers (sized once per solve). */
 typedef struct fc_dist_exchange {

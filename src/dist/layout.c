@@ -192,7 +192,8 @@ static int local_part(const fc_problem *p, fc_dist_layout *L, const int *bptr, c
 }
 
 int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
-                         const double *r, MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len)
+                         const double *r, int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg,
+                         size_t len)
 {
     memset(L, 0, sizeof *L);
     L->comm = comm;
@@ -217,10 +218,10 @@ int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matr
     if (!(L->part = fc_calloc((size_t)L->nb + 1, sizeof *L->part))) goto out;
     int failed = 0;
     clock_t c0 = clock();
-    if (L->rank == 0) {   /* the contacts active in the starting r weigh more (partition.c) */
+    if (L->rank == 0) {   /* the contacts active in the starting r weigh active_cost (dist.active_cost) */
         unsigned char *act = fc_calloc((size_t)nc + 1, 1);
         if (act) for (int a = 0; a < nc; a++) act[a] = r[(size_t)p->d * a] > 0.0;
-        failed = !act || fc_dist_partition(L->nb, nc, L->cptr, L->cbody, act, L->size, L->part);
+        failed = !act || fc_dist_partition(L->nb, nc, L->cptr, L->cbody, act, active_cost, L->size, L->part);
         free(act);
     }
     L->cpu_part = (double)(clock() - c0) / CLOCKS_PER_SEC;

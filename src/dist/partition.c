@@ -28,7 +28,7 @@ static void ranges(int nb, int nparts, int *part)
 }
 
 int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, const unsigned char *active,
-                      int nparts, int *part)
+                      int active_cost, int nparts, int *part)
 {
     if (nparts <= 1 || nb <= nparts) {
         ranges(nb, nparts < 1 ? 1 : nparts, part);
@@ -52,7 +52,7 @@ int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, const u
     for (int a = 0; a < nc; a++) {
         int lo = -1;   /* the contact's owner: its lowest-numbered body (layout.c) */
         for (int s = cptr[a]; s < cptr[a + 1]; s++) if (lo < 0 || cbody[s] < lo) lo = cbody[s];
-        if (lo >= 0) vwgt[lo] += PART_CONTACT_WEIGHT * (active && active[a] ? FC_DIST_ACTIVE_COST : 1);
+        if (lo >= 0) vwgt[lo] += PART_CONTACT_WEIGHT * (active && active[a] ? active_cost : 1);
         for (int s = cptr[a]; s < cptr[a + 1]; s++)
             for (int t = cptr[a]; t < cptr[a + 1]; t++)
                 if (t != s) pair[np++] = (long long)cbody[s] * nb + cbody[t];

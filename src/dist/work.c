@@ -403,7 +403,9 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     w.Mc = fc_matrix_to_csr(p->M);
     w.Hc = fc_matrix_to_csr(p->H);
     w.Ht = w.Hc ? fc_csr_transpose(w.Hc) : NULL;
-    int bad = !w.Mc || !w.Ht || fc_dist_layout_build(p, w.Mc, w.Hc, w.Ht, r, MPI_COMM_WORLD, &w.L, msg, sizeof msg);
+    int bad = !w.Mc || !w.Ht ||
+              fc_dist_layout_build(p, w.Mc, w.Hc, w.Ht, r, opt->dist.active_cost, MPI_COMM_WORLD, &w.L, msg,
+                                   sizeof msg);
     double c_layout = (double)(clock() - c_setup) / CLOCKS_PER_SEC;
     bad = bad || setup(p, opt, polished, r, &w, msg, sizeof msg);   /* the polished ones sweep */
     double c_setup_all = (double)(clock() - c_setup) / CLOCKS_PER_SEC;   /* with the partition's wait */
@@ -413,15 +415,15 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
         fc_dist_work_free(&w);
         return FC_STATUS_ERROR;
     }
-    long cost = 0;   /* the partition's balance: owned contacts, the active ones FC_DIST_ACTIVE_COST */
-    for (int o = 0; o < w.L.nown; o++) cost += r[(size_t)p->d * w.L.own[o]] > 0.0 ? FC_DIST_ACTIVE_COST : 1;
+    long cost = 0;   /* the partition's balance: owned contacts, the active ones dist.active_cost */
+    for (int o = 0; o < w.L.nown; o++) cost += r[(size_t)p->d * w.L.own[o]] > 0.0 ? opt->dist.active_cost : 1;
     long shared[4] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb, cost}, most[2] = {w.L.nown, cost};
     MPI_Allreduce(MPI_IN_PLACE, shared, 4, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     fc_log(opt, 1, "%s: %d ranks, %d bodies, interface: %ld body copies, %ld dofs sent and "
            "%ld messages per sweep; contacts: %d on rank 0, %ld on the busiest rank; cost (a contact 1, "
            "one active in r %d): %ld on the busiest rank of %ld; setup %.3f s (rank 0's layout %.3f s CPU)",
-           name, w.L.size, w.L.nb, shared[0], shared[1], shared[2], w.L.nown, most[0], FC_DIST_ACTIVE_COST,
+           name, w.L.size, w.L.nb, shared[0], shared[1], shared[2], w.L.nown, most[0], opt->dist.active_cost,
            most[1], shared[3], fc_clock_elapsed(&clk), c_layout);
     double lap[9];
     memcpy(lap, w.lap, 6 * sizeof *lap);
