@@ -3,6 +3,9 @@
  * (/guesses/1) is the initial r unless --cold. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#ifdef FRICON_MPI
+#include "dist/dist.h"
+#endif
 
 #include <math.h>
 #include <time.h>
@@ -169,7 +172,16 @@ int cmd_solve(int argc, char **argv)
         return cli_fail("%s: --output is the problem file itself (it would be overwritten)", a.output);
     fc_problem *p;
     fc_error err;
+    int dist = 0;   /* a dist-* solver under an MPI launcher: the ranks read together */
+#ifdef FRICON_MPI
+    int mpi_on = 0;
+    MPI_Initialized(&mpi_on);
+    dist = mpi_on && !strncmp(a.solver, "dist-", 5);
+    if (dist ? fc_dist_read(a.file, &p, &err) : fc_read(a.file, &p, &err)) return cli_fail("%s", err.msg);
+#else
+    (void)dist;
     if (fc_read(a.file, &p, &err)) return cli_fail("%s", err.msg);
+#endif
     int m = fc_problem_m(p), rc = EXIT_BAD_INPUT;
     double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
     double *v = p->kind == FC_GLOBAL ? calloc((size_t)p->n, sizeof *v) : NULL;
@@ -203,6 +215,10 @@ int cmd_solve(int argc, char **argv)
     }
     int have = r && u && (p->kind == FC_LOCAL || v) && (p->neq == 0 || lambda);
     if (have) {
+#ifdef FRICON_MPI
+        /* the solve's clock ("seconds") starts once every rank has read */
+        if (dist) MPI_Barrier(MPI_COMM_WORLD);
+#endif
         solved = fc_solve_eq(p, a.solver, &a.opt, r, u, v, lambda, &info, &err);
         if (pl.shown) fprintf(stderr, "\r%*s\r", 72, "");
     }

@@ -389,6 +389,15 @@ typedef struct fc_nncg_options {
                               M^-1's blocks (docs/distributed.md); default 2 */
 } fc_nncg_options;
 
+/* dist-nsgs, dist-nncg, dist-apgd (the MPI build's; the field is in every
+ * build); docs/distributed.md. */
+typedef struct fc_dist_options {
+    int active_cost;       /* the partition's weight of a contact active in
+                              the starting r (r_N > 0), in inactive ones
+                              (their sweeps' cost); 1: counted alike;
+                              default 4                                    */
+} fc_dist_options;
+
 typedef struct fc_options {
     double tolerance;      /* target of the SPEC measure; default 1e-8     */
     int max_iter;          /* outer iterations; 0: FC_MAX_ITER_DEFAULT, or
@@ -435,6 +444,7 @@ typedef struct fc_options {
     fc_apgd_options apgd;   /* apgd, apgd-ccp (and aclm's inner apgd)          */
     fc_stick_options stick;
     fc_nncg_options nncg;
+    fc_dist_options dist;
 } fc_options;
 
 /* Every field's default: the table of options by name (fc_option_at)

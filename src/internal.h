@@ -164,6 +164,12 @@ typedef struct fc_dof_sig {
 } fc_dof_sig;
 void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg);
 
+/* fc_problem_validate but M's definiteness (its Cholesky): for a reader
+ * whose caller checks M itself (the distributed solvers, per body). */
+fc_err fc_problem_validate_shape(const fc_problem *p, fc_error *err);
+/* fc_read_hdf5 validating with fc_problem_validate_shape (src/io). */
+fc_err fc_read_hdf5_shape(const char *path, fc_problem **p, fc_error *err);
+
 /* u = W r + q (q and u of W's rows): the velocity of a local problem, or
  * of any matrix and shift a solver works with.  fc_problem_u: p's own. */
 void fc_affine(const fc_matrix *W, const double *r, const double *q, double *u);

@@ -153,6 +153,7 @@ static const fc_option_info table[] = {
     D(apgd.L_grow, 2.0, 1, 1e3, CLOSED, "apgd: L growth when the descent test fails"),
     D(apgd.L_shrink, 0.9, 0, 1, OPEN_LO, "apgd: L shrink after each iteration"),
     I(apgd.restart, 1, 0, 1, "apgd: 1 restart on a gradient opposing the step"),
+    I(dist.active_cost, 4, 1, 1000, "dist-*: the partition's weight of a contact active in the starting r, in inactive ones (1: by count)"),
 };
 
 const fc_option_info *fc_option_at(int i)

@@ -1,7 +1,6 @@
-/* The distributed solver on MPI (built with -DFRICON_MPI=ON only): the
- * decomposition of a global problem over the ranks (layout.c, with the
- * graph partition of partition.c), the interface exchange (exchange.c)
- * and the solver dist-nsgs (dist_nsgs.c).  docs/distributed.md. */
+/* The distributed solvers on MPI (-DFRICON_MPI=ON only): the layout over
+ * the ranks (layout.c, partition.c), the interface exchange (exchange.c),
+ * the read (read.c), the solvers (work.c, dist_*.c).  docs/distributed.md. */
 #ifndef FRICON_DIST_H
 #define FRICON_DIST_H
 
@@ -50,13 +49,15 @@ typedef struct fc_dist_layout {
  * p), from M and H as CSR (Mc, Hc) and H^T (Ht).  0 on success; else 1
  * with a one-line reason in msg. */
 int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
-                         MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len);
+                         const double *r, int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg,
+                         size_t len);
 void fc_dist_layout_free(fc_dist_layout *L);
 
 /* part[b] in [0, nparts) for the nb bodies of the contact graph (contact
  * a joins bodies cbody[cptr[a] .. cptr[a+1])), balanced by contacts and
  * cutting few contacts (METIS k-way).  0 on success. */
-int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, int nparts, int *part);
+int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, const unsigned char *active,
+                      int active_cost, int nparts, int *part);
 
 /* The interface exchange's buffers (sized once per solve). */
 typedef struct fc_dist_exchange {
@@ -76,6 +77,10 @@ void fc_dist_exchange_run(const fc_dist_layout *L, fc_dist_exchange *X, double *
 
 /* MPI_Init when nobody did (a library caller), with MPI_Finalize at exit. */
 void fc_dist_ensure_init(void);
+
+/* fc_read for a distributed solve (read.c): M's definiteness checked per
+ * diagonal block, a share per rank; all fail when one does.  Collective. */
+fc_err fc_dist_read(const char *path, fc_problem **p, fc_error *err);
 
 /* ---- the solvers' common machinery (work.c) ---- */
 

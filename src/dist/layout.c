@@ -192,7 +192,8 @@ static int local_part(const fc_problem *p, fc_dist_layout *L, const int *bptr, c
 }
 
 int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
-                         MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len)
+                         const double *r, int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg,
+                         size_t len)
 {
     memset(L, 0, sizeof *L);
     L->comm = comm;
@@ -217,13 +218,21 @@ int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matr
     if (!(L->part = fc_calloc((size_t)L->nb + 1, sizeof *L->part))) goto out;
     int failed = 0;
     clock_t c0 = clock();
-    if (L->rank == 0) failed = fc_dist_partition(L->nb, nc, L->cptr, L->cbody, L->size, L->part);
+    if (L->rank == 0) {   /* the contacts active in the starting r weigh active_cost (dist.active_cost) */
+        unsigned char *act = fc_calloc((size_t)nc + 1, 1);
+        if (act) for (int a = 0; a < nc; a++) act[a] = r[(size_t)p->d * a] > 0.0;
+        failed = !act || fc_dist_partition(L->nb, nc, L->cptr, L->cbody, act, active_cost, L->size, L->part);
+        free(act);
+    }
     L->cpu_part = (double)(clock() - c0) / CLOCKS_PER_SEC;
-    double t0 = fc_now();   /* rank 0's partition, or the other ranks' reads when slower */
+    /* the wait for rank 0's partition, or on rank 0 for a slower rank: the
+     * part's broadcast (nb ints, past Open MPI's eager size) waits for its
+     * receivers, the first (one int) does not */
+    double t0 = fc_now();
     MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
+    if (!failed) MPI_Bcast(L->part, L->nb, MPI_INT, 0, comm);
     L->wait_part = fc_now() - t0;
     if (failed) goto out;
-    MPI_Bcast(L->part, L->nb, MPI_INT, 0, comm);
     for (int a = 0; a < nc; a++) {   /* the lowest-numbered body's rank */
         int lo = -1;
         for (int s = L->cptr[a]; s < L->cptr[a + 1]; s++) if (lo < 0 || L->cbody[s] < lo) lo = L->cbody[s];

@@ -9,10 +9,11 @@
 
 /* A body's weight: 1 + this per contact it owns (a sweep's work is per
  * contact, a body's share of the vector passes and exchange small), so
- * that the ranks' weights are their owned contacts.  The allowed
+ * that the ranks' weights are their owned contacts' cost.  The allowed
  * imbalance, in thousandths (METIS's default for k-way: 30). */
 #define PART_CONTACT_WEIGHT 8
 #define PART_UFACTOR 1
+
 
 static int cmp_ll(const void *x, const void *y)
 {
@@ -26,7 +27,8 @@ static void ranges(int nb, int nparts, int *part)
     for (int b = 0; b < nb; b++) part[b] = (int)((long long)b * nparts / (nb > 0 ? nb : 1));
 }
 
-int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, int nparts, int *part)
+int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, const unsigned char *active,
+                      int active_cost, int nparts, int *part)
 {
     if (nparts <= 1 || nb <= nparts) {
         ranges(nb, nparts < 1 ? 1 : nparts, part);
@@ -50,7 +52,7 @@ int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, int npa
     for (int a = 0; a < nc; a++) {
         int lo = -1;   /* the contact's owner: its lowest-numbered body (layout.c) */
         for (int s = cptr[a]; s < cptr[a + 1]; s++) if (lo < 0 || cbody[s] < lo) lo = cbody[s];
-        if (lo >= 0) vwgt[lo] += PART_CONTACT_WEIGHT;
+        if (lo >= 0) vwgt[lo] += PART_CONTACT_WEIGHT * (active && active[a] ? active_cost : 1);
         for (int s = cptr[a]; s < cptr[a + 1]; s++)
             for (int t = cptr[a]; t < cptr[a + 1]; t++)
                 if (t != s) pair[np++] = (long long)cbody[s] * nb + cbody[t];

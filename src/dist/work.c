@@ -403,7 +403,9 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     w.Mc = fc_matrix_to_csr(p->M);
     w.Hc = fc_matrix_to_csr(p->H);
     w.Ht = w.Hc ? fc_csr_transpose(w.Hc) : NULL;
-    int bad = !w.Mc || !w.Ht || fc_dist_layout_build(p, w.Mc, w.Hc, w.Ht, MPI_COMM_WORLD, &w.L, msg, sizeof msg);
+    int bad = !w.Mc || !w.Ht ||
+              fc_dist_layout_build(p, w.Mc, w.Hc, w.Ht, r, opt->dist.active_cost, MPI_COMM_WORLD, &w.L, msg,
+                                   sizeof msg);
     double c_layout = (double)(clock() - c_setup) / CLOCKS_PER_SEC;
     bad = bad || setup(p, opt, polished, r, &w, msg, sizeof msg);   /* the polished ones sweep */
     double c_setup_all = (double)(clock() - c_setup) / CLOCKS_PER_SEC;   /* with the partition's wait */
@@ -413,13 +415,16 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
         fc_dist_work_free(&w);
         return FC_STATUS_ERROR;
     }
-    long shared[3] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb}, most = w.L.nown;
-    MPI_Allreduce(MPI_IN_PLACE, shared, 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    long cost = 0;   /* the partition's balance: owned contacts, the active ones dist.active_cost */
+    for (int o = 0; o < w.L.nown; o++) cost += r[(size_t)p->d * w.L.own[o]] > 0.0 ? opt->dist.active_cost : 1;
+    long shared[4] = {w.L.nif, w.L.nbuf[w.L.nnb], w.L.nnb, cost}, most[2] = {w.L.nown, cost};
+    MPI_Allreduce(MPI_IN_PLACE, shared, 4, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     fc_log(opt, 1, "%s: %d ranks, %d bodies, interface: %ld body copies, %ld dofs sent and "
-           "%ld messages per sweep; contacts: %d on rank 0, %ld on the busiest rank; setup %.3f s "
-           "(rank 0's layout %.3f s CPU)", name, w.L.size, w.L.nb, shared[0], shared[1], shared[2],
-           w.L.nown, most, fc_clock_elapsed(&clk), c_layout);
+           "%ld messages per sweep; contacts: %d on rank 0, %ld on the busiest rank; cost (a contact 1, "
+           "one active in r %d): %ld on the busiest rank of %ld; setup %.3f s (rank 0's layout %.3f s CPU)",
+           name, w.L.size, w.L.nb, shared[0], shared[1], shared[2], w.L.nown, most[0], opt->dist.active_cost,
+           most[1], shared[3], fc_clock_elapsed(&clk), c_layout);
     double lap[9];
     memcpy(lap, w.lap, 6 * sizeof *lap);
     lap[6] = c_layout;
@@ -446,13 +451,19 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
         return FC_STATUS_ERROR;
     }
     cpu[3] = (double)(clock() - c_end) / CLOCKS_PER_SEC;
+    /* the least and the most busy rank's own work: the imbalance the waits come from */
+    struct { double v; int rank; } least = {w.work, w.L.rank}, busiest = {w.work, w.L.rank};
     MPI_Allreduce(MPI_IN_PLACE, cpu, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_DOUBLE_INT, MPI_MINLOC, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &busiest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
     info->residual = fc_error_local(p, r, u);
     info->status = st;
     fc_log(opt, 0, "%s: %s after %d iterations on %d ranks, error %.3e, %.3f s (distributed "
-           "iterations: %.3f s CPU on the busiest rank, of which sweeping and measuring %.3f s, the "
-           "rest in MPI; setup %.3f s CPU, gather and finish %.3f s CPU)", name, fc_status_name(st),
-           info->iterations, w.L.size, info->residual, fc_clock_elapsed(&clk), cpu[0], cpu[1], cpu[2], cpu[3]);
+           "iterations: %.3f s CPU on the busiest rank, of which sweeping and measuring %.3f s (rank %d; "
+           "the least busy, rank %d, %.3f s), the rest in MPI and the vector passes; setup %.3f s CPU, "
+           "gather and finish %.3f s CPU)", name, fc_status_name(st), info->iterations, w.L.size,
+           info->residual, fc_clock_elapsed(&clk), cpu[0], cpu[1], busiest.rank, least.rank, least.v, cpu[2],
+           cpu[3]);
     fc_dist_work_free(&w);
     return st;
 }

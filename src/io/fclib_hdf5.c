@@ -626,8 +626,9 @@ static fc_err read_checked(h5ctx *c, fc_problem **out)
     return global ? read_global_fclib(c, &s, out) : read_local_fclib(c, &s, out);
 }
 
-/* Read an FClib HDF5 problem and validate it. */
-fc_err fc_read_hdf5(const char *path, fc_problem **p, fc_error *err)
+/* Read an FClib HDF5 problem and validate it (M's definiteness too when
+ * definite). */
+static fc_err read_hdf5(const char *path, int definite, fc_problem **p, fc_error *err)
 {
     fc_error local_err;
     if (!err) err = &local_err;
@@ -648,7 +649,17 @@ fc_err fc_read_hdf5(const char *path, fc_problem **p, fc_error *err)
     if (c.file >= 0) H5Fclose(c.file);
     quiet_off(&c);
     if (e) return e;
-    return fc_io_finish(path, q, p, err);
+    return definite ? fc_io_finish(path, q, p, err) : fc_io_finish_shape(path, q, p, err);
+}
+
+fc_err fc_read_hdf5(const char *path, fc_problem **p, fc_error *err)
+{
+    return read_hdf5(path, 1, p, err);
+}
+
+fc_err fc_read_hdf5_shape(const char *path, fc_problem **p, fc_error *err)
+{
+    return read_hdf5(path, 0, p, err);
 }
 
 /* ------------------------------------------------------------------ */

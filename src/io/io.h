@@ -29,5 +29,6 @@ const char *fc_fclib_matrix_entries(const struct fclib_matrix *A, fc_triplets *T
 const char *fc_io_basename(const char *path);
 /* Validate a read problem: *out = p, else p freed, err "PATH: message". */
 fc_err fc_io_finish(const char *path, fc_problem *p, fc_problem **out, fc_error *err);
+fc_err fc_io_finish_shape(const char *path, fc_problem *p, fc_problem **out, fc_error *err); /* but M's definiteness */
 
 #endif

@@ -91,8 +91,9 @@ const char *fc_io_basename(const char *path)
     return s ? s + 1 : path;
 }
 
-/* Validate p, name it after the file, and return it (or free it). */
-fc_err fc_io_finish(const char *path, fc_problem *p, fc_problem **out, fc_error *err)
+/* Validate p (all of it, or all but M's definiteness), name it after the
+ * file, and return it (or free it). */
+static fc_err finish(const char *path, fc_problem *p, int definite, fc_problem **out, fc_error *err)
 {
     fc_error e = {FC_OK, ""};
     if (!p->name) p->name = fc_strdup(fc_io_basename(path));
@@ -100,10 +101,20 @@ fc_err fc_io_finish(const char *path, fc_problem *p, fc_problem **out, fc_error 
         fc_problem_free(p);
         return fc_error_set(err, FC_ERR_NOMEM, "%s: out of memory", path);
     }
-    if (fc_problem_validate(p, &e) != FC_OK) {
+    if ((definite ? fc_problem_validate(p, &e) : fc_problem_validate_shape(p, &e)) != FC_OK) {
         fc_problem_free(p);
         return fc_error_set(err, e.code, "%s: %s", path, e.msg);
     }
     *out = p;
     return FC_OK;
+}
+
+fc_err fc_io_finish(const char *path, fc_problem *p, fc_problem **out, fc_error *err)
+{
+    return finish(path, p, 1, out, err);
+}
+
+fc_err fc_io_finish_shape(const char *path, fc_problem *p, fc_problem **out, fc_error *err)
+{
+    return finish(path, p, 0, out, err);
 }

@@ -178,6 +178,13 @@ static fc_err check_equalities(const fc_problem *p, fc_error *err)
 
 fc_err fc_problem_validate(const fc_problem *p, fc_error *err)
 {
+    fc_err e = fc_problem_validate_shape(p, err);
+    if (e || p->kind == FC_LOCAL) return e;
+    return check_definite(p->M, err);
+}
+
+fc_err fc_problem_validate_shape(const fc_problem *p, fc_error *err)
+{
     if (!p) return fc_error_set(err, FC_ERR_INVALID, "no problem");
     if (p->d != 2 && p->d != 3 && p->d != 5)
         return fc_error_set(err, FC_ERR_INVALID, "dimension d = %d, expected 2, 3 or 5", p->d);
@@ -198,5 +205,5 @@ fc_err fc_problem_validate(const fc_problem *p, fc_error *err)
         check_vector(p->f, p->n, "f", err) || check_vector(p->w, m, "w", err) ||
         check_symmetric(p->M, "M", err) || check_equalities(p, err))
         return FC_ERR_INVALID;
-    return check_definite(p->M, err);
+    return FC_OK;
 }
