@@ -9,7 +9,7 @@
  * and the copies of an interface body move by the same global beta).
  * The error is measured on nncg's schedule (every sweep at first, then
  * when due or predicted near the tolerance), so that one rank is serial
- * nncg in file order (nncg.order = 0, nncg.accel = 1), up to the
+ * nncg in file order (nncg.order = 3, nncg.accel = 1), up to the
  * rounding of M^-1 (LU here, Cholesky there).  nncg.symmetric and
  * nncg.accel = 2 (Anderson) are not distributed: refused. */
 #include "internal.h"
