@@ -38,6 +38,22 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A block row's few block columns (distinct) in increasing order: by
+ * insertion up to 32 of them, qsort beyond (a qsort call per block row
+ * was a large part of reading the large steps: docs/distributed.md). */
+static void sort_ints(int *v, int len)
+{
+    if (len > 32) {
+        qsort(v, (size_t)len, sizeof *v, cmp_int);
+        return;
+    }
+    for (int i = 1; i < len; i++) {
+        int x = v[i], k = i;
+        while (k > 0 && v[k - 1] > x) { v[k] = v[k - 1]; k--; }
+        v[k] = x;
+    }
+}
+
 /* Block-CSR of a compressed matrix whose outer index is the block row
  * (CSR input): per block row, the block columns met are listed, sorted
  * and given their slots; values are added into their blocks. */
@@ -54,7 +70,7 @@ static void rows_to_bsr(fc_matrix *B, const int *p, const int *idx, const double
                 int b = idx[k] / bs;
                 if (stamp[b] != a + 1) { stamp[b] = a + 1; list[len++] = b; }
             }
-        qsort(list, (size_t)len, sizeof *list, cmp_int);
+        sort_ints(list, len);
         for (int t = 0; t < len; t++) { slot[list[t]] = t; B->j[nb + t] = list[t]; }
         for (int i = a * bs; i < (a + 1) * bs; i++)
             for (int k = p[i]; k < p[i + 1]; k++) {
