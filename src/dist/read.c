@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "dist/dist.h"
 
+#include <lapacke.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,25 +15,6 @@ static int root_of(int *par, int i)
 {
     while (par[i] != i) { par[i] = par[par[i]]; i = par[i]; }
     return i;
-}
-
-/* Dense Cholesky of the s x s block A (column-major, overwritten): 1 when
- * every pivot is positive (as CHOLMOD's minor == n), else 0. */
-static int chol_ok(int s, double *A)
-{
-    for (int c = 0; c < s; c++) {
-        double dd = A[c + c * s];
-        for (int k = 0; k < c; k++) dd -= A[c + k * s] * A[c + k * s];
-        if (!(dd > 0.0)) return 0;
-        dd = sqrt(dd);
-        A[c + c * s] = dd;
-        for (int i = c + 1; i < s; i++) {
-            double x = A[i + c * s];
-            for (int k = 0; k < c; k++) x -= A[i + k * s] * A[c + k * s];
-            A[i + c * s] = x / dd;
-        }
-    }
-    return 1;
 }
 
 /* M's diagonal blocks (the connected components of its pattern), this
@@ -75,7 +57,7 @@ static int blocks_definite(const fc_matrix *M, int rank, int size)
             int i = dofs[start[b] + k];
             for (int t = C->p[i]; t < C->p[i + 1]; t++) A[k + (size_t)par[C->j[t]] * s] += C->x[t];
         }
-        ok = chol_ok(s, A);
+        ok = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', s, A, s) == 0;   /* > 0: a pivot not positive */
     }
 done:
     fc_matrix_free(C);

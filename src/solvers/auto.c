@@ -164,7 +164,8 @@ typedef struct auto_run {
     int nncg_ran;           /* a global problem's nncg stage ran on (M, H) */
     const fc_problem *mdp_global;   /* its global problem, ipm-mdp's direct form to cost */
     double mdp_sweeps;      /* ipm-mdp on it, predicted in nncg sweeps (0: not yet) */
-    double mdp_lu_sweeps;   /* d = 3: ipm-mdp from its LU's analysis, in sweeps (0: not yet) */
+    double mdp_lu_sweeps;   /* d = 3: ipm-mdp from its LU's analysis, in sweeps (0: not known) */
+    int mdp_lu_done;        /* ... analysed (once a solve: not every sweep when not known) */
     int mdp_first;          /* the nncg stage was cut for ipm-mdp: it ran next */
     int mdp_judge;          /* the weighing's first sweep when earlier than the stage's judgement */
     double *u;              /* auto's u: a workspace between stages */
@@ -227,6 +228,16 @@ static double mdp_cost_from_lu(const auto_run *a)
     for (int c = 0; c < p->nc; c++) mu = fmax(mu, p->mu[c]);
     double iters = FC_AUTO_MDP_LU_ITERS + FC_AUTO_MDP_LU_ITERS_MU * mu * mu;
     return iters * (fixed + FC_AUTO_MDP_LU_FLOP_SWEEPS * flops / (2.0 * sweep));
+}
+
+/* mdp_cost_from_lu, analysed once per auto_run. */
+static double mdp_lu_cost(auto_run *a)
+{
+    if (!a->mdp_lu_done) {
+        a->mdp_lu_sweeps = mdp_cost_from_lu(a);
+        a->mdp_lu_done = 1;
+    }
+    return a->mdp_lu_sweeps;
 }
 
 /* The watched stage's measurement whose sweep is nearest to half of
@@ -332,12 +343,12 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     if (a->nncg && a->p->d == 3 && tol >= FC_AUTO_NNCG_LOOSE_TOL && err > FC_AUTO_NNCG_NEAR * tol &&
         fc_problem_has_friction(a->p) &&
         a->hist_it[0] < it && a->hist_err[0] > err && it < FC_AUTO_NNCG_FLAT * a->nncg_gain_it) {
-        if (a->mdp_lu_sweeps == 0) a->mdp_lu_sweeps = mdp_cost_from_lu(a);
+        double cost = mdp_lu_cost(a);
         double whole = log(err / a->hist_err[0]) / (it - a->hist_it[0]);
         double togo = log(tol / err) / whole;
-        if (togo < a->mdp_lu_sweeps / FC_AUTO_NEWTON_MARGIN) {
+        if (togo < cost / FC_AUTO_NEWTON_MARGIN) {
             fc_log(a->opt, 1, "auto: nncg sweep %d, %.0f sweeps to go at its whole rate, ipm-mdp's cost %.0f",
-                   it, togo, a->mdp_lu_sweeps);
+                   it, togo, cost);
             return 1;
         }
     }
@@ -537,10 +548,8 @@ static void watched(auto_run *a, fc_options *o)
 static void watched_after_stick(auto_run *a, fc_options *o)
 {
     a->newton_sweeps = fmax(a->newton_sweeps, newton_cost_from_analysis(a->p));
-    if (fc_problem_has_friction(a->p) && !a->mdp_first && sliding_over_error(a) > FC_AUTO_AT_REST) {
-        if (a->mdp_lu_sweeps == 0) a->mdp_lu_sweeps = mdp_cost_from_lu(a);
-        a->newton_sweeps = fmax(a->newton_sweeps, a->mdp_lu_sweeps);
-    }
+    if (fc_problem_has_friction(a->p) && !a->mdp_first && sliding_over_error(a) > FC_AUTO_AT_REST)
+        a->newton_sweeps = fmax(a->newton_sweeps, mdp_lu_cost(a));
     fc_log(a->opt, 1, "auto: Newton's predicted cost %.0f sweeps", a->newton_sweeps);
     if (fc_problem_has_friction(a->p))
         a->grace = (int)fmin(1e9, a->newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a->st.iterations;
