@@ -39,13 +39,13 @@
  * ipm-mdp runs next), ipm-mdp's own iteration: FC_AUTO_MDP_LU_SOLVE_SWEEPS
  * plus FC_AUTO_MDP_LU_FLOP_SWEEPS sweeps per flop of its LU (W + D, or
  * M + H D H' on the global form, as it will run) over 2 nnz(W): Cholesky's
- * analysis of W predicts 9-18x fewer flops than the LU makes on the piles
+ * analysis of W predicts far fewer flops than that LU makes
  * (docs/auto-measurements.md#mdp-lu). */
 #define FC_AUTO_MDP_LU_SOLVE_SWEEPS 10.0
 #define FC_AUTO_MDP_LU_FLOP_SWEEPS 0.1
 /* ipm-mdp's iterations grow with friction: FC_AUTO_MDP_LU_ITERS plus
- * FC_AUTO_MDP_LU_ITERS_MU times the largest mu squared (medians on the
- * tuning halves: 10 at mu = 0.1, 20 at 0.6, 30-45 at 1). */
+ * FC_AUTO_MDP_LU_ITERS_MU times the largest mu squared (fitted to the
+ * tuning halves' medians: docs/auto-measurements.md#mdp-lu). */
 #define FC_AUTO_MDP_LU_ITERS 10.0
 #define FC_AUTO_MDP_LU_ITERS_MU 30.0
 /* On the global form an iteration also assembles K and solves with M: it
