@@ -53,6 +53,18 @@
 #define FC_AUTO_MDP_K_SOLVE_SWEEPS 100.0
 /* NSGS must be predicted this many times cheaper than Newton. */
 #define FC_AUTO_NEWTON_MARGIN 4.0
+/* After a failed stick where the structure is at rest (ipm, the convex
+ * interior point, runs next): FC_AUTO_REST_ITERS iterations of at least
+ * FC_AUTO_REST_IT_SWEEPS sweeps, the flop term saturating from
+ * FC_AUTO_REST_FLOPS_SATURATE flops per sweep's 2 nnz(W) on (the larger
+ * fronts of heavy fill run at BLAS-3 speed); NSGS goes on until it is
+ * predicted FC_AUTO_REST_MARGIN times that cost on two judgements in a
+ * row (a stall persists, Anderson's swings do not)
+ * (docs/auto-measurements.md#rest-cost). */
+#define FC_AUTO_REST_ITERS 10.0
+#define FC_AUTO_REST_IT_SWEEPS 40.0
+#define FC_AUTO_REST_FLOPS_SATURATE 300.0
+#define FC_AUTO_REST_MARGIN 8.0
 /* A factorisation's fixed cost in block products (a sweep makes nc b). */
 #define FC_AUTO_FACTOR_FIXED 400.0
 /* stick is tried when NSGS needs more than a factorisation's work over
@@ -149,6 +161,8 @@ typedef struct auto_run {
     int plat_it;            /* its sweep of the last 10% gain, and the best */
     double plat_best;
     double newton_sweeps;   /* d = 3: Newton's cost in sweeps; 0: d != 3  */
+    int rest;               /* ... after a failed stick at rest: ipm's cost, */
+    int rest_over;          /* and the judgements in a row NSGS was beyond it */
     double stick_sweeps;    /* d = 3: stick's threshold in sweeps while it
                                is on offer, else 0                        */
     double needed;          /* NSGS's last extrapolated sweeps to go      */
@@ -308,6 +322,10 @@ static int nsgs_worth_going_on(auto_run *a, int it, double err)
     }
     fc_log(a->opt, 1, "auto: %s sweep %d, error %.3e, %.0f sweeps to go", a->nncg ? "nncg" : "nsgs", it, err,
            needed);
+    if (a->newton_sweeps > 0 && !a->nncg && a->rest) {
+        a->rest_over = needed < FC_AUTO_REST_MARGIN * a->newton_sweeps ? 0 : a->rest_over + 1;
+        return a->rest_over < 2;
+    }
     if (a->newton_sweeps > 0 && !a->nncg) {
         double next = a->newton_sweeps / FC_AUTO_NEWTON_MARGIN;
         if (a->stick_sweeps > 0) next = fmin(next, a->stick_sweeps);
@@ -393,17 +411,23 @@ static void cost_from_coupling(auto_run *a, double b)
 
 /* d = 3, after a failed stick: Newton's cost in sweeps from the Cholesky
  * analysis of W's pattern (the b^2 model underestimates heavy fill);
- * deterministic, unlike a timing (docs/auto-measurements.md#stick). */
-static double newton_cost_from_analysis(const fc_problem *p)
+ * deterministic, unlike a timing (docs/auto-measurements.md#stick); at
+ * rest, ipm's. */
+static double newton_cost_from_analysis(const fc_problem *p, int rest)
 {
     const fc_matrix *W = p->W;
     double entries, flops;
     fc_error e;
     if (W->kind != FC_MAT_BSR || W->bs != p->d || fc_chol_predict_bsr(W, &entries, &flops, &e) != FC_OK)
         return 0;
+    double x = flops / (2.0 * W->nnz);   /* a factorisation's flops over a sweep's */
+    if (rest) {   /* ipm at rest: few iterations (docs/auto-measurements.md#rest-cost) */
+        double flop_sweeps = FC_AUTO_FLOP_SWEEPS * x / (1.0 + x / FC_AUTO_REST_FLOPS_SATURATE);
+        return FC_AUTO_REST_ITERS * fmax(FC_AUTO_REST_IT_SWEEPS, FC_AUTO_SOLVE_SWEEPS + flop_sweeps);
+    }
     double iters = FC_AUTO_NEWTON_ITERS;
     if (fc_problem_has_friction(p)) iters *= fmax(1.0, sqrt(p->nc / FC_AUTO_ITERS_CONTACTS));
-    return iters * (FC_AUTO_SOLVE_SWEEPS + FC_AUTO_FLOP_SWEEPS * flops / (2.0 * W->nnz));
+    return iters * (FC_AUTO_SOLVE_SWEEPS + FC_AUTO_FLOP_SWEEPS * x);
 }
 
 /* The analysis logged with --verbose: size, coupling, mu range, W's
@@ -544,12 +568,22 @@ static void watched(auto_run *a, fc_options *o)
 }
 /* The NSGS after a failed stick: Newton costed from the analysis, and
  * (with friction) NSGS judged only after a quarter of that
- * (docs/auto-measurements.md#second-nsgs). */
+ * (docs/auto-measurements.md#second-nsgs); at rest, ipm's cost, and NSGS
+ * stopped only where it stalls (#rest-cost). */
 static void watched_after_stick(auto_run *a, fc_options *o)
 {
-    a->newton_sweeps = fmax(a->newton_sweeps, newton_cost_from_analysis(a->p));
-    if (fc_problem_has_friction(a->p) && !a->mdp_first && sliding_over_error(a) > FC_AUTO_AT_REST)
-        a->newton_sweeps = fmax(a->newton_sweeps, mdp_lu_cost(a));
+    int friction = fc_problem_has_friction(a->p) && !a->mdp_first;
+    double sliding = friction ? sliding_over_error(a) : 0.0;
+    a->rest = friction && sliding <= FC_AUTO_AT_REST;
+    a->rest_over = 0;
+    double rest = a->rest ? newton_cost_from_analysis(a->p, 1) : 0.0;
+    if (rest > 0) {
+        a->newton_sweeps = rest;
+    } else {
+        a->rest = 0;
+        a->newton_sweeps = fmax(a->newton_sweeps, newton_cost_from_analysis(a->p, 0));
+        if (friction && sliding > FC_AUTO_AT_REST) a->newton_sweeps = fmax(a->newton_sweeps, mdp_lu_cost(a));
+    }
     fc_log(a->opt, 1, "auto: Newton's predicted cost %.0f sweeps", a->newton_sweeps);
     if (fc_problem_has_friction(a->p))
         a->grace = (int)fmin(1e9, a->newton_sweeps / FC_AUTO_NEWTON_MARGIN) - a->st.iterations;
