@@ -56,8 +56,8 @@
 /* After a failed stick where the structure is at rest (ipm, the convex
  * interior point, runs next): FC_AUTO_REST_ITERS iterations of at least
  * FC_AUTO_REST_IT_SWEEPS sweeps, the flop term saturating from
- * FC_AUTO_REST_FLOPS_SATURATE flops per sweep's 2 nnz(W) on (the larger
- * fronts of heavy fill run at BLAS-3 speed); NSGS goes on until it is
+ * FC_AUTO_REST_FLOPS_SATURATE flops per sweep's 2 nnz(W) on, as the large
+ * fronts of heavy fill run at BLAS-3 speed; NSGS goes on until it is
  * predicted FC_AUTO_REST_MARGIN times that cost on two judgements in a
  * row (a stall persists, Anderson's swings do not)
  * (docs/auto-measurements.md#rest-cost). */
