@@ -6,56 +6,33 @@
  * one broadcast and no scatter. */
 #include "internal.h"
 #include "dist/dist.h"
+#include "matrix/blocks.h"
 
 #include <stdio.h>
 #include <time.h>
 
-static int root_of(int *par, int i)
-{
-    while (par[i] != i) { par[i] = par[par[i]]; i = par[i]; }
-    return i;
-}
-
-static void join(int *par, int a, int b)
-{
-    a = root_of(par, a);
-    b = root_of(par, b);
-    if (a != b) par[a < b ? b : a] = a < b ? a : b;
-}
-
-/* Bodies: dofs joined by M's pattern and by equal nonempty sets of
- * contacts in H (a hash: a collision only joins two groups, which stays
- * a valid body).  Fills bstart, bdof, dof_body, dof_pos; the count. */
+/* Bodies: M's diagonal blocks merged by equal nonempty sets of contacts
+ * in H (a hash: a collision only joins two groups, which stays a valid
+ * body).  Fills bstart, bdof, dof_body, dof_pos; the count. */
 static int find_bodies(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc,
                        fc_dist_layout *L)
 {
-    int n = p->n, d = p->d;
-    int *par = fc_calloc((size_t)n + 1, sizeof *par);
+    int n = p->n, d = p->d, npairs = 0;
+    int *pairs = fc_calloc(2 * (size_t)n + 1, sizeof *pairs);
     fc_dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
-    if (!par || !sg) { free(par); free(sg); return -1; }
-    for (int i = 0; i < n; i++) par[i] = i;
-    for (int i = 0; i < n; i++)
-        for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) join(par, i, Mc->j[k]);
+    L->bstart = fc_calloc((size_t)n + 2, sizeof *L->bstart);
+    if (!pairs || !sg || !L->bstart) { free(pairs); free(sg); return -1; }
     fc_dof_signatures(Hc, d, sg);
     for (int k = 1; k < n; k++)
-        if (sg[k].h && sg[k].h == sg[k - 1].h) join(par, sg[k - 1].i, sg[k].i);
+        if (sg[k].h && sg[k].h == sg[k - 1].h) {
+            pairs[2 * npairs] = sg[k - 1].i;
+            pairs[2 * npairs++ + 1] = sg[k].i;
+        }
     free(sg);
-    int nb = 0;
-    for (int i = 0; i < n; i++) L->dof_body[i] = root_of(par, i) == i ? nb++ : -1;
-    for (int i = 0; i < n; i++) L->dof_body[i] = L->dof_body[root_of(par, i)];
-    free(par);
-    L->bstart = fc_calloc((size_t)nb + 2, sizeof *L->bstart);
-    if (!L->bstart) return -1;
-    for (int i = 0; i < n; i++) L->bstart[L->dof_body[i] + 1]++;
-    for (int b = 0; b < nb; b++) L->bstart[b + 1] += L->bstart[b];
-    int *fill = fc_calloc((size_t)nb + 1, sizeof *fill);
-    if (!fill) return -1;
-    for (int i = 0; i < n; i++) {   /* dofs ascending within a body */
-        int b = L->dof_body[i];
-        L->dof_pos[i] = fill[b];
-        L->bdof[L->bstart[b] + fill[b]++] = i;
-    }
-    free(fill);
+    int nb = fc_diag_blocks(Mc, pairs, npairs, L->dof_body, L->bstart, L->bdof);
+    free(pairs);
+    for (int b = 0; b < nb; b++)   /* dofs ascending within a body */
+        for (int k = L->bstart[b]; k < L->bstart[b + 1]; k++) L->dof_pos[L->bdof[k]] = k - L->bstart[b];
     return nb;
 }
 
