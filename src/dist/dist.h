@@ -81,6 +81,9 @@ void fc_dist_ensure_init(void);
 /* fc_read for a distributed solve (read.c): M's definiteness checked per
  * diagonal block, a share per rank; all fail when one does.  Collective. */
 fc_err fc_dist_read(const char *path, fc_problem **p, fc_error *err);
+/* 1 when failed on any rank, with msg (len bytes) the lowest failing
+ * rank's on every rank; else 0.  Collective. */
+int fc_dist_agree(int failed, char *msg, int len);
 
 /* ---- the solvers' common machinery (work.c) ---- */
 

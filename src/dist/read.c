@@ -50,6 +50,20 @@ static int is_hdf5(const char *path)
     return (l > 5 && !strcmp(path + l - 5, ".hdf5")) || (l > 3 && !strcmp(path + l - 3, ".h5"));
 }
 
+int fc_dist_agree(int failed, char *msg, int len)
+{
+    fc_dist_ensure_init();
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int lo = failed ? rank : size;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (lo == size) return 0;
+    MPI_Bcast(msg, len, MPI_CHAR, lo, MPI_COMM_WORLD);
+    msg[len - 1] = '\0';
+    return 1;
+}
+
 fc_err fc_dist_read(const char *path, fc_problem **out, fc_error *err)
 {
     fc_dist_ensure_init();
