@@ -98,7 +98,8 @@ typedef struct fc_dist_work {
     fc_dist_exchange X;
     int d, nv;
     fc_matrix *Mc;          /* M as CSR (global)                             */
-    fc_matrix *Hc, *Ht;     /* H by dofs, H^T by contact components (global) */
+    const fc_matrix *Hc;    /* H by dofs (global): p->H when CSR, or Hc_own  */
+    fc_matrix *Hc_own, *Ht; /* H's CSR copy; H^T by contact components       */
     fc_matrix *Hl, *Gl;     /* owned rows of H^T and of G^T, local v indices */
     double *inv;            /* local bodies' M^-1, dense, at ioff[i]         */
     int *ioff;

@@ -27,7 +27,7 @@ void fc_dist_work_free(fc_dist_work *w)
 {
     fc_dist_exchange_free(&w->X);
     fc_dist_layout_free(&w->L);
-    fc_matrix_free(w->Mc); fc_matrix_free(w->Hc); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
+    fc_matrix_free(w->Mc); fc_matrix_free(w->Hc_own); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
     fc_vsweep_free(&w->vs);
     free(w->inv); free(w->ioff); free(w->loc); free(w->v); free(w->rl); free(w->best);
     free(w->scratch); free(w->piv); free(w->red);
@@ -401,7 +401,7 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     clock_t c_setup = clock();
     snprintf(msg, sizeof msg, "out of memory");
     w.Mc = fc_matrix_to_csr(p->M);
-    w.Hc = fc_matrix_to_csr(p->H);
+    w.Hc = p->H->kind == FC_MAT_CSR ? p->H : (w.Hc_own = fc_matrix_to_csr(p->H));   /* the reader's CSR, not a copy */
     w.Ht = w.Hc ? fc_csr_transpose(w.Hc) : NULL;
     int bad = !w.Mc || !w.Ht ||
               fc_dist_layout_build(p, w.Mc, w.Hc, w.Ht, r, opt->dist.active_cost, MPI_COMM_WORLD, &w.L, msg,
