@@ -36,8 +36,9 @@ static int find_bodies(const fc_problem *p, const fc_matrix *Mc, const fc_matrix
     return nb;
 }
 
-/* Contact a's bodies (distinct, in order of first appearance in H). */
-static int contact_bodies(const fc_problem *p, const fc_matrix *Ht, fc_dist_layout *L)
+/* Contact a's bodies (distinct, in order of first appearance in H^T's
+ * rows d a .. d a + d - 1), from H^T (the fallback of contact_bodies). */
+static int contact_bodies_t(const fc_problem *p, const fc_matrix *Ht, fc_dist_layout *L)
 {
     int d = p->d, nc = p->nc;
     L->cptr = fc_calloc((size_t)nc + 1, sizeof *L->cptr);
@@ -53,6 +54,60 @@ static int contact_bodies(const fc_problem *p, const fc_matrix *Ht, fc_dist_layo
         L->cptr[a + 1] = k;
     }
     return 0;
+}
+
+/* Bodies a contact may touch before contact_bodies falls back on H^T. */
+#define CONTACT_BODIES_MAX 4
+
+/* The same lists from H's rows, without H^T: each body of contact a keyed
+ * by its first place in that scan (component k, dof j: k n + j), the
+ * bodies sorted by key. */
+static int contact_bodies(const fc_problem *p, const fc_matrix *Hc, fc_dist_layout *L)
+{
+    int d = p->d, nc = p->nc, n = p->n, over = 0, ret = 1;
+    size_t cap = (size_t)nc * CONTACT_BODIES_MAX + 1;
+    int *cnt = fc_calloc((size_t)nc + 1, sizeof *cnt), *sb = fc_calloc(cap, sizeof *sb);
+    long *key = fc_calloc(cap, sizeof *key);
+    if (!cnt || !sb || !key) goto out;
+    for (int j = 0; j < n && !over; j++) {
+        int b = L->dof_body[j];
+        for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
+            int a = Hc->j[t] / d, m = cnt[a], q = 0;
+            long kk = (long)(Hc->j[t] - d * a) * n + j;
+            int *s = sb + (size_t)a * CONTACT_BODIES_MAX;
+            long *ky = key + (size_t)a * CONTACT_BODIES_MAX;
+            while (q < m && s[q] != b) q++;
+            if (q < m) { if (kk < ky[q]) ky[q] = kk; }
+            else if (m == CONTACT_BODIES_MAX) over = 1;
+            else { s[m] = b; ky[m] = kk; cnt[a] = m + 1; }
+        }
+    }
+    if (over) {   /* a contact of many bodies: through H^T */
+        fc_matrix *Ht = fc_csr_transpose(Hc);
+        ret = !Ht || contact_bodies_t(p, Ht, L);
+        fc_matrix_free(Ht);
+        goto out;
+    }
+    long tot = 0;
+    for (int a = 0; a < nc; a++) tot += cnt[a];
+    L->cptr = fc_calloc((size_t)nc + 1, sizeof *L->cptr);
+    L->cbody = fc_calloc((size_t)tot + 1, sizeof *L->cbody);
+    if (!L->cptr || !L->cbody) goto out;
+    for (int a = 0; a < nc; a++) {
+        int *s = sb + (size_t)a * CONTACT_BODIES_MAX, m = cnt[a];
+        long *ky = key + (size_t)a * CONTACT_BODIES_MAX;
+        for (int q = 1; q < m; q++)   /* by key, insertion */
+            for (int r = q; r > 0 && ky[r] < ky[r - 1]; r--) {
+                long tk = ky[r]; ky[r] = ky[r - 1]; ky[r - 1] = tk;
+                int tb = s[r]; s[r] = s[r - 1]; s[r - 1] = tb;
+            }
+        memcpy(L->cbody + L->cptr[a], s, (size_t)m * sizeof *s);
+        L->cptr[a + 1] = L->cptr[a] + m;
+    }
+    ret = 0;
+out:
+    free(cnt); free(sb); free(key);
+    return ret;
 }
 
 static int cmp_int(const void *x, const void *y)
@@ -168,9 +223,8 @@ static int local_part(const fc_problem *p, fc_dist_layout *L, const int *bptr, c
     return 0;
 }
 
-int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
-                         const double *r, int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg,
-                         size_t len)
+int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const double *r,
+                         int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len)
 {
     memset(L, 0, sizeof *L);
     L->comm = comm;
@@ -191,7 +245,7 @@ int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matr
                      L->bstart[b + 1] - L->bstart[b], FC_DIST_MAX_BODY);
             goto out;
         }
-    if (contact_bodies(p, Ht, L)) goto out;
+    if (contact_bodies(p, Hc, L)) goto out;
     if (!(L->part = fc_calloc((size_t)L->nb + 1, sizeof *L->part))) goto out;
     int failed = 0;
     clock_t c0 = clock();
