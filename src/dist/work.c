@@ -119,27 +119,30 @@ static int body_velocity(const fc_problem *p, const fc_matrix *Mc, const fc_dist
  * transpose of this rank's columns only.  NULL when out of memory. */
 static fc_matrix *owned_rows(const fc_matrix *Hc, const fc_dist_layout *L, int d, int nc)
 {
-    int m = d * nc, rows = d * L->nown;
-    int *row = fc_calloc((size_t)m + 1, sizeof *row), *next = fc_calloc((size_t)rows + 2, sizeof *next);
+    if (L->nown == nc) return fc_csr_transpose(Hc);   /* every contact, in file order: all of H^T */
+    int rows = d * L->nown;
+    int *ord = fc_calloc((size_t)nc + 1, sizeof *ord), *next = fc_calloc((size_t)rows + 2, sizeof *next);
     fc_matrix *T = NULL;
-    if (!row || !next) goto out;
-    for (int i = 0; i < m; i++) row[i] = -1;
-    for (int o = 0; o < L->nown; o++)
-        for (int k = 0; k < d; k++) row[d * L->own[o] + k] = d * o + k;
-    for (long t = 0; t < Hc->p[Hc->rows]; t++)
-        if (row[Hc->j[t]] >= 0) next[row[Hc->j[t]] + 1]++;
+    if (!ord || !next) goto out;
+    for (int a = 0; a < nc; a++) ord[a] = -1;
+    for (int o = 0; o < L->nown; o++) ord[L->own[o]] = d * o;
+    for (long t = 0; t < Hc->p[Hc->rows]; t++) {
+        int c = Hc->j[t], a = c / d;
+        if (ord[a] >= 0) next[ord[a] + c - d * a + 1]++;
+    }
     for (int i = 0; i < rows; i++) next[i + 1] += next[i];
     if (!(T = fc_matrix_csr(rows, Hc->rows, next[rows]))) goto out;
     memcpy(T->p, next, ((size_t)rows + 1) * sizeof *next);
     for (int j = 0; j < Hc->rows; j++)
         for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
-            int i = row[Hc->j[t]];
-            if (i < 0) continue;
+            int c = Hc->j[t], a = c / d;
+            if (ord[a] < 0) continue;
+            int i = ord[a] + c - d * a;
             T->j[next[i]] = j;
             T->x[next[i]++] = Hc->x[t];
         }
 out:
-    free(row); free(next);
+    free(ord); free(next);
     return T;
 }
 
