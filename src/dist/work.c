@@ -126,14 +126,20 @@ static fc_matrix *owned_rows(const fc_matrix *Hc, const fc_dist_layout *L, int d
     if (!ord || !next) goto out;
     for (int a = 0; a < nc; a++) ord[a] = -1;
     for (int o = 0; o < L->nown; o++) ord[L->own[o]] = d * o;
-    for (long t = 0; t < Hc->p[Hc->rows]; t++) {
-        int c = Hc->j[t], a = c / d;
-        if (ord[a] >= 0) next[ord[a] + c - d * a + 1]++;
+    /* an owned contact's columns are nonzero in its bodies' rows only, and
+     * its bodies are local: the other rows are skipped */
+    for (int j = 0; j < Hc->rows; j++) {
+        if (L->glob2loc[L->dof_body[j]] < 0) continue;
+        for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
+            int c = Hc->j[t], a = c / d;
+            if (ord[a] >= 0) next[ord[a] + c - d * a + 1]++;
+        }
     }
     for (int i = 0; i < rows; i++) next[i + 1] += next[i];
     if (!(T = fc_matrix_csr(rows, Hc->rows, next[rows]))) goto out;
     memcpy(T->p, next, ((size_t)rows + 1) * sizeof *next);
-    for (int j = 0; j < Hc->rows; j++)
+    for (int j = 0; j < Hc->rows; j++) {
+        if (L->glob2loc[L->dof_body[j]] < 0) continue;
         for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
             int c = Hc->j[t], a = c / d;
             if (ord[a] < 0) continue;
@@ -141,6 +147,7 @@ static fc_matrix *owned_rows(const fc_matrix *Hc, const fc_dist_layout *L, int d
             T->j[next[i]] = j;
             T->x[next[i]++] = Hc->x[t];
         }
+    }
 out:
     free(ord); free(next);
     return T;
