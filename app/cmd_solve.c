@@ -195,25 +195,30 @@ int cmd_solve(int argc, char **argv)
     fc_err solved = FC_OK;
     int nguess = 0, warm = 0;
     double *r0 = NULL, *lambda0 = NULL;
-    if (r && fc_read_guess(a.file, p, 0, NULL, NULL, &nguess, &err)) {
-        free(r); free(u); free(v); free(lambda);
-        fc_problem_free(p);
-        return cli_fail("%s", err.msg);
-    }
+    int bad = r && fc_read_guess(a.file, p, 0, NULL, NULL, &nguess, &err);
     a.has_guess = nguess > 0;
-    if (nguess > 0 && !a.cold && (r0 = calloc((size_t)m, sizeof *r0)) != NULL &&
+    if (!bad && nguess > 0 && !a.cold && (r0 = calloc((size_t)m, sizeof *r0)) != NULL &&
         (p->neq == 0 || (lambda0 = calloc((size_t)p->neq, sizeof *lambda0)) != NULL)) {
         /* the guess's lambda (FClib /guesses/K/l) warm-starts the multipliers */
-        if (fc_read_guess_eq(a.file, p, 0, r0, NULL, lambda0, NULL, &err)) {
-            free(r0); free(lambda0); free(r); free(u); free(v); free(lambda);
-            fc_problem_free(p);
-            return cli_fail("%s", err.msg);
-        }
+        bad = fc_read_guess_eq(a.file, p, 0, r0, NULL, lambda0, NULL, &err) != FC_OK;
         a.opt.r0 = r0;
         a.opt.lambda0 = lambda0;
         warm = 1;
     }
     int have = r && u && (p->kind == FC_LOCAL || v) && (p->neq == 0 || lambda);
+#ifdef FRICON_MPI
+    /* the ranks go on together or stop together: one rank failing to read
+     * the guess would leave the others in the barrier below */
+    if (dist) {
+        if (!bad && !have) snprintf(err.msg, sizeof err.msg, "%s: out of memory", a.file);
+        bad = fc_dist_agree(bad || !have, err.msg, (int)sizeof err.msg);
+    }
+#endif
+    if (bad) {
+        free(r0); free(lambda0); free(r); free(u); free(v); free(lambda);
+        fc_problem_free(p);
+        return cli_fail("%s", err.msg);
+    }
     if (have) {
 #ifdef FRICON_MPI
         /* the solve's clock ("seconds") starts once every rank has read */

@@ -10,8 +10,9 @@
 # every solution in one Python process at the end);
 # the pile has interface bodies; --max-iter and --time-limit are honoured
 # on every rank; rank 0 alone prints (one JSON line); bad input is one
-# line and exit 2; one rank sweeps as serial velocity-form Gauss-Seidel
-# (dist-nsgs) and as serial nncg (dist-nncg), checked with NP = 2;
+# line and exit 2 (a guess that one rank cannot read too); one rank
+# sweeps as serial velocity-form Gauss-Seidel (dist-nsgs) and as serial
+# nncg (dist-nncg), checked with NP = 2;
 # simulate (which writes files) is refused under several ranks.
 # usage: mpi.sh FRICON SHARED_DATA CHECKER MPIRUN NP
 set -u
@@ -139,6 +140,27 @@ if [ -f "$pile" ]; then
   [ "${total:-0}" -gt "${ncp:-0}" ] && ok || bad "pile: no contact active in the warm start (cost $total, nc $ncp)"
   awk -v b="${busiest:-0}" -v n="${total:-0}" -v k="$NP" 'BEGIN { exit !(n > 0 && b > 0 && b * k <= 1.03 * n) }' \
     && ok || bad "pile: cost $busiest of $total on the busiest of $NP ranks"
+  # a guess (/guesses/1/r one value short) that one rank alone cannot read
+  # (MPMD: the other ranks read the good file, the same problem) fails
+  # every rank, exit 2, one line naming the file, on rank 0 or another;
+  # it left the others in the barrier before the solve (the timeout)
+  if /usr/bin/python3 -c "
+import h5py, shutil, sys
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], 'r+') as f:
+    n = f['guesses/1/r'].shape[0]; del f['guesses/1/r']; f['guesses/1/r'] = [0.0] * (n - 1)
+" "$pile" "$TMP/badguess.hdf5" 2>/dev/null; then
+    for first in good bad; do
+      if [ $first = good ]; then f1=$pile f2=$TMP/badguess.hdf5; else f1=$TMP/badguess.hdf5 f2=$pile; fi
+      timeout 120 "$MPIRUN" --oversubscribe -q -np 1 "$BIN" solve "$f1" --solver dist-nncg --json : \
+        -np $((NP - 1)) "$BIN" solve "$f2" --solver dist-nncg --json >"$TMP/out" 2>"$TMP/err"
+      rc=$?
+      [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "badguess.hdf5: /guesses/1/r" "$TMP/err" \
+        && ok || bad "a guess unreadable on some ranks ($first file on rank 0): exit $rc, stderr: $(head -c 300 "$TMP/err")"
+    done
+  else
+    bad "could not write the malformed guess of $pile"
+  fi
   # --time-limit: a tight limit ends the run on every rank
   run solve "$pile" --solver dist-nsgs --json --cold --tol 1e-300 --time-limit 0.05 >"$TMP/json" 2>/dev/null
   rc=$?

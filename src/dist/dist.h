@@ -46,11 +46,10 @@ typedef struct fc_dist_layout {
 } fc_dist_layout;
 
 /* Build the layout of p over comm (collective: every rank passes the same
- * p), from M and H as CSR (Mc, Hc) and H^T (Ht).  0 on success; else 1
- * with a one-line reason in msg. */
-int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
-                         const double *r, int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg,
-                         size_t len);
+ * p), from M and H as CSR (Mc, Hc).  0 on success; else 1 with a one-line
+ * reason in msg. */
+int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const double *r,
+                         int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len);
 void fc_dist_layout_free(fc_dist_layout *L);
 
 /* part[b] in [0, nparts) for the nb bodies of the contact graph (contact
@@ -81,6 +80,9 @@ void fc_dist_ensure_init(void);
 /* fc_read for a distributed solve (read.c): M's definiteness checked per
  * diagonal block, a share per rank; all fail when one does.  Collective. */
 fc_err fc_dist_read(const char *path, fc_problem **p, fc_error *err);
+/* 1 when failed on any rank, with msg (len bytes) the lowest failing
+ * rank's on every rank; else 0.  Collective. */
+int fc_dist_agree(int failed, char *msg, int len);
 
 /* ---- the solvers' common machinery (work.c) ---- */
 
@@ -95,7 +97,9 @@ typedef struct fc_dist_work {
     fc_dist_exchange X;
     int d, nv;
     fc_matrix *Mc;          /* M as CSR (global)                             */
-    fc_matrix *Hc, *Ht;     /* H by dofs, H^T by contact components (global) */
+    const fc_matrix *Hc;    /* H by dofs (global): p->H when CSR, or Hc_own  */
+    fc_matrix *Hc_own;      /* H's CSR copy when p->H is not CSR             */
+    fc_matrix *Ht;          /* the owned contacts' rows of H^T (global dofs) */
     fc_matrix *Hl, *Gl;     /* owned rows of H^T and of G^T, local v indices */
     double *inv;            /* local bodies' M^-1, dense, at ioff[i]         */
     int *ioff;

@@ -6,61 +6,39 @@
  * one broadcast and no scatter. */
 #include "internal.h"
 #include "dist/dist.h"
+#include "matrix/blocks.h"
 
 #include <stdio.h>
 #include <time.h>
 
-static int root_of(int *par, int i)
-{
-    while (par[i] != i) { par[i] = par[par[i]]; i = par[i]; }
-    return i;
-}
-
-static void join(int *par, int a, int b)
-{
-    a = root_of(par, a);
-    b = root_of(par, b);
-    if (a != b) par[a < b ? b : a] = a < b ? a : b;
-}
-
-/* Bodies: dofs joined by M's pattern and by equal nonempty sets of
- * contacts in H (a hash: a collision only joins two groups, which stays
- * a valid body).  Fills bstart, bdof, dof_body, dof_pos; the count. */
+/* Bodies: M's diagonal blocks merged by equal nonempty sets of contacts
+ * in H (a hash: a collision only joins two groups, which stays a valid
+ * body).  Fills bstart, bdof, dof_body, dof_pos; the count. */
 static int find_bodies(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc,
                        fc_dist_layout *L)
 {
-    int n = p->n, d = p->d;
-    int *par = fc_calloc((size_t)n + 1, sizeof *par);
+    int n = p->n, d = p->d, npairs = 0;
+    int *pairs = fc_calloc(2 * (size_t)n + 1, sizeof *pairs);
     fc_dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
-    if (!par || !sg) { free(par); free(sg); return -1; }
-    for (int i = 0; i < n; i++) par[i] = i;
-    for (int i = 0; i < n; i++)
-        for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) join(par, i, Mc->j[k]);
+    L->bstart = fc_calloc((size_t)n + 2, sizeof *L->bstart);
+    if (!pairs || !sg || !L->bstart) { free(pairs); free(sg); return -1; }
     fc_dof_signatures(Hc, d, sg);
     for (int k = 1; k < n; k++)
-        if (sg[k].h && sg[k].h == sg[k - 1].h) join(par, sg[k - 1].i, sg[k].i);
+        if (sg[k].h && sg[k].h == sg[k - 1].h) {
+            pairs[2 * npairs] = sg[k - 1].i;
+            pairs[2 * npairs++ + 1] = sg[k].i;
+        }
     free(sg);
-    int nb = 0;
-    for (int i = 0; i < n; i++) L->dof_body[i] = root_of(par, i) == i ? nb++ : -1;
-    for (int i = 0; i < n; i++) L->dof_body[i] = L->dof_body[root_of(par, i)];
-    free(par);
-    L->bstart = fc_calloc((size_t)nb + 2, sizeof *L->bstart);
-    if (!L->bstart) return -1;
-    for (int i = 0; i < n; i++) L->bstart[L->dof_body[i] + 1]++;
-    for (int b = 0; b < nb; b++) L->bstart[b + 1] += L->bstart[b];
-    int *fill = fc_calloc((size_t)nb + 1, sizeof *fill);
-    if (!fill) return -1;
-    for (int i = 0; i < n; i++) {   /* dofs ascending within a body */
-        int b = L->dof_body[i];
-        L->dof_pos[i] = fill[b];
-        L->bdof[L->bstart[b] + fill[b]++] = i;
-    }
-    free(fill);
+    int nb = fc_diag_blocks(Mc, pairs, npairs, L->dof_body, L->bstart, L->bdof);
+    free(pairs);
+    for (int b = 0; b < nb; b++)   /* dofs ascending within a body */
+        for (int k = L->bstart[b]; k < L->bstart[b + 1]; k++) L->dof_pos[L->bdof[k]] = k - L->bstart[b];
     return nb;
 }
 
-/* Contact a's bodies (distinct, in order of first appearance in H). */
-static int contact_bodies(const fc_problem *p, const fc_matrix *Ht, fc_dist_layout *L)
+/* Contact a's bodies (distinct, in order of first appearance in H^T's
+ * rows d a .. d a + d - 1), from H^T (the fallback of contact_bodies). */
+static int contact_bodies_t(const fc_problem *p, const fc_matrix *Ht, fc_dist_layout *L)
 {
     int d = p->d, nc = p->nc;
     L->cptr = fc_calloc((size_t)nc + 1, sizeof *L->cptr);
@@ -76,6 +54,60 @@ static int contact_bodies(const fc_problem *p, const fc_matrix *Ht, fc_dist_layo
         L->cptr[a + 1] = k;
     }
     return 0;
+}
+
+/* Bodies a contact may touch before contact_bodies falls back on H^T. */
+#define CONTACT_BODIES_MAX 4
+
+/* The same lists from H's rows, without H^T: each body of contact a keyed
+ * by its first place in that scan (component k, dof j: k n + j), the
+ * bodies sorted by key. */
+static int contact_bodies(const fc_problem *p, const fc_matrix *Hc, fc_dist_layout *L)
+{
+    int d = p->d, nc = p->nc, n = p->n, over = 0, ret = 1;
+    size_t cap = (size_t)nc * CONTACT_BODIES_MAX + 1;
+    int *cnt = fc_calloc((size_t)nc + 1, sizeof *cnt), *sb = fc_calloc(cap, sizeof *sb);
+    long *key = fc_calloc(cap, sizeof *key);
+    if (!cnt || !sb || !key) goto out;
+    for (int j = 0; j < n && !over; j++) {
+        int b = L->dof_body[j];
+        for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
+            int a = Hc->j[t] / d, m = cnt[a], q = 0;
+            long kk = (long)(Hc->j[t] - d * a) * n + j;
+            int *s = sb + (size_t)a * CONTACT_BODIES_MAX;
+            long *ky = key + (size_t)a * CONTACT_BODIES_MAX;
+            while (q < m && s[q] != b) q++;
+            if (q < m) { if (kk < ky[q]) ky[q] = kk; }
+            else if (m == CONTACT_BODIES_MAX) over = 1;
+            else { s[m] = b; ky[m] = kk; cnt[a] = m + 1; }
+        }
+    }
+    if (over) {   /* a contact of many bodies: through H^T */
+        fc_matrix *Ht = fc_csr_transpose(Hc);
+        ret = !Ht || contact_bodies_t(p, Ht, L);
+        fc_matrix_free(Ht);
+        goto out;
+    }
+    long tot = 0;
+    for (int a = 0; a < nc; a++) tot += cnt[a];
+    L->cptr = fc_calloc((size_t)nc + 1, sizeof *L->cptr);
+    L->cbody = fc_calloc((size_t)tot + 1, sizeof *L->cbody);
+    if (!L->cptr || !L->cbody) goto out;
+    for (int a = 0; a < nc; a++) {
+        int *s = sb + (size_t)a * CONTACT_BODIES_MAX, m = cnt[a];
+        long *ky = key + (size_t)a * CONTACT_BODIES_MAX;
+        for (int q = 1; q < m; q++)   /* by key, insertion */
+            for (int r = q; r > 0 && ky[r] < ky[r - 1]; r--) {
+                long tk = ky[r]; ky[r] = ky[r - 1]; ky[r - 1] = tk;
+                int tb = s[r]; s[r] = s[r - 1]; s[r - 1] = tb;
+            }
+        memcpy(L->cbody + L->cptr[a], s, (size_t)m * sizeof *s);
+        L->cptr[a + 1] = L->cptr[a] + m;
+    }
+    ret = 0;
+out:
+    free(cnt); free(sb); free(key);
+    return ret;
 }
 
 static int cmp_int(const void *x, const void *y)
@@ -191,9 +223,8 @@ static int local_part(const fc_problem *p, fc_dist_layout *L, const int *bptr, c
     return 0;
 }
 
-int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht,
-                         const double *r, int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg,
-                         size_t len)
+int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matrix *Hc, const double *r,
+                         int active_cost, MPI_Comm comm, fc_dist_layout *L, char *msg, size_t len)
 {
     memset(L, 0, sizeof *L);
     L->comm = comm;
@@ -214,7 +245,7 @@ int fc_dist_layout_build(const fc_problem *p, const fc_matrix *Mc, const fc_matr
                      L->bstart[b + 1] - L->bstart[b], FC_DIST_MAX_BODY);
             goto out;
         }
-    if (contact_bodies(p, Ht, L)) goto out;
+    if (contact_bodies(p, Hc, L)) goto out;
     if (!(L->part = fc_calloc((size_t)L->nb + 1, sizeof *L->part))) goto out;
     int failed = 0;
     clock_t c0 = clock();

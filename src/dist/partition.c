@@ -57,7 +57,28 @@ int fc_dist_partition(int nb, int nc, const int *cptr, const int *cbody, const u
             for (int t = cptr[a]; t < cptr[a + 1]; t++)
                 if (t != s) pair[np++] = (long long)cbody[s] * nb + cbody[t];
     }
-    qsort(pair, (size_t)np, sizeof *pair, cmp_ll);
+    /* the pairs sorted: bucketed by their first body (a counting sort, in
+     * place of a qsort of them all on rank 0 while the others wait), then
+     * each body's few by insertion */
+    long *bp = fc_calloc((size_t)nb + 2, sizeof *bp);
+    long long *sorted = fc_calloc((size_t)np + 1, sizeof *sorted);
+    if (!bp || !sorted) { free(bp); free(sorted); goto done; }
+    for (long k = 0; k < np; k++) bp[pair[k] / nb + 1]++;
+    for (int b = 0; b < nb; b++) bp[b + 1] += bp[b];
+    for (long k = 0; k < np; k++) sorted[bp[pair[k] / nb]++] = pair[k];
+    for (int b = nb; b > 0; b--) bp[b] = bp[b - 1];
+    bp[0] = 0;
+    for (int b = 0; b < nb; b++) {
+        long lo = bp[b], hi = bp[b + 1];
+        if (hi - lo > 32) { qsort(sorted + lo, (size_t)(hi - lo), sizeof *sorted, cmp_ll); continue; }
+        for (long q = lo + 1; q < hi; q++)
+            for (long r = q; r > lo && sorted[r] < sorted[r - 1]; r--) {
+                long long t = sorted[r]; sorted[r] = sorted[r - 1]; sorted[r - 1] = t;
+            }
+    }
+    free(bp);
+    free(pair);
+    pair = sorted;
     long ne = 0;
     for (long k = 0; k < np; k++) {
         if (k > 0 && pair[k] == pair[k - 1]) { ewgt[ne - 1]++; continue; }

@@ -6,62 +6,41 @@
  * every rank), is checked on M's diagonal blocks, each rank a share. */
 #include "internal.h"
 #include "dist/dist.h"
+#include "matrix/blocks.h"
 
 #include <lapacke.h>
 #include <stdio.h>
 #include <string.h>
 
-static int root_of(int *par, int i)
-{
-    while (par[i] != i) { par[i] = par[par[i]]; i = par[i]; }
-    return i;
-}
-
-/* M's diagonal blocks (the connected components of its pattern), this
- * rank's share of them (every size-th from the rank-th) each by a dense
- * Cholesky: 1 all positive definite, 0 one is not, -1 a block has more
- * than FC_DIST_MAX_BODY dofs (or no memory): the whole M must be checked. */
+/* M's diagonal blocks (fc_diag_blocks), this rank's share of them
+ * (every size-th from the rank-th) each by a dense Cholesky: 1 all
+ * positive definite, 0 one is not, -1 a block has more than
+ * FC_DIST_MAX_BODY dofs (or no memory): the whole M must be checked. */
 static int blocks_definite(const fc_matrix *M, int rank, int size)
 {
     fc_matrix *C = fc_matrix_to_csr(M);
-    int n = M->rows, ok = -1;
-    int *par = fc_calloc((size_t)n + 1, sizeof *par), *start = fc_calloc((size_t)n + 2, sizeof *start);
+    int n = M->rows, ok = -1, nb = -1, big = 0;
+    int *blk = fc_calloc((size_t)n + 1, sizeof *blk), *start = fc_calloc((size_t)n + 2, sizeof *start);
     int *dofs = fc_calloc((size_t)n + 1, sizeof *dofs), *pos = fc_calloc((size_t)n + 1, sizeof *pos);
     double *A = NULL;
-    if (!C || !par || !start || !dofs || !pos) goto done;
-    for (int i = 0; i < n; i++) par[i] = i;
-    for (int i = 0; i < n; i++)
-        for (int k = C->p[i]; k < C->p[i + 1]; k++) {
-            int a = root_of(par, i), b = root_of(par, C->j[k]);
-            if (a != b) par[a < b ? b : a] = a < b ? a : b;
-        }
-    /* components numbered by their lowest dof; dofs ascending within one */
-    int nb = 0, big = 0;
-    for (int i = 0; i < n; i++) pos[i] = root_of(par, i) == i ? nb++ : pos[root_of(par, i)];
-    for (int i = 0; i < n; i++) start[pos[i] + 1]++;
-    for (int b = 0; b < nb; b++) {
-        big = big > start[b + 1] ? big : start[b + 1];
-        start[b + 1] += start[b];
-    }
+    if (!C || !blk || !start || !dofs || !pos || (nb = fc_diag_blocks(C, NULL, 0, blk, start, dofs)) < 0) goto done;
+    for (int b = 0; b < nb; b++) big = big > start[b + 1] - start[b] ? big : start[b + 1] - start[b];
     if (big > FC_DIST_MAX_BODY) goto done;
-    for (int i = 0; i < n; i++) dofs[start[pos[i]]++] = i;
-    for (int b = nb; b > 0; b--) start[b] = start[b - 1];
-    start[0] = 0;
     if (!(A = fc_calloc((size_t)big * big + 1, sizeof *A))) goto done;
     ok = 1;
     for (int b = rank; b < nb && ok; b += size) {
         int s = start[b + 1] - start[b];
-        for (int k = 0; k < s; k++) par[dofs[start[b] + k]] = k;   /* par: the place in the block */
+        for (int k = 0; k < s; k++) pos[dofs[start[b] + k]] = k;   /* the place in the block */
         memset(A, 0, (size_t)s * s * sizeof *A);
         for (int k = 0; k < s; k++) {
             int i = dofs[start[b] + k];
-            for (int t = C->p[i]; t < C->p[i + 1]; t++) A[k + (size_t)par[C->j[t]] * s] += C->x[t];
+            for (int t = C->p[i]; t < C->p[i + 1]; t++) A[k + (size_t)pos[C->j[t]] * s] += C->x[t];
         }
         ok = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', s, A, s) == 0;   /* > 0: a pivot not positive */
     }
 done:
     fc_matrix_free(C);
-    free(par); free(start); free(dofs); free(pos); free(A);
+    free(blk); free(start); free(dofs); free(pos); free(A);
     return ok;
 }
 
@@ -69,6 +48,20 @@ static int is_hdf5(const char *path)
 {
     size_t l = strlen(path);
     return (l > 5 && !strcmp(path + l - 5, ".hdf5")) || (l > 3 && !strcmp(path + l - 3, ".h5"));
+}
+
+int fc_dist_agree(int failed, char *msg, int len)
+{
+    fc_dist_ensure_init();
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int lo = failed ? rank : size;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (lo == size) return 0;
+    MPI_Bcast(msg, len, MPI_CHAR, lo, MPI_COMM_WORLD);
+    msg[len - 1] = '\0';
+    return 1;
 }
 
 fc_err fc_dist_read(const char *path, fc_problem **out, fc_error *err)

@@ -27,7 +27,7 @@ void fc_dist_work_free(fc_dist_work *w)
 {
     fc_dist_exchange_free(&w->X);
     fc_dist_layout_free(&w->L);
-    fc_matrix_free(w->Mc); fc_matrix_free(w->Hc); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
+    fc_matrix_free(w->Mc); fc_matrix_free(w->Hc_own); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
     fc_vsweep_free(&w->vs);
     free(w->inv); free(w->ioff); free(w->loc); free(w->v); free(w->rl); free(w->best);
     free(w->scratch); free(w->piv); free(w->red);
@@ -114,6 +114,45 @@ static int body_velocity(const fc_problem *p, const fc_matrix *Mc, const fc_dist
 
 #define LAP(k) do { clock_t c1 = clock(); w->lap[k] = (double)(c1 - c0) / CLOCKS_PER_SEC; c0 = c1; } while (0)
 
+/* The owned contacts' rows of H^T (row d o + k: component k of the o-th
+ * owned contact; columns the global dofs, ascending), from H's rows: a
+ * transpose of this rank's columns only.  NULL when out of memory. */
+static fc_matrix *owned_rows(const fc_matrix *Hc, const fc_dist_layout *L, int d, int nc)
+{
+    if (L->nown == nc) return fc_csr_transpose(Hc);   /* every contact, in file order: all of H^T */
+    int rows = d * L->nown;
+    int *ord = fc_calloc((size_t)nc + 1, sizeof *ord), *next = fc_calloc((size_t)rows + 2, sizeof *next);
+    fc_matrix *T = NULL;
+    if (!ord || !next) goto out;
+    for (int a = 0; a < nc; a++) ord[a] = -1;
+    for (int o = 0; o < L->nown; o++) ord[L->own[o]] = d * o;
+    /* an owned contact's columns are nonzero in its bodies' rows only, and
+     * its bodies are local: the other rows are skipped */
+    for (int j = 0; j < Hc->rows; j++) {
+        if (L->glob2loc[L->dof_body[j]] < 0) continue;
+        for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
+            int c = Hc->j[t], a = c / d;
+            if (ord[a] >= 0) next[ord[a] + c - d * a + 1]++;
+        }
+    }
+    for (int i = 0; i < rows; i++) next[i + 1] += next[i];
+    if (!(T = fc_matrix_csr(rows, Hc->rows, next[rows]))) goto out;
+    memcpy(T->p, next, ((size_t)rows + 1) * sizeof *next);
+    for (int j = 0; j < Hc->rows; j++) {
+        if (L->glob2loc[L->dof_body[j]] < 0) continue;
+        for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
+            int c = Hc->j[t], a = c / d;
+            if (ord[a] < 0) continue;
+            int i = ord[a] + c - d * a;
+            T->j[next[i]] = j;
+            T->x[next[i]++] = Hc->x[t];
+        }
+    }
+out:
+    free(ord); free(next);
+    return T;
+}
+
 /* M^-1 of the local bodies, Hl, the contacts' W_aa, the first v; for a
  * solver that sweeps, the sweep's data per contact (nncg.sweep_data), else
  * (or on the CSR rows) Gl and the contacts' fc_local. */
@@ -164,20 +203,20 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
         }
     }
     LAP(1);
-    /* Hl: the owned contacts' rows of H^T */
+    /* Hl: the owned contacts' rows of H^T, over the local v */
+    if (!(w->Ht = owned_rows(w->Hc, L, d, p->nc))) goto out;
     long hnz = 0, gnz = 0;
     for (int o = 0; o < L->nown; o++) {
         int a = L->own[o];
-        hnz += w->Ht->p[d * a + d] - w->Ht->p[d * a];
+        hnz += w->Ht->p[d * o + d] - w->Ht->p[d * o];
         for (int s = L->cptr[a]; s < L->cptr[a + 1]; s++)
             gnz += (long)d * (L->bstart[L->cbody[s] + 1] - L->bstart[L->cbody[s]]);
     }
     if (!(w->Hl = fc_matrix_csr(rows, w->nv, hnz)) || (csr && !(w->Gl = fc_matrix_csr(rows, w->nv, gnz)))) goto out;
     long hk = 0;
     for (int o = 0; o < L->nown; o++) {
-        int a = L->own[o];
         for (int k = 0; k < d; k++) {
-            int grow = d * a + k;
+            int grow = d * o + k;
             for (int t = w->Ht->p[grow]; t < w->Ht->p[grow + 1]; t++) {
                 int j = w->Ht->j[t], i = L->glob2loc[L->dof_body[j]];
                 w->Hl->j[hk] = L->loff[i] + L->dof_pos[j];
@@ -211,7 +250,7 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
         int a = L->own[o];
         double W[25];
         for (int l = 0; l < d; l++) {
-            int jl = d * o + l, grow = d * a + l;
+            int jl = d * o + l, grow = jl;
             for (int sb = L->cptr[a]; sb < L->cptr[a + 1]; sb++) {
                 int b = L->cbody[sb], i = L->glob2loc[b], s = L->loff[i + 1] - L->loff[i];
                 memset(h, 0, (size_t)s * sizeof *h);
@@ -355,7 +394,13 @@ static int finish(fc_dist_work *w, const fc_problem *p, const double *r, double 
         if (body_velocity(p, w->Mc, w, b, r, A, w->piv, x)) return 1;
         for (int k = 0; k < w->L.bstart[b + 1] - w->L.bstart[b]; k++) v[w->L.bdof[w->L.bstart[b] + k]] = x[k];
     }
-    for (int i = 0; i < w->d * p->nc; i++) u[i] = row_dot(w->Ht, i, v) + p->w[i];
+    /* u = H^T v + w by H's rows: each u_i summed over the dofs in ascending
+     * order from 0, as a row of H^T would be */
+    const fc_matrix *H = w->Hc;
+    memset(u, 0, (size_t)w->d * p->nc * sizeof *u);
+    for (int j = 0; j < H->rows; j++)
+        for (int t = H->p[j]; t < H->p[j + 1]; t++) u[H->j[t]] += H->x[t] * v[j];
+    for (int i = 0; i < w->d * p->nc; i++) u[i] += p->w[i];
     return 0;
 }
 
@@ -401,10 +446,9 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     clock_t c_setup = clock();
     snprintf(msg, sizeof msg, "out of memory");
     w.Mc = fc_matrix_to_csr(p->M);
-    w.Hc = fc_matrix_to_csr(p->H);
-    w.Ht = w.Hc ? fc_csr_transpose(w.Hc) : NULL;
-    int bad = !w.Mc || !w.Ht ||
-              fc_dist_layout_build(p, w.Mc, w.Hc, w.Ht, r, opt->dist.active_cost, MPI_COMM_WORLD, &w.L, msg,
+    w.Hc = p->H->kind == FC_MAT_CSR ? p->H : (w.Hc_own = fc_matrix_to_csr(p->H));   /* the reader's CSR, not a copy */
+    int bad = !w.Mc || !w.Hc ||
+              fc_dist_layout_build(p, w.Mc, w.Hc, r, opt->dist.active_cost, MPI_COMM_WORLD, &w.L, msg,
                                    sizeof msg);
     double c_layout = (double)(clock() - c_setup) / CLOCKS_PER_SEC;
     bad = bad || setup(p, opt, polished, r, &w, msg, sizeof msg);   /* the polished ones sweep */
@@ -431,8 +475,8 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     lap[7] = w.L.cpu_part;
     lap[8] = w.L.wait_part;
     MPI_Allreduce(MPI_IN_PLACE, lap, 9, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    fc_log(opt, 1, "%s: waited up to %.3f s (wall) for the partition; setup CPU, the slowest rank's: M, H as CSR, "
-           "H^T and the layout %.3f s (rank 0's partition %.3f s); arrays %.3f, M^-1 blocks %.3f, owned rows "
+    fc_log(opt, 1, "%s: waited up to %.3f s (wall) for the partition; setup CPU, the slowest rank's: M as CSR "
+           "and the layout %.3f s (rank 0's partition %.3f s); arrays %.3f, M^-1 blocks %.3f, owned rows "
            "%.3f, sweep data %.3f, G and W_aa %.3f, first v %.3f s", name, lap[8], lap[6], lap[7], lap[0],
            lap[1], lap[2], lap[3], lap[4], lap[5]);
     int capped = 0, small = polished && p->nc <= DIST_POLISH_CONTACTS && fc_solver_find(DIST_POLISHER);

@@ -33,6 +33,7 @@
 #include "solvers/nncg.h"
 #include "solvers/nncg_newton.h"
 #include "solvers/velocity_contact.h"
+#include "matrix/blocks.h"
 #include "matrix/colour.h"
 
 #include <limits.h>
@@ -506,27 +507,16 @@ static int find_root(int *par, int i)
     return i;
 }
 
-/* M's diagonal blocks (connected components of its graph): blk[i] the
- * block of dof i (numbered by first dof), start[b] the blocks' offsets
- * (n + 2 entries, zero on entry); par: n scratch.  The number of blocks,
- * or -1 when M is not symmetric or a block exceeds NNCG_MAX_BLOCK. */
-static int m_blocks(const fc_problem *p, const fc_matrix *Mc, int *par, int *blk, int *start)
+/* M's diagonal blocks (fc_diag_blocks): blk[i] the block of dof i
+ * (numbered by first dof), start[b] the blocks' offsets (n + 2 entries),
+ * dofs (or NULL) each block's dofs.  The number of blocks, or -1 when M
+ * is not symmetric, a block exceeds NNCG_MAX_BLOCK or memory is out. */
+static int m_blocks(const fc_problem *p, const fc_matrix *Mc, int *blk, int *start, int *dofs)
 {
-    int n = p->n, nb = 0;
     if (fc_matrix_asymmetry(p->M) > 1e-14) return -1;
-    for (int i = 0; i < n; i++) par[i] = i;
-    for (int i = 0; i < n; i++)
-        for (int k = Mc->p[i]; k < Mc->p[i + 1]; k++) {
-            int a = find_root(par, i), b = find_root(par, Mc->j[k]);
-            if (a != b) par[a < b ? b : a] = a < b ? a : b;
-        }
-    for (int i = 0; i < n; i++) blk[i] = find_root(par, i) == i ? nb++ : -1;
-    for (int i = 0; i < n; i++) blk[i] = blk[find_root(par, i)];
-    for (int i = 0; i < n; i++) start[blk[i] + 1]++;
-    for (int b = 0; b < nb; b++) {
-        if (start[b + 1] > NNCG_MAX_BLOCK) return -1;
-        start[b + 1] += start[b];
-    }
+    int nb = fc_diag_blocks(Mc, NULL, 0, blk, start, dofs);
+    for (int b = 0; b < nb; b++)
+        if (start[b + 1] - start[b] > NNCG_MAX_BLOCK) return -1;
     return nb;
 }
 
@@ -535,11 +525,10 @@ int fc_nncg_velocity_form(const fc_problem *p)
     if (p->kind != FC_GLOBAL || !p->M) return 0;
     size_t n = (size_t)p->n;
     fc_matrix *Mc = fc_matrix_to_csr(p->M);
-    int *par = fc_calloc(n + 1, sizeof *par), *blk = fc_calloc(n + 1, sizeof *blk);
-    int *start = fc_calloc(n + 2, sizeof *start);
-    int ok = Mc && par && blk && start && m_blocks(p, Mc, par, blk, start) >= 0;
+    int *blk = fc_calloc(n + 1, sizeof *blk), *start = fc_calloc(n + 2, sizeof *start);
+    int ok = Mc && blk && start && m_blocks(p, Mc, blk, start, NULL) >= 0;
     fc_matrix_free(Mc);
-    free(par); free(blk); free(start);
+    free(blk); free(start);
     return ok;
 }
 
@@ -587,16 +576,15 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     int n = p->n, d = p->d, nc = p->nc;
     int ret = -1;
     fc_matrix *Mc = fc_matrix_to_csr(p->M), *Hc = NULL;
-    int *par = fc_calloc((size_t)n + 1, sizeof *par), *blk = fc_calloc((size_t)n + 1, sizeof *blk);
+    int *blk = fc_calloc((size_t)n + 1, sizeof *blk);
     int *start = fc_calloc((size_t)n + 2, sizeof *start), *dofs = fc_calloc((size_t)n + 1, sizeof *dofs);
     int *loc_of = fc_calloc((size_t)n + 1, sizeof *loc_of);
     double *inv = NULL;
     int *body = NULL;
-    if (!Mc || !par || !blk || !start || !dofs || !loc_of) goto out;
-    int nb = m_blocks(p, Mc, par, blk, start);
+    if (!Mc || !blk || !start || !dofs || !loc_of) goto out;
+    int nb = m_blocks(p, Mc, blk, start, dofs);
     if (nb < 0) { ret = 1; goto out; }
-    memset(par, 0, (size_t)n * sizeof *par);   /* fill counts */
-    for (int i = 0; i < n; i++) { loc_of[i] = par[blk[i]]; dofs[start[blk[i]] + par[blk[i]]++] = i; }
+    for (int i = 0; i < n; i++) loc_of[dofs[i]] = i - start[blk[dofs[i]]];
     /* the inverse blocks: block b (s <= NNCG_MAX_BLOCK dofs) at start[b] NNCG_MAX_BLOCK */
     inv = fc_calloc((size_t)n * NNCG_MAX_BLOCK + 1, sizeof *inv);
     if (!inv) goto out;
@@ -704,7 +692,7 @@ out:
     }
     fc_matrix_free(Mc);
     fc_matrix_free(Hc);
-    free(par); free(blk); free(start); free(dofs); free(loc_of); free(inv); free(body);
+    free(blk); free(start); free(dofs); free(loc_of); free(inv); free(body);
     return ret;
 }
 
