@@ -229,7 +229,8 @@ static int cmp_kept(const void *pa, const void *pb)
 
 static fc_mbd_kept key_of(const fc_mbd_contact *ct)
 {
-    fc_mbd_kept k = {ct->a < ct->b ? ct->a : ct->b, ct->a < ct->b ? ct->b : ct->a, ct->feature, {0, 0, 0}, {0, 0, 0}};
+    fc_mbd_kept k = {ct->a < ct->b ? ct->a : ct->b, ct->a < ct->b ? ct->b : ct->a, ct->feature,
+                     {0, 0, 0}, {0, 0, 0}};
     return k;
 }
 
