@@ -114,6 +114,11 @@ void fc_mbd_set_step(fc_mbd_world *w, double h);
 void fc_mbd_set_margin(fc_mbd_world *w, double margin);
 /* Factor of phi/h in w (1: the seed's full stabilisation). */
 void fc_mbd_set_stabilisation(fc_mbd_world *w, double factor);
+/* The warm start from the last step's impulses (contacts matched by body
+ * pair and feature): 0 their (n, t1, t2) components copied (default), 1
+ * the impulse kept as a world vector, projected on the new frame and
+ * cone (docs/granular-piles.md: a tie with 0 on the piles). */
+void fc_mbd_set_warm_start(fc_mbd_world *w, int mode);
 double fc_mbd_step_size(const fc_mbd_world *w);
 double fc_mbd_time(const fc_mbd_world *w);
 

@@ -382,6 +382,10 @@ typedef struct fc_nncg_options {
     double newton_reg;     /* s > 0: the Newton system (J + s I) x = -F
                               (J is nearly singular on hyperstatic
                               packings); default 0                         */
+    int focus;             /* passes, after each sweep, over the contacts
+                              whose status (open, sticking, sliding) changed
+                              in it and the contacts sharing a body with
+                              them (velocity form); 0: none; default 0    */
     int sweep_data;        /* the velocity form's sweep data (nncg, and
                               dist-nsgs / dist-nncg): 0 CSR rows of H^T and
                               G^T = (M^-1 H)^T, 1 laid out per contact with

@@ -386,6 +386,74 @@ static void test_pile(void)
     fc_mbd_world_free(w);
 }
 
+/* The warm start (fc_mbd_set_warm_start) of a pouring pile, recomputed
+ * here from the previous step's contacts: mode 0 copies the (n, t1, t2)
+ * components of the contact with the same bodies and feature; mode 1
+ * projects its world impulse (on the lower-numbered body) on the new
+ * frame, then on the cone (check.h's projection).  Some tangents turn. */
+static void test_warm_start(int mode)
+{
+    fc_mbd_scene_params par;
+    fc_mbd_scene_defaults(&par);
+    par.count = 150;
+    fc_mbd_world *w;
+    fc_error err;
+    CHECK(fc_mbd_scene("pile", &par, &w, &err) == FC_OK, "%s", err.msg);
+    fc_mbd_set_warm_start(w, mode);
+    fc_options o;
+    opts(&o, 1e-6);
+    o.max_iter = 300;
+    int matched = 0, turned = 0, bad = 0, cap = 0, nold = 0;
+    double *old = NULL;   /* per contact: lo, hi, feature, r (3), world impulse on lo (3) */
+    for (int s = 0; s < 40; s++) {
+        fc_mbd_step_info in;
+        CHECK(fc_mbd_step(w, "nsgs", &o, &in, &err) == FC_OK, "%s", err.msg);
+        int nc = fc_mbd_contact_count(w);
+        for (int c = 0; c < nc && s > 0; c++) {
+            const fc_mbd_contact *ct = fc_mbd_contact_at(w, c);
+            int lo = ct->a < ct->b ? ct->a : ct->b, hi = ct->a < ct->b ? ct->b : ct->a;
+            const double *g = w->last_r0 + 3 * c, *dir[3] = {ct->n, ct->t1, ct->t2};
+            const double *k = NULL;
+            for (int j = 0; j < nold && !k; j++)
+                if (old[9 * j] == lo && old[9 * j + 1] == hi && old[9 * j + 2] == ct->feature) k = old + 9 * j;
+            double e[3] = {0, 0, 0}, sign = ct->a == lo ? 1.0 : -1.0;
+            if (k) {
+                matched++;
+                for (int i = 0; i < 3; i++) e[i] = mode ? sign * v3_dot(k + 6, dir[i]) : k[3 + i];
+                if (mode) check_project(3, ct->mu, 0.0, e);
+                double dt = hypot(e[1] - k[4], e[2] - k[5]), nt = hypot(k[4], k[5]);
+                turned += mode && nt > 0 && dt > 0.1 * nt;
+            }
+            double scale = fmax(1e-300, v3_norm(e));
+            bad += fabs(g[0] - e[0]) + fabs(g[1] - e[1]) + fabs(g[2] - e[2]) > 1e-12 * scale;
+        }
+        if (nc > cap) {
+            cap = nc;
+            old = realloc(old, (size_t)cap * 9 * sizeof *old);
+        }
+        for (int c = 0; c < nc; c++) {   /* this step's impulses, kept as the next one's reference */
+            const fc_mbd_contact *ct = fc_mbd_contact_at(w, c);
+            int lo = ct->a < ct->b ? ct->a : ct->b;
+            double *k = old + 9 * c, sign = ct->a == lo ? 1.0 : -1.0;
+            k[0] = lo;
+            k[1] = ct->a < ct->b ? ct->b : ct->a;
+            k[2] = ct->feature;
+            for (int i = 0; i < 3; i++) {
+                k[3 + i] = ct->r[i];
+                k[6 + i] = sign * (ct->r[0] * ct->n[i] + ct->r[1] * ct->t1[i] + ct->r[2] * ct->t2[i]);
+            }
+        }
+        nold = nc;
+    }
+    printf("warm start mode %d: %d contacts matched over 40 steps, %d with the tangential part turned\n", mode,
+           matched, turned);
+    CHECK(matched > 100, "warm start mode %d: %d contacts matched", mode, matched);
+    CHECK(bad == 0, "warm start mode %d: %d guesses differ from the recomputed ones", mode, bad);
+    CHECK(!mode || turned > 0, "warm start mode 1: no frame turned (the test shows nothing)");
+    free(old);
+    fc_mbd_world_free(w);
+}
+
 /* The 10^4-sphere column: built, detected (linear broad phase), and a few
  * steps taken within a budget; its edges start to roll off. */
 static void test_column(void)
@@ -918,6 +986,8 @@ int main(void)
     test_slide(25, 0.3);
     test_slide(30, 0.1);
     test_pile();
+    test_warm_start(0);
+    test_warm_start(1);
     test_stack(30);
     test_export();
     test_column();

@@ -5,7 +5,7 @@
  * TwoRods), local problems; every order and acceleration converges; the
  * conjugate step takes fewer sweeps than plain sweeps on the stacks;
  * max_iter and the time limit are honoured; so with the Newton-Krylov
- * steps (nncg.newton). */
+ * steps (nncg.newton) and the focus passes (nncg.focus). */
 #include "test.h"
 #include "check.h"
 
@@ -226,6 +226,38 @@ static void newton_steps(void)
     fc_problem_free(p);
 }
 
+/* The focus passes (nncg.focus) keep nncg converging on the bundled pile
+ * step (velocity form, the bodies' neighbours listed), a local problem and
+ * a 2D one (the changed contacts alone), change the iterates (other sweep
+ * counts than plain nncg on the pile step), and leave the limits
+ * honoured. */
+static void focus_passes(void)
+{
+    static const char *const base[] = {NULL}, *const f2[] = {"nncg.focus", "2", NULL};
+    const char *path = FRICON_EXAMPLES "/pile300-step30.hdf5";
+    fc_problem *p = test_read(path);
+    if (p) {
+        fc_info i0, info;
+        run_kv(p, 1e-4, base, 0, 60.0, &i0);
+        double e = run_kv(p, 1e-4, f2, 0, 60.0, &info);
+        printf("pile300-step30 nncg.focus=2: %s after %d sweeps (plain nncg %d), independent error %.3e\n",
+               fc_status_name(info.status), info.iterations, i0.iterations, e);
+        CHECK(info.status == FC_CONVERGED && e <= 1e-4 * (1 + 1e-6), "focus: %s, %.3e",
+              fc_status_name(info.status), e);
+        CHECK(info.dyn_residual <= 1e-8, "focus: dynamics residual %.3e", info.dyn_residual);
+        CHECK(info.iterations != i0.iterations, "focus: the same %d sweeps", info.iterations);
+        e = run_kv(p, 1e-14, f2, 7, 60.0, &info);
+        CHECK(info.status == FC_MAX_ITER && info.iterations == 7 && isfinite(e) && e < 1.0,
+              "focus, max_iter 7: %s after %d, %.3e", fc_status_name(info.status), info.iterations, e);
+        e = run_kv(p, 1e-14, f2, 0, 0.05, &info);
+        CHECK(info.status == FC_TIME_LIMIT && info.seconds < 2.0 && isfinite(e),
+              "focus, time limit 0.05 s: %s after %.3f s", fc_status_name(info.status), info.seconds);
+        fc_problem_free(p);
+    }
+    converges("fc3d/KaplasTower-i1061-4.hdf5.dat", 1e-6, "nncg.focus", "2");
+    converges("fc2d/fc2d_granularflowonwall_00667_00000.dat", 1e-6, "nncg.focus", "2");
+}
+
 int main(void)
 {
     warm_start("global/Spheres-i099-356-679.hdf5");
@@ -244,5 +276,6 @@ int main(void)
     limits(FRICON_EXAMPLES "/pile300-step30.hdf5");
     pile_step();
     newton_steps();
+    focus_passes();
     TEST_DONE();
 }

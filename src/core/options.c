@@ -147,6 +147,7 @@ static const fc_option_info table[] = {
     I(nncg.newton_gs, 0, 0, 100, "nncg: GMRES preconditioner, 0 block diagonal, k Gauss-Seidel sweeps (velocity form)"),
     I(nncg.newton_body, 0, 0, 1, "nncg: 1 GMRES preconditioned by J on each body's contacts (velocity form, newton_gs 0)"),
     D(nncg.newton_reg, 0.0, 0, 1e3, CLOSED, "nncg: the Newton-Krylov system is (J + newton_reg I) x = -F"),
+    I(nncg.focus, 0, 0, 100, "nncg: passes after each sweep over the contacts whose status (open, sticking, sliding) changed in it and their bodies' other contacts (0: none)"),
     I(nncg.sweep_data, 2, 0, 2, "nncg, dist-nsgs, dist-nncg sweep data: 0 CSR rows of H^T, G^T; 1 per contact, G stored; 2 per contact, G from M^-1's blocks"),
     I(nncg.newton_form, 0, 0, 3, "nncg Newton function: 0 Alart-Curnier, 1 Jean-Moreau, 2 Fischer-Burmeister, 3 natural map"),
     D(apgd.L0, 0.0, -INF, 1e12, CLOSED, "apgd: first Lipschitz estimate; <= 0: from one product with W"),

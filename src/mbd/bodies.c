@@ -45,6 +45,7 @@ void fc_mbd_set_gravity(fc_mbd_world *w, double gx, double gy, double gz)
 void fc_mbd_set_step(fc_mbd_world *w, double h) { if (h > 0) w->h = h; }
 void fc_mbd_set_margin(fc_mbd_world *w, double margin) { if (margin >= 0) w->margin = margin; }
 void fc_mbd_set_stabilisation(fc_mbd_world *w, double f) { if (f >= 0) w->stab = f; }
+void fc_mbd_set_warm_start(fc_mbd_world *w, int mode) { if (mode == 0 || mode == 1) w->warm_world = mode; }
 double fc_mbd_step_size(const fc_mbd_world *w) { return w->h; }
 double fc_mbd_time(const fc_mbd_world *w) { return w->time; }
 int fc_mbd_body_count(const fc_mbd_world *w) { return w->nbodies; }

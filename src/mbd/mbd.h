@@ -20,6 +20,8 @@ struct fc_mbd_world {
     struct fc_mbd_kept *prev;      /* of the previous step (warm start),
                                       sorted by (lo, hi, feature)        */
     int nprev, cap_prev;
+    int warm_world;        /* 1: the warm start projects the kept world
+                              impulse (fc_mbd_set_warm_start)            */
     int *pairs;            /* broad phase output: 2 * npairs             */
     int npairs, cap_pairs;
     fc_problem *last;      /* the problem of the last step               */
@@ -47,7 +49,8 @@ struct fc_mbd_world {
  * its shapes: the key names the same contact as (a, b, feature)). */
 typedef struct fc_mbd_kept {
     int lo, hi, feature;
-    double r[3];
+    double r[3];   /* the impulse's (n, t1, t2) components          */
+    double f[3];   /* the impulse on body lo, in the world frame    */
 } fc_mbd_kept;
 
 /* The narrow phase's output: contacts appended to a growing buffer, with

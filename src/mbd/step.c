@@ -229,20 +229,29 @@ static int cmp_kept(const void *pa, const void *pb)
 
 static fc_mbd_kept key_of(const fc_mbd_contact *ct)
 {
-    fc_mbd_kept k = {ct->a < ct->b ? ct->a : ct->b, ct->a < ct->b ? ct->b : ct->a, ct->feature, {0, 0, 0}};
+    fc_mbd_kept k = {ct->a < ct->b ? ct->a : ct->b, ct->a < ct->b ? ct->b : ct->a, ct->feature,
+                     {0, 0, 0}, {0, 0, 0}};
     return k;
 }
 
 /* Previous impulses of the current contacts (0 for new ones); count
- * found.  Threaded: a binary search per contact in the kept list. */
+ * found.  Copied component by component, or (w->warm_world) the kept
+ * world vector on the new frame, projected on the cone: a frame rebuilt
+ * from a turned normal (fc_mbd_tangents) may turn the tangents.
+ * Threaded: a binary search per contact in the kept list. */
 static int warm_start(const fc_mbd_world *w, double *r)
 {
-    int found = 0, d = w->planar ? 2 : 3, nc = w->ncontacts;
+    int found = 0, d = w->planar ? 2 : 3, nc = w->ncontacts, world = w->warm_world;
     FC_PAR_FOR(nc, reduction(+ : found), for (int c = 0; c < nc; c++) {
-        fc_mbd_kept key = key_of(&w->contacts[c]);
+        const fc_mbd_contact *ct = &w->contacts[c];
+        fc_mbd_kept key = key_of(ct);
         const fc_mbd_kept *old =
             w->nprev ? bsearch(&key, w->prev, (size_t)w->nprev, sizeof *w->prev, cmp_kept) : NULL;
-        for (int e = 0; e < d; e++) r[d * c + e] = old ? old->r[e] : 0.0;
+        const double *dir[3] = {ct->n, ct->t1, ct->t2};
+        double sign = ct->a == key.lo ? 1.0 : -1.0;
+        for (int e = 0; e < d; e++)
+            r[d * c + e] = !old ? 0.0 : world ? sign * v3_dot(old->f, dir[e]) : old->r[e];
+        if (old && world) fc_project_cone(d, ct->mu, 0.0, r + d * c);
         found += old != NULL;
     });
     return found;
@@ -265,7 +274,13 @@ static int remember(fc_mbd_world *w, const double *r, int d)
     fc_mbd_contact *ct = w->contacts;
     FC_PAR_FOR(nc, reduction(| : unsorted), for (int c = 0; c < nc; c++) {
         fc_mbd_kept k = key_of(&ct[c]);
+        const double *dir[3] = {ct[c].n, ct[c].t1, ct[c].t2};
+        double sign = ct[c].a == k.lo ? 1.0 : -1.0;
         for (int e = 0; e < 3; e++) k.r[e] = ct[c].r[e] = e < d ? r[d * c + e] : 0.0;
+        for (int x = 0; x < 3; x++) {
+            k.f[x] = 0.0;
+            for (int e = 0; e < d; e++) k.f[x] += sign * r[d * c + e] * dir[e][x];
+        }
         kept[c] = k;
         if (c > 0) {
             fc_mbd_kept before = key_of(&ct[c - 1]);

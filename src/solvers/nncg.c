@@ -23,6 +23,8 @@
  * order's.
  * nncg.newton / nncg.newton_near: Newton-Krylov steps between the sweeps
  * (nncg_newton.c; off by default, measured even with the sweeps).
+ * nncg.focus: passes, after each sweep, over the contacts whose status
+ * changed in it and their neighbours (nncg_focus.c; off by default).
  * docs/granular-piles.md: the approaches tried and the choice. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "internal.h"
@@ -32,6 +34,7 @@
 #include "core/firstorder.h"
 #include "solvers/nncg.h"
 #include "solvers/nncg_newton.h"
+#include "solvers/nncg_focus.h"
 #include "solvers/velocity_contact.h"
 #include "matrix/blocks.h"
 #include "matrix/colour.h"
@@ -89,6 +92,7 @@ typedef struct nncg_work {
     double *x, *pdir, *best;   /* m */
     double *vn;                /* n: G x in the Newton step's products with W */
     fc_nk nk;                  /* the Newton-Krylov step (nncg.newton > 0) */
+    fc_focus focus;            /* nncg.focus's status and lists */
 } nncg_work;
 
 static void work_free(nncg_work *w)
@@ -104,6 +108,7 @@ static void work_free(nncg_work *w)
     free(w->solves);
     free(w->x); free(w->pdir); free(w->best);
     free(w->vn);
+    fc_focus_free(&w->focus);
     fc_nk_free(&w->nk);
 }
 
@@ -206,6 +211,17 @@ static void sweep(nncg_work *w, const fc_local_params *par, int symmetric, doubl
     }
 }
 
+/* nncg.focus: passes over the k contacts list[] (file order). */
+static void focus_passes(nncg_work *w, const fc_local_params *par, int passes, const int *list, int k,
+                         double *r)
+{
+    for (int s = 0; s < passes; s++)
+        for (int i = 0; i < k; i++) {
+            if (w->Gt) contact_v(w, par, list[i], i + 1 < k ? list[i + 1] : -1, r);
+            else contact_w(w, par, list[i], r);
+        }
+}
+
 /* The error at r: u = H^T v + w (velocity form) or W r + q. */
 static double measure(const fc_problem *p, nncg_work *w, const double *r, double *u)
 {
@@ -287,6 +303,13 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         return FC_STATUS_ERROR;
     }
     w->nk.reg = o->newton_reg;
+    int focus = o->focus > 0 && (w->d == 2 || w->d == 3);
+    long focused = 0;
+    if (focus && fc_focus_init(&w->focus, w->d, w->nc, w->Gt ? w->body : NULL, n)) {
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
+    if (focus) fc_focus_list(&w->focus, p->mu, r, 1);
     fo_accel aa = {0};
     if (o->accel == 2 && fo_accel_init_nsgs(&aa, &opt->nsgs, m)) {
         snprintf(info->message, sizeof info->message, "out of memory");
@@ -349,6 +372,11 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         if (aa.on) fo_accel_save(&aa, r, m);
         if (w->Gt) fc_copy(n, w->v, w->vx);
         sweep(w, &par, o->symmetric, r);
+        if (focus) {   /* the sweep and the passes are one map for the conjugate step */
+            int k = fc_focus_list(&w->focus, p->mu, r, 0);
+            focus_passes(w, &par, o->focus, w->focus.list, k, r);
+            focused += (long)k * o->focus;
+        }
         it++;
         double gg, rn;
         change_norms(m, r, w->x, &gg, &rn);
@@ -417,6 +445,9 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     if (newton)
         fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations; %d factorisations of %d body blocks",
                w->nk.steps, w->nk.accepted, w->nk.krylov_its, w->nk.refactored, w->nk.nbk);
+    if (focus)
+        fc_log(opt, 0, "nncg: %ld contact solves in the focus passes (%.1f sweeps' worth)", focused,
+               (double)focused / fmax(1.0, (double)w->nc));
     fo_accel_free(&aa);
     info->iterations = it;
     return st;
@@ -645,7 +676,8 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
         if (pass == 1) w->Gt->nnz = nz;
     }
     int order = resolve_order(opt->nncg.order, nc);
-    if ((order == NNCG_LOAD_UP || order == NNCG_LOAD_DOWN || order == NNCG_SLABS || opt->nncg.newton_body) &&
+    if ((order == NNCG_LOAD_UP || order == NNCG_LOAD_DOWN || order == NNCG_SLABS || opt->nncg.newton_body ||
+         opt->nncg.focus) &&
         contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body))
         goto out;
     /* W_aa = H_a^T G_a */
