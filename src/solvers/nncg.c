@@ -532,12 +532,6 @@ static int spd_inverse(int s, double *A)
     return 0;
 }
 
-static int find_root(int *par, int i)
-{
-    while (par[i] != i) { par[i] = par[par[i]]; i = par[i]; }
-    return i;
-}
-
 /* M's diagonal blocks (fc_diag_blocks): blk[i] the block of dof i
  * (numbered by first dof), start[b] the blocks' offsets (n + 2 entries),
  * dofs (or NULL) each block's dofs.  The number of blocks, or -1 when M
@@ -563,39 +557,41 @@ int fc_nncg_velocity_form(const fc_problem *p)
     return ok;
 }
 
-/* The bodies of the contacts, for the order: dofs are grouped by M's
- * blocks and by equal sets of contacts (a rigid body's dofs are touched
- * by the same contacts; a hash collision only changes the order).
- * *body: 2 nc body ids (a dof index; -1: none), the first two bodies of
- * each contact. */
-static int contact_bodies(const fc_matrix *Hc, const fc_matrix *Ht, int d, int nc, const int *blk,
-                          const int *start, const int *dofs, int **body)
+/* The bodies of the contacts, for the order: M's diagonal blocks joined
+ * by equal sets of contacts (fc_diag_blocks; a rigid body's dofs are
+ * touched by the same contacts; a hash collision only changes the order).
+ * *body: 2 nc body ids (numbered by lowest dof, < n; -1: none), the first
+ * two bodies of each contact. */
+static int contact_bodies(const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht, int d, int nc,
+                          int **body)
 {
-    int n = Hc->rows;
-    int *bp = fc_calloc((size_t)n + 1, sizeof *bp);
+    int n = Hc->rows, npairs = 0, ret = 1;
+    int *bid = fc_calloc((size_t)n + 1, sizeof *bid), *bstart = fc_calloc((size_t)n + 2, sizeof *bstart);
+    int *pairs = fc_calloc(2 * (size_t)n + 1, sizeof *pairs);
     fc_dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
     *body = fc_calloc((size_t)2 * nc + 1, sizeof **body);
-    if (!bp || !sg || !*body) { free(bp); free(sg); return 1; }
-    for (int i = 0; i < n; i++) bp[i] = dofs[start[blk[i]]];
+    if (!bid || !bstart || !pairs || !sg || !*body) goto out;
     fc_dof_signatures(Hc, d, sg);
     for (int k = 1; k < n; k++)
         if (sg[k].h && sg[k].h == sg[k - 1].h) {
-            int a = find_root(bp, sg[k - 1].i), b = find_root(bp, sg[k].i);
-            if (a != b) bp[a < b ? b : a] = a < b ? a : b;
+            pairs[2 * npairs] = sg[k - 1].i;
+            pairs[2 * npairs++ + 1] = sg[k].i;
         }
+    if (fc_diag_blocks(Mc, pairs, npairs, bid, bstart, NULL) < 0) goto out;
     int *bd = *body;
     for (int a = 0; a < 2 * nc; a++) bd[a] = -1;
     for (int a = 0; a < nc; a++)
         for (int k = 0; k < d; k++)
             for (int t = Ht->p[d * a + k]; t < Ht->p[d * a + k + 1]; t++) {
-                int b = find_root(bp, Ht->j[t]);
+                int b = bid[Ht->j[t]];
                 if (bd[2 * a] == b || bd[2 * a + 1] == b) continue;
                 if (bd[2 * a] < 0) bd[2 * a] = b;
                 else if (bd[2 * a + 1] < 0) bd[2 * a + 1] = b;
             }
-    free(bp);
-    free(sg);
-    return 0;
+    ret = 0;
+out:
+    free(bid); free(bstart); free(pairs); free(sg);
+    return ret;
 }
 
 /* Velocity form of p when M is block diagonal with blocks of at most
@@ -678,7 +674,7 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     int order = resolve_order(opt->nncg.order, nc);
     if ((order == NNCG_LOAD_UP || order == NNCG_LOAD_DOWN || order == NNCG_SLABS || opt->nncg.newton_body ||
          opt->nncg.focus) &&
-        contact_bodies(Hc, w->Ht, d, nc, blk, start, dofs, &body))
+        contact_bodies(Mc, Hc, w->Ht, d, nc, &body))
         goto out;
     /* W_aa = H_a^T G_a */
     double *x = w->vx;   /* n scratch, zero */
