@@ -279,6 +279,16 @@ static int bfs_bodies(int from, int base, const int *bp, const int *bc, const in
     return tail;
 }
 
+void fc_body_contacts(int nc, int nb, const int *body, int *ptr, int *con)
+{
+    memset(ptr, 0, ((size_t)nb + 1) * sizeof *ptr);
+    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) ptr[body[a] + 1]++;
+    for (int b = 0; b < nb; b++) ptr[b + 1] += ptr[b];
+    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) con[ptr[body[a]]++] = a / 2;
+    for (int b = nb; b > 0; b--) ptr[b] = ptr[b - 1];   /* the fill moved each start one body on */
+    ptr[0] = 0;
+}
+
 int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int *part)
 {
     int rc = -1;
@@ -286,11 +296,7 @@ int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts
     int *level = fc_calloc((size_t)nb + 1, sizeof *level), *queue = fc_calloc((size_t)nb + 1, sizeof *queue);
     long *cum = NULL;
     if (!bp || !bc || !level || !queue || parts < 1) goto out;
-    /* the contacts of each body (CSR) */
-    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) bp[body[a] + 1]++;
-    for (int b = 0; b < nb; b++) bp[b + 1] += bp[b];
-    memcpy(queue, bp, (size_t)nb * sizeof *queue);   /* fill pointers */
-    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) bc[queue[body[a]]++] = a / 2;
+    fc_body_contacts(nc, nb, body, bp, bc);
     for (int b = 0; b < nb; b++) level[b] = -1;
     /* each component from a pseudo-peripheral body: the last one reached
      * from the body of its first contact, its levels after the previous

@@ -41,6 +41,9 @@ int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int
 int fc_parts_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
                     int parts, const int *part, fc_colouring *c);
 
+/* Each body's contacts a (body[2a], body[2a+1]; -1 none), ascending: con[ptr[b]..ptr[b+1]). */
+void fc_body_contacts(int nc, int nb, const int *body, int *ptr, int *con);
+
 /* part[a]: bodies (body[2a], body[2a+1]; -1 none) by breadth-first level from a
  * far body, in slabs of equal weight[a] (NULL: 1); -1 between two slabs.  0; -1: no memory. */
 int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int *part);

@@ -465,14 +465,7 @@ static int load_path_order(int nc, int nb, const int *body, int top_down, int *o
     int *adj = fc_calloc((size_t)2 * nc + 1, sizeof *adj);
     int *level = fc_calloc((size_t)nc + 1, sizeof *level);
     if (!cnt || !adj || !level) { free(cnt); free(adj); free(level); return 1; }
-    /* contacts of each body (CSR) */
-    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) cnt[body[a] + 1]++;
-    for (int b = 0; b < nb; b++) cnt[b + 1] += cnt[b];
-    int *fill = fc_calloc((size_t)nb + 1, sizeof *fill);
-    if (!fill) { free(cnt); free(adj); free(level); return 1; }
-    for (int a = 0; a < 2 * nc; a++)
-        if (body[a] >= 0) adj[cnt[body[a]] + fill[body[a]]++] = a / 2;
-    free(fill);
+    fc_body_contacts(nc, nb, body, cnt, adj);
     int head = 0, tail = 0;
     for (int a = 0; a < nc; a++) level[a] = -1;
     for (int a = 0; a < nc; a++)

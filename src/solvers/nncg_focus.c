@@ -2,6 +2,7 @@
  * r_N <= 0, sliding when ||r_T|| >= (1 - FOCUS_EDGE) mu r_N, else
  * sticking: the split of docs/granular-piles.md's diagnosis. */
 #include "internal.h"
+#include "matrix/colour.h"
 #include "solvers/nncg_focus.h"
 
 #define FOCUS_EDGE 1e-3
@@ -29,11 +30,7 @@ int fc_focus_init(fc_focus *f, int d, int nc, const int *body, int nbodies)
     f->bptr = fc_calloc((size_t)nbodies + 2, sizeof *f->bptr);
     f->bcon = fc_calloc((size_t)2 * nc + 1, sizeof *f->bcon);
     if (!f->bptr || !f->bcon) return 1;
-    for (int k = 0; k < 2 * nc; k++)
-        if (body[k] >= 0) f->bptr[body[k] + 2]++;
-    for (int b = 0; b < nbodies; b++) f->bptr[b + 2] += f->bptr[b + 1];
-    for (int k = 0; k < 2 * nc; k++)
-        if (body[k] >= 0) f->bcon[f->bptr[body[k] + 1]++] = k / 2;
+    fc_body_contacts(nc, nbodies, body, f->bptr, f->bcon);
     return 0;
 }
 

@@ -15,6 +15,7 @@
  * with W.  nncg.newton_reg = s solves (J + s I) x = -F instead: the
  * packings' self-stresses make J nearly singular and GMRES stall at a
  * relative residual of 0.2-0.3 (docs/granular-piles.md). */
+#include "matrix/colour.h"
 #include "solvers/nncg_newton.h"
 #include "solvers/nsn.h"
 
@@ -140,15 +141,13 @@ static int small_inverse(int d, const double *J, double *Ji)
 int fc_nk_init_bodies(fc_nk *k, const int *body, int n, const fc_matrix *Ht, const fc_matrix *Gt)
 {
     int d = k->d, nc = k->nc;
-    int *cnt = fc_calloc((size_t)n + 2, sizeof *cnt), *fill = fc_calloc((size_t)n + 1, sizeof *fill);
+    int *cnt = fc_calloc((size_t)n + 2, sizeof *cnt);
     int *list = fc_calloc((size_t)2 * nc + 1, sizeof *list);
     double *x = fc_calloc((size_t)n + 1, sizeof *x);
     int ret = 1;
-    if (!cnt || !fill || !list || !x) goto out;
+    if (!cnt || !list || !x) goto out;
     /* contacts of each body (CSR over body ids), then blocks of at most NK_BODY_MAX */
-    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) cnt[body[a] + 1]++;
-    for (int b = 0; b < n; b++) cnt[b + 1] += cnt[b];
-    for (int a = 0; a < 2 * nc; a++) if (body[a] >= 0) list[cnt[body[a]] + fill[body[a]]++] = a / 2;
+    fc_body_contacts(nc, n, body, cnt, list);
     int nbk = 0, total = cnt[n];
     for (int b = 0; b < n; b++) nbk += (cnt[b + 1] - cnt[b] + NK_BODY_MAX - 1) / NK_BODY_MAX;
     k->bptr = fc_calloc((size_t)nbk + 2, sizeof *k->bptr);
@@ -205,7 +204,7 @@ int fc_nk_init_bodies(fc_nk *k, const int *body, int n, const fc_matrix *Ht, con
     k->nbk = nb;
     ret = 0;
 out:
-    free(cnt); free(fill); free(list); free(x);
+    free(cnt); free(list); free(x);
     return ret;
 }
 
