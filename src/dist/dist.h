@@ -99,7 +99,6 @@ typedef struct fc_dist_work {
     fc_matrix *Mc;          /* M as CSR (global)                             */
     const fc_matrix *Hc;    /* H by dofs (global): p->H when CSR, or Hc_own  */
     fc_matrix *Hc_own;      /* H's CSR copy when p->H is not CSR             */
-    fc_matrix *Ht;          /* the owned contacts' rows of H^T (global dofs) */
     fc_matrix *Hl, *Gl;     /* owned rows of H^T and of G^T, local v indices */
     double *inv;            /* local bodies' M^-1, dense, at ioff[i]         */
     int *ioff;
