@@ -185,14 +185,14 @@ static int dof_sig_cmp(const void *x, const void *y)
     return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
 }
 
-void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg)
+void fc_dof_hashes(const fc_matrix *Hc, int d, fc_dof_sig *sg)
 {
     int n = Hc->rows;
     for (int i = 0; i < n; i++) {
         unsigned long long h = 1469598103934665603ULL;   /* FNV-1a over the contacts */
         int last = -1, cnt = 0;
         for (int t = Hc->p[i]; t < Hc->p[i + 1]; t++) {
-            int c = Hc->j[t] / d;
+            int c = d == 3 ? Hc->j[t] / 3 : Hc->j[t] / d;   /* d = 3: a multiplication, not a division */
             if (c == last) continue;
             h = (h ^ (unsigned long long)(c + 1)) * 1099511628211ULL;
             last = c;
@@ -201,5 +201,10 @@ void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg)
         sg[i].h = cnt ? h : 0;
         sg[i].i = i;
     }
-    qsort(sg, (size_t)n, sizeof *sg, dof_sig_cmp);
+}
+
+void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg)
+{
+    fc_dof_hashes(Hc, d, sg);
+    qsort(sg, (size_t)Hc->rows, sizeof *sg, dof_sig_cmp);
 }
