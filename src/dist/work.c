@@ -298,15 +298,27 @@ static double row_dot(const fc_matrix *A, int i, const double *x)
     return s;
 }
 
-void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all)
+void fc_dist_sum_start(MPI_Comm comm, const double *s, int n, double *all, MPI_Request *req)
+{
+    MPI_Iallgather(s, n, MPI_DOUBLE, all, n, MPI_DOUBLE, comm, req);
+}
+
+void fc_dist_sum_end(MPI_Comm comm, double *s, int n, const double *all, MPI_Request *req)
 {
     int K = 1;
     MPI_Comm_size(comm, &K);
-    MPI_Allgather(s, n, MPI_DOUBLE, all, n, MPI_DOUBLE, comm);
+    MPI_Wait(req, MPI_STATUS_IGNORE);
     for (int i = 0; i < n; i++) {
         s[i] = 0.0;
         for (int k = 0; k < K; k++) s[i] += all[(size_t)k * n + i];
     }
+}
+
+void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all)
+{
+    MPI_Request req;
+    fc_dist_sum_start(comm, s, n, all, &req);
+    fc_dist_sum_end(comm, s, n, all, &req);
 }
 
 void fc_dist_sweep(fc_dist_work *w, const fc_problem *p, const fc_local_params *par)
