@@ -132,9 +132,7 @@ void fc_dist_work_free(fc_dist_work *w);
 /* s[0..n) summed over the ranks in rank order (the same bits on every
  * rank, for any reduction algorithm); all: size x n scratch. */
 void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all);
-/* The same in two halves, so that other communication (the exchange)
- * proceeds while the gather is under way: start (s and all untouched
- * until the end), end (the sum into s). */
+/* The same in two halves, the exchange running in between. */
 void fc_dist_sum_start(MPI_Comm comm, const double *s, int n, double *all, MPI_Request *req);
 void fc_dist_sum_end(MPI_Comm comm, double *s, int n, const double *all, MPI_Request *req);
 /* One Gauss-Seidel sweep over the owned contacts, file order. */
