@@ -163,6 +163,8 @@ typedef struct fc_dof_sig {
     int i;
 } fc_dof_sig;
 void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg);
+/* The same hashes in dof order (sg[i] is dof i's), unsorted. */
+void fc_dof_hashes(const fc_matrix *Hc, int d, fc_dof_sig *sg);
 
 /* fc_problem_validate but M's definiteness (its Cholesky): for a reader
  * whose caller checks M itself (the distributed solvers, per body). */

@@ -99,7 +99,6 @@ typedef struct fc_dist_work {
     fc_matrix *Mc;          /* M as CSR (global)                             */
     const fc_matrix *Hc;    /* H by dofs (global): p->H when CSR, or Hc_own  */
     fc_matrix *Hc_own;      /* H's CSR copy when p->H is not CSR             */
-    fc_matrix *Ht;          /* the owned contacts' rows of H^T (global dofs) */
     fc_matrix *Hl, *Gl;     /* owned rows of H^T and of G^T, local v indices */
     double *inv;            /* local bodies' M^-1, dense, at ioff[i]         */
     int *ioff;
@@ -133,6 +132,9 @@ void fc_dist_work_free(fc_dist_work *w);
 /* s[0..n) summed over the ranks in rank order (the same bits on every
  * rank, for any reduction algorithm); all: size x n scratch. */
 void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all);
+/* The same in two halves, the exchange running in between. */
+void fc_dist_sum_start(MPI_Comm comm, const double *s, int n, double *all, MPI_Request *req);
+void fc_dist_sum_end(MPI_Comm comm, double *s, int n, const double *all, MPI_Request *req);
 /* One Gauss-Seidel sweep over the owned contacts, file order. */
 void fc_dist_sweep(fc_dist_work *w, const fc_problem *p, const fc_local_params *par);
 /* The global SPEC error at the consistent v; *expired: any rank's clock. */

@@ -55,8 +55,9 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         memcpy(x, w->rl, (size_t)rows * sizeof *x);
         memcpy(vx, w->v, (size_t)nv * sizeof *vx);
         fc_dist_sweep(w, p, &par);
-        fc_dist_exchange_run(&w->L, &w->X, w->v);
         it++;
+        /* the norms of the owned r (the exchange moves v only), gathered
+         * while the exchange runs: one wait for the other ranks a sweep */
         clock_t c0 = clock();
         double s[3] = {0.0, 0.0, fc_clock_expired(clk) ? 1.0 : 0.0};   /* ||g||^2, ||r||^2, expired */
         for (int i = 0; i < rows; i++) {
@@ -65,7 +66,10 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
             s[1] += w->rl[i] * w->rl[i];
         }
         w->work += (double)(clock() - c0) / CLOCKS_PER_SEC;
-        fc_dist_sum(w->L.comm, s, 3, w->red);
+        MPI_Request sum;
+        fc_dist_sum_start(w->L.comm, s, 3, w->red, &sum);
+        fc_dist_exchange_run(&w->L, &w->X, w->v);
+        fc_dist_sum_end(w->L.comm, s, 3, w->red, &sum);
         double gg = s[0], rn = s[1];
         expired = s[2] > 0.0;
         if (!(isfinite(gg) && isfinite(rn))) {

@@ -27,7 +27,7 @@ void fc_dist_work_free(fc_dist_work *w)
 {
     fc_dist_exchange_free(&w->X);
     fc_dist_layout_free(&w->L);
-    fc_matrix_free(w->Mc); fc_matrix_free(w->Hc_own); fc_matrix_free(w->Ht); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
+    fc_matrix_free(w->Mc); fc_matrix_free(w->Hc_own); fc_matrix_free(w->Hl); fc_matrix_free(w->Gl);
     fc_vsweep_free(&w->vs);
     free(w->inv); free(w->ioff); free(w->loc); free(w->v); free(w->rl); free(w->best);
     free(w->scratch); free(w->piv); free(w->red);
@@ -114,42 +114,44 @@ static int body_velocity(const fc_problem *p, const fc_matrix *Mc, const fc_dist
 
 #define LAP(k) do { clock_t c1 = clock(); w->lap[k] = (double)(c1 - c0) / CLOCKS_PER_SEC; c0 = c1; } while (0)
 
-/* The owned contacts' rows of H^T (row d o + k: component k of the o-th
- * owned contact; columns the global dofs, ascending), from H's rows: a
- * transpose of this rank's columns only.  NULL when out of memory. */
-static fc_matrix *owned_rows(const fc_matrix *Hc, const fc_dist_layout *L, int d, int nc)
+/* Hl, the owned contacts' rows of H^T over the local velocity (row d o +
+ * k: component k of the o-th owned contact; its columns the local
+ * indices of the dofs, in the order of the global dofs, as a row of H^T
+ * holds them), straight from H's rows: a transpose of this rank's
+ * columns only, through a map from H's columns to Hl's rows (no
+ * division per entry).  NULL when out of memory. */
+static fc_matrix *owned_rows(const fc_matrix *Hc, const fc_dist_layout *L, int d, int nc, int nv)
 {
-    if (L->nown == nc) return fc_csr_transpose(Hc);   /* every contact, in file order: all of H^T */
-    int rows = d * L->nown;
-    int *ord = fc_calloc((size_t)nc + 1, sizeof *ord), *next = fc_calloc((size_t)rows + 2, sizeof *next);
+    int rows = d * L->nown, m = d * nc;
+    int *row = fc_calloc((size_t)m + 1, sizeof *row), *next = fc_calloc((size_t)rows + 2, sizeof *next);
     fc_matrix *T = NULL;
-    if (!ord || !next) goto out;
-    for (int a = 0; a < nc; a++) ord[a] = -1;
-    for (int o = 0; o < L->nown; o++) ord[L->own[o]] = d * o;
+    if (!row || !next) goto out;
+    for (int c = 0; c < m; c++) row[c] = -1;
+    for (int o = 0; o < L->nown; o++)
+        for (int k = 0; k < d; k++) row[d * L->own[o] + k] = d * o + k;
     /* an owned contact's columns are nonzero in its bodies' rows only, and
      * its bodies are local: the other rows are skipped */
     for (int j = 0; j < Hc->rows; j++) {
         if (L->glob2loc[L->dof_body[j]] < 0) continue;
-        for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
-            int c = Hc->j[t], a = c / d;
-            if (ord[a] >= 0) next[ord[a] + c - d * a + 1]++;
-        }
+        for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++)
+            if (row[Hc->j[t]] >= 0) next[row[Hc->j[t]] + 1]++;
     }
     for (int i = 0; i < rows; i++) next[i + 1] += next[i];
-    if (!(T = fc_matrix_csr(rows, Hc->rows, next[rows]))) goto out;
+    if (!(T = fc_matrix_csr(rows, nv, next[rows]))) goto out;
     memcpy(T->p, next, ((size_t)rows + 1) * sizeof *next);
     for (int j = 0; j < Hc->rows; j++) {
-        if (L->glob2loc[L->dof_body[j]] < 0) continue;
+        int i = L->glob2loc[L->dof_body[j]];
+        if (i < 0) continue;
+        int lj = L->loff[i] + L->dof_pos[j];
         for (int t = Hc->p[j]; t < Hc->p[j + 1]; t++) {
-            int c = Hc->j[t], a = c / d;
-            if (ord[a] < 0) continue;
-            int i = ord[a] + c - d * a;
-            T->j[next[i]] = j;
-            T->x[next[i]++] = Hc->x[t];
+            int r = row[Hc->j[t]];
+            if (r < 0) continue;
+            T->j[next[r]] = lj;
+            T->x[next[r]++] = Hc->x[t];
         }
     }
 out:
-    free(ord); free(next);
+    free(row); free(next);
     return T;
 }
 
@@ -204,27 +206,14 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
     }
     LAP(1);
     /* Hl: the owned contacts' rows of H^T, over the local v */
-    if (!(w->Ht = owned_rows(w->Hc, L, d, p->nc))) goto out;
-    long hnz = 0, gnz = 0;
+    if (!(w->Hl = owned_rows(w->Hc, L, d, p->nc, w->nv))) goto out;
+    long gnz = 0;
     for (int o = 0; o < L->nown; o++) {
         int a = L->own[o];
-        hnz += w->Ht->p[d * o + d] - w->Ht->p[d * o];
         for (int s = L->cptr[a]; s < L->cptr[a + 1]; s++)
             gnz += (long)d * (L->bstart[L->cbody[s] + 1] - L->bstart[L->cbody[s]]);
     }
-    if (!(w->Hl = fc_matrix_csr(rows, w->nv, hnz)) || (csr && !(w->Gl = fc_matrix_csr(rows, w->nv, gnz)))) goto out;
-    long hk = 0;
-    for (int o = 0; o < L->nown; o++) {
-        for (int k = 0; k < d; k++) {
-            int grow = d * o + k;
-            for (int t = w->Ht->p[grow]; t < w->Ht->p[grow + 1]; t++) {
-                int j = w->Ht->j[t], i = L->glob2loc[L->dof_body[j]];
-                w->Hl->j[hk] = L->loff[i] + L->dof_pos[j];
-                w->Hl->x[hk++] = w->Ht->x[t];
-            }
-            w->Hl->p[d * o + k + 1] = (int)hk;
-        }
-    }
+    if (csr && !(w->Gl = fc_matrix_csr(rows, w->nv, gnz))) goto out;
     LAP(2);
     /* the sweep's data per contact (the bodies' dofs are ranges of the local v) */
     if (!csr) {
@@ -252,10 +241,10 @@ static int setup(const fc_problem *p, const fc_options *opt, int sweeps, const d
         for (int l = 0; l < d; l++) {
             int jl = d * o + l, grow = jl;
             for (int sb = L->cptr[a]; sb < L->cptr[a + 1]; sb++) {
-                int b = L->cbody[sb], i = L->glob2loc[b], s = L->loff[i + 1] - L->loff[i];
+                int i = L->glob2loc[L->cbody[sb]], lo = L->loff[i], s = L->loff[i + 1] - lo;
                 memset(h, 0, (size_t)s * sizeof *h);
-                for (int t = w->Ht->p[grow]; t < w->Ht->p[grow + 1]; t++)
-                    if (L->dof_body[w->Ht->j[t]] == b) h[L->dof_pos[w->Ht->j[t]]] += w->Ht->x[t];
+                for (int t = w->Hl->p[grow]; t < w->Hl->p[grow + 1]; t++)
+                    if (w->Hl->j[t] >= lo && w->Hl->j[t] < lo + s) h[w->Hl->j[t] - lo] += w->Hl->x[t];
                 const double *B = w->inv + w->ioff[i];
                 for (int e = 0; e < s; e++) {
                     double g = 0.0;
@@ -309,15 +298,27 @@ static double row_dot(const fc_matrix *A, int i, const double *x)
     return s;
 }
 
-void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all)
+void fc_dist_sum_start(MPI_Comm comm, const double *s, int n, double *all, MPI_Request *req)
+{
+    MPI_Iallgather(s, n, MPI_DOUBLE, all, n, MPI_DOUBLE, comm, req);
+}
+
+void fc_dist_sum_end(MPI_Comm comm, double *s, int n, const double *all, MPI_Request *req)
 {
     int K = 1;
     MPI_Comm_size(comm, &K);
-    MPI_Allgather(s, n, MPI_DOUBLE, all, n, MPI_DOUBLE, comm);
+    MPI_Wait(req, MPI_STATUS_IGNORE);
     for (int i = 0; i < n; i++) {
         s[i] = 0.0;
         for (int k = 0; k < K; k++) s[i] += all[(size_t)k * n + i];
     }
+}
+
+void fc_dist_sum(MPI_Comm comm, double *s, int n, double *all)
+{
+    MPI_Request req;
+    fc_dist_sum_start(comm, s, n, all, &req);
+    fc_dist_sum_end(comm, s, n, all, &req);
 }
 
 void fc_dist_sweep(fc_dist_work *w, const fc_problem *p, const fc_local_params *par)

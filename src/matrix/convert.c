@@ -100,10 +100,30 @@ static void cols_to_bsr(fc_matrix *B, const int *p, const int *idx, const double
             }
 }
 
+/* CSR rows with strictly increasing columns (no duplicates): a CSR of
+ * blocks of 1 is then a copy, each value added to a zero as the blocks'
+ * sums would (so a -0.0 comes out +0.0, as there).  NULL when a row is
+ * not so (or out of memory): the general path. */
+static fc_matrix *sorted_csr_copy(int rows, int cols, const int *p, const int *idx, const double *x)
+{
+    for (int i = 0; i < rows; i++)
+        for (int k = p[i] + 1; k < p[i + 1]; k++)
+            if (idx[k] <= idx[k - 1]) return NULL;
+    long nnz = p[rows] - p[0];
+    fc_matrix *B = nnz <= FC_MAX_ENTRIES ? fc_matrix_csr(rows, cols, nnz) : NULL;
+    if (!B) return NULL;
+    for (int i = 0; i <= rows; i++) B->p[i] = p[i] - p[0];
+    memcpy(B->j, idx + p[0], (size_t)nnz * sizeof *idx);
+    for (long k = 0; k < nnz; k++) B->x[k] = 0.0 + x[p[0] + k];
+    return B;
+}
+
 fc_matrix *fc_compressed_to_bsr(int rows, int cols, int bs, const int *p, const int *idx,
                                 const double *x, int by_column)
 {
     if (bs <= 0 || rows % bs || cols % bs) return NULL;
+    fc_matrix *S = bs == 1 && !by_column ? sorted_csr_copy(rows, cols, p, idx, x) : NULL;
+    if (S) return S;
     int nbr = rows / bs, nbc = cols / bs, nouter = by_column ? nbc : nbr;
     int ninner = by_column ? nbr : nbc;
     /* stamp, count/next/slot and pos/list: 3 arrays over the inner blocks */
@@ -185,14 +205,14 @@ static int dof_sig_cmp(const void *x, const void *y)
     return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
 }
 
-void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg)
+void fc_dof_hashes(const fc_matrix *Hc, int d, fc_dof_sig *sg)
 {
     int n = Hc->rows;
     for (int i = 0; i < n; i++) {
         unsigned long long h = 1469598103934665603ULL;   /* FNV-1a over the contacts */
         int last = -1, cnt = 0;
         for (int t = Hc->p[i]; t < Hc->p[i + 1]; t++) {
-            int c = Hc->j[t] / d;
+            int c = d == 3 ? Hc->j[t] / 3 : Hc->j[t] / d;   /* d = 3: a multiplication, not a division */
             if (c == last) continue;
             h = (h ^ (unsigned long long)(c + 1)) * 1099511628211ULL;
             last = c;
@@ -201,5 +221,10 @@ void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg)
         sg[i].h = cnt ? h : 0;
         sg[i].i = i;
     }
-    qsort(sg, (size_t)n, sizeof *sg, dof_sig_cmp);
+}
+
+void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg)
+{
+    fc_dof_hashes(Hc, d, sg);
+    qsort(sg, (size_t)Hc->rows, sizeof *sg, dof_sig_cmp);
 }
