@@ -7,16 +7,15 @@
 #include "internal.h"
 #include "cone/cone.h"
 
-/* Phi at r and, when J != NULL, a generalized Jacobian (row-major d x d).
- * The friction groups are T (rows 1..nt, radius mu a+) and, for d = 5,
- * R (rows 3, 4, radius mu_r a+), each an Alart-Curnier disk law. */
-static void ac_function(const fc_local *c, const double *q, const double *r,
+/* Phi at r with u = W r + q and, when J != NULL, a generalized Jacobian
+ * (row-major d x d).  The friction groups are T (rows 1..nt, radius mu
+ * a+) and, for d = 5, R (rows 3, 4, radius mu_r a+), each an
+ * Alart-Curnier disk law. */
+static void ac_function(const fc_local *c, const double *r, const double *u,
                         double *phi, double J[5][5])
 {
     int d = c->d;
     const double *W = c->W;
-    double u[5];
-    fc_local_velocity(c, q, r, u);
     double rn = c->rho_n;
     double an = r[0] - rn * u[0];
     if (an > 0.0) {
@@ -78,19 +77,26 @@ static double sq3(int d, const double *x)
 double fc_local_newton_ac(const fc_local *c, const double *q, double tol,
                           int max_iter, double *r)
 {
-    return fc_local_newton_ac_from(c, q, tol, max_iter, r, fc_local_error(c, q, r));
+    double u[5] = {0};
+    fc_local_velocity(c, q, r, u);
+    return fc_local_newton_ac_from(c, q, tol, max_iter, r,
+                                   fc_local_error_u(c, fc_norm_small(c->d, q), r, u), u);
 }
 
+/* Each point's velocity is computed once: the line search's accepted
+ * trial gives the next iterate's u, its error and its Phi. */
 double fc_local_newton_ac_from(const fc_local *c, const double *q, double tol,
-                               int max_iter, double *r, double e0)
+                               int max_iter, double *r, double e0, const double *u0)
 {
     int d = c->d;
-    double best[5], x[5], phi[5], J[5][5], dx[5], xt[5], pt[5];
+    double best[5], x[5], phi[5], J[5][5], dx[5], xt[5], pt[5], u[5], ut[5];
+    double qn = fc_norm_small(d, q);
     memcpy(x, r, (size_t)d * sizeof *x);
     memcpy(best, r, (size_t)d * sizeof *x);
+    memcpy(u, u0, (size_t)d * sizeof *u);
     double eb = e0;
     for (int it = 0; it < max_iter && eb > tol; it++) {
-        ac_function(c, q, x, phi, J);
+        ac_function(c, x, u, phi, J);
         double th = 0.5 * sq3(d, phi);
         if (th == 0.0) break;
         for (int k = 0; k < d; k++) dx[k] = -phi[k];
@@ -100,13 +106,15 @@ double fc_local_newton_ac_from(const fc_local *c, const double *q, double tol,
         int ok = 0;
         for (int ls = 0; ls < 40; ls++, t *= 0.5) {
             for (int k = 0; k < d; k++) xt[k] = x[k] + t * dx[k];
-            ac_function(c, q, xt, pt, NULL);
+            fc_local_velocity(c, q, xt, ut);
+            ac_function(c, xt, ut, pt, NULL);
             tht = 0.5 * sq3(d, pt);
             if (tht <= (1.0 - 2e-4 * t) * th) { ok = 1; break; }
         }
         if (!ok) break;
         memcpy(x, xt, (size_t)d * sizeof *x);
-        double e = fc_local_error(c, q, x);
+        memcpy(u, ut, (size_t)d * sizeof *u);
+        double e = fc_local_error_u(c, qn, x, u);
         if (e < eb) { eb = e; memcpy(best, x, (size_t)d * sizeof *x); }
     }
     memcpy(r, best, (size_t)d * sizeof *r);
