@@ -9,12 +9,16 @@ void fc_project_disk(int n, double R, double *x);
 
 /* One contact: W_aa and coefficients; Alart-Curnier steps rho_n = 1/W_NN,
  * rho_t = 1/lambda_max(W_TT) (rho_r: W_RR, d = 5); the projection solver's
- * rho = 1/lambda_max(W_aa) (an upper bound). */
+ * rho = 1/lambda_max(W_aa) (an upper bound).  d = 3: the sticking test's
+ * elimination of W_aa, done once; d, mu, lu first (two cache lines). */
 typedef struct fc_local {
     int d;
-    double mu, mu_r;
-    double W[25];           /* d x d, column-major */
+    signed char piv[3], lu_ok;  /* d = 3: pivot rows; 1: W_aa not singular */
+    double mu;
+    double lu[9];           /* d = 3: multipliers, then U by rows      */
+    double mu_r;
     double rho_n, rho_t, rho_r, rho;
+    double W[25];           /* d x d, column-major */
 } fc_local;
 
 /* Parameters of a one-contact solve. */
@@ -33,6 +37,8 @@ void fc_local_velocity(const fc_local *c, const double *q, const double *r, doub
 /* The one-contact SPEC error ||r - P_K(r - u_hat)|| / max(||q||, ||r||,
  * ||u||) at r, with u = W r + q (the scale replaced by 1 below 1e-300). */
 double fc_local_error(const fc_local *c, const double *q, const double *r);
+/* The same with u = W r + q and qn = ||q|| already computed. */
+double fc_local_error_u(const fc_local *c, double qn, const double *r, const double *u);
 
 /* Solve J x = b (d <= 3, row-major J, partial pivoting) in place in b;
  * 0 on success, -1 when J is numerically singular.  J is overwritten. */
@@ -50,9 +56,9 @@ double fc_local_exact(const fc_local *c, const double *q, double *r);
 int fc_local_law_2d(const fc_local *c, const double *q, double *r);
 /* d = 3: take-off or sticking when one holds (0, r set), else -1. */
 int fc_local_law_3d(const fc_local *c, const double *q, double *r);
-/* fc_local_newton_ac from r whose local error e0 is already known. */
+/* fc_local_newton_ac from r with its error e0 and u = W r + q known. */
 double fc_local_newton_ac_from(const fc_local *c, const double *q, double tol,
-                               int max_iter, double *r, double e0);
+                               int max_iter, double *r, double e0, const double *u);
 
 /* Solve one contact with the solver chosen in par (the hybrid: AC Newton,
  * then projection, then the exact enumeration, keeping the best).

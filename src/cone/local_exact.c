@@ -198,21 +198,3 @@ int fc_local_law_2d(const fc_local *c, const double *q, double *r)
     }
     return -1;
 }
-
-/* d = 3: the two cases of Coulomb's law that need no search, take-off
- * (q_N >= 0: r = 0) and sticking (W r = -q inside the cone); 0 with r
- * set when one holds, -1 otherwise (sliding: the caller's Newton). */
-int fc_local_law_3d(const fc_local *c, const double *q, double *r)
-{
-    if (q[0] >= 0.0) {
-        r[0] = r[1] = r[2] = 0.0;
-        return 0;
-    }
-    double J[5][5], x[3] = {-q[0], -q[1], -q[2]};
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) J[i][j] = c->W[j * 3 + i];
-    if (fc_small_solve(3, J, x) != 0) return -1;
-    if (!(x[0] >= 0.0) || !(fc_hypot(x[1], x[2]) <= c->mu * x[0])) return -1;
-    memcpy(r, x, sizeof x);
-    return 0;
-}

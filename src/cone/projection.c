@@ -2,23 +2,7 @@
  * friction cone (d = 5) and the disk (Tresca). */
 #include "internal.h"
 #include "cone/cone.h"
-
-/* Projection onto {||x_T|| <= mu x_N}, x = (x_N, x_T) with nt = 1 or 2
- * tangential components: closed form by regions. */
-static void project_coulomb(int nt, double mu, double *x)
-{
-    double xn = x[0];
-    double t = nt == 2 ? fc_hypot(x[1], x[2]) : fabs(x[1]);
-    if (t <= mu * xn) return;                 /* inside K */
-    if (mu * t <= -xn) {                      /* inside the polar cone */
-        for (int k = 0; k <= nt; k++) x[k] = 0.0;
-        return;
-    }
-    double a = (xn + mu * t) / (1.0 + mu * mu); /* > 0 here */
-    double s = t > 0.0 ? mu * a / t : 0.0;
-    x[0] = a;
-    for (int k = 1; k <= nt; k++) x[k] *= s;
-}
+#include "cone/local_kernels.h"
 
 /* Half the derivative of phi(n) = (n - xn)^2 + max(0, a - mu n)^2
  * + max(0, b - mr n)^2. */
