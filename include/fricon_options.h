@@ -60,7 +60,11 @@ typedef struct fc_nsgs_options {
                               of at least this many contacts swept on the
                               threads, smaller ones in order on one; the
                               same result either way; 0: the interface in
-                              order on one thread; default 0              */
+                              order on one thread; -1: 16, or 0 when
+                              OpenMP waits passively (OMP_WAIT_POLICY=
+                              passive, which the command sets on a machine
+                              without a free core: a level's barrier then
+                              waits for a sleeping thread); default -1    */
 } fc_nsgs_options;
 
 /* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);

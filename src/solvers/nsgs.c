@@ -34,7 +34,9 @@
 #include "solvers/eqblock.h"
 #include "matrix/colour.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* PSOR's relaxation when opt->nsgs.omega is left at its default 1.0. */
 #define FC_PSOR_DEFAULT_OMEGA 1.5
@@ -227,6 +229,21 @@ fail:
     return -1;
 }
 
+/* nsgs.level_min as set, or for -1 its default: 16, or 0 when OpenMP
+ * waits passively (OMP_WAIT_POLICY, case-insensitive), where each
+ * level's barrier wakes a sleeping thread (docs/measurements.md,
+ * "threads": the levels pay on a free machine, lose under a passive
+ * wait). */
+static int level_min_of(int level_min)
+{
+    if (level_min >= 0) return level_min;
+    const char *p = getenv("OMP_WAIT_POLICY"), *want = "passive";
+    if (!p) return 16;
+    for (; *p && *want; p++, want++)
+        if (tolower((unsigned char)*p) != *want) return 16;
+    return *p || *want ? 16 : 0;
+}
+
 /* One Gauss-Seidel sweep; returns the number of contacts whose local
  * solve missed the local tolerance.  Coloured: one parallel region, the
  * colours in turn, each split in static chunks (the barrier at the end of
@@ -364,7 +381,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             return FC_STATUS_ERROR;
         }
         for (int k = 0; k < w.col.ncolours; k++) w.corder[k] = k;
-        if (w.col.stretches && interface_levels(&w, o->level_min)) {
+        if (w.col.stretches && interface_levels(&w, level_min_of(o->level_min))) {
             work_free(&w);
             snprintf(info->message, sizeof info->message, "out of memory");
             return FC_STATUS_ERROR;
