@@ -155,16 +155,12 @@ fc_matrix *fc_csr_transpose(const fc_matrix *C);
  * not multiples of bs. */
 fc_matrix *fc_compressed_to_bsr(int rows, int cols, int bs, const int *p, const int *idx,
                                 const double *x, int by_column);
-/* Each dof's contact signature, for a CSR H (n dofs x m): a hash of the
- * contacts (d rows each) its row touches, 0 for none; sg sorted by hash,
- * then dof, so that dofs touched by the same contacts are neighbours. */
-typedef struct fc_dof_sig {
-    unsigned long long h;
-    int i;
-} fc_dof_sig;
-void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg);
-/* The same hashes in dof order (sg[i] is dof i's), unsorted. */
-void fc_dof_hashes(const fc_matrix *Hc, int d, fc_dof_sig *sg);
+/* Dofs touched by the same nonempty set of contacts (a hash of the
+ * contacts, d rows each, a CSR H's row touches; a collision only joins two
+ * groups): each joined to the first dof of its set, pairs[2k], pairs[2k+1]
+ * (room for 2 n); the count, -1 when out of memory.  Rigid bodies' dofs
+ * for fc_diag_blocks. */
+int fc_dof_signature_pairs(const fc_matrix *Hc, int d, int *pairs);
 
 /* fc_problem_validate but M's definiteness (its Cholesky): for a reader
  * whose caller checks M itself (the distributed solvers, per body). */

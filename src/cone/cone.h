@@ -37,8 +37,6 @@ void fc_local_velocity(const fc_local *c, const double *q, const double *r, doub
 /* The one-contact SPEC error ||r - P_K(r - u_hat)|| / max(||q||, ||r||,
  * ||u||) at r, with u = W r + q (the scale replaced by 1 below 1e-300). */
 double fc_local_error(const fc_local *c, const double *q, const double *r);
-/* The same with u = W r + q and qn = ||q|| already computed. */
-double fc_local_error_u(const fc_local *c, double qn, const double *r, const double *u);
 
 /* Solve J x = b (d <= 3, row-major J, partial pivoting) in place in b;
  * 0 on success, -1 when J is numerically singular.  J is overwritten. */
@@ -56,9 +54,6 @@ double fc_local_exact(const fc_local *c, const double *q, double *r);
 int fc_local_law_2d(const fc_local *c, const double *q, double *r);
 /* d = 3: take-off or sticking when one holds (0, r set), else -1. */
 int fc_local_law_3d(const fc_local *c, const double *q, double *r);
-/* fc_local_newton_ac from r with its error e0 and u = W r + q known. */
-double fc_local_newton_ac_from(const fc_local *c, const double *q, double tol,
-                               int max_iter, double *r, double e0, const double *u);
 
 /* Solve one contact with the solver chosen in par (the hybrid: AC Newton,
  * then projection, then the exact enumeration, keeping the best).

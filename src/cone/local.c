@@ -65,11 +65,6 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
     return local_error_u(c->d, c, fc_norm_small(c->d, q), r, u);
 }
 
-double fc_local_error_u(const fc_local *c, double qn, const double *r, const double *u)
-{
-    return local_error_u(c->d, c, qn, r, u);
-}
-
 /* d = 3, take-off or sticking with W_aa's factor (piv, lu; ok == 0: W_aa
  * singular): fc_local_law_3d's answer. */
 static int law_3d(const fc_local *c, const signed char *piv, const double *lu, int ok,

@@ -129,10 +129,13 @@ static inline double local_error_u(int d, const fc_local *c, double qn, const do
     return isfinite(err) ? err : INFINITY;
 }
 
-/* Phi at r with u = W r + q and, when J != NULL, a generalized Jacobian
+/* The Alart-Curnier function of one contact (d = 2, 3; for d = 5 the
+ * rolling part is a second disk law), with u = W r + q:
+ *   Phi_N = r_N - max(0, r_N - rho_n u_N)
+ *   Phi_T = r_T - P_D(mu max(0, r_N - rho_n u_N)) (r_T - rho_t u_T)
+ * at r and, when J != NULL, a generalized Jacobian in closed form
  * (row-major d x d).  The friction groups are T (rows 1..nt, radius mu
- * a+) and, for d = 5, R (rows 3, 4, radius mu_r a+), each an
- * Alart-Curnier disk law. */
+ * a+) and, for d = 5, R (rows 3, 4, radius mu_r a+). */
 static inline void ac_function(int d, const fc_local *c, const double *r, const double *u,
                                double *phi, double J[5][5])
 {
@@ -192,8 +195,9 @@ static inline double sq3(int d, const double *x)
     return s;
 }
 
-/* Each point's velocity is computed once: the line search's accepted
- * trial gives the next iterate's u, its error and its Phi. */
+/* Damped Newton on Phi from r (its error e0 and u0 = W r + q known), an
+ * Armijo line search on |Phi|^2 / 2; each point's velocity computed once:
+ * the accepted trial gives the next iterate's u, its error and its Phi. */
 static inline double newton_ac_from(int d, const fc_local *c, const double *q, double tol,
                                      int max_iter, double *r, double e0, const double *u0)
 {

@@ -11,32 +11,6 @@
 #include <stdio.h>
 #include <time.h>
 
-/* Pairs of dofs with the same nonzero contact signature (fc_dof_hashes),
- * each joined to the first dof of its signature: the classes of
- * fc_dof_signatures' sorted runs, found through an open-addressing table
- * instead of a sort of every dof.  The count; -1: out of memory. */
-static int signature_pairs(const fc_matrix *Hc, int d, int *pairs)
-{
-    int n = Hc->rows, npairs = 0;
-    size_t cap = 2;
-    while (cap < 2 * (size_t)n) cap <<= 1;
-    fc_dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
-    int *tab = fc_calloc(cap, sizeof *tab);
-    if (!sg || !tab) { free(sg); free(tab); return -1; }
-    fc_dof_hashes(Hc, d, sg);
-    memset(tab, 0xff, cap * sizeof *tab);   /* -1: empty */
-    for (int i = 0; i < n; i++) {
-        unsigned long long h = sg[i].h;
-        if (!h) continue;
-        size_t k = (size_t)(h ^ (h >> 31)) & (cap - 1);
-        while (tab[k] >= 0 && sg[tab[k]].h != h) k = (k + 1) & (cap - 1);
-        if (tab[k] < 0) tab[k] = i;
-        else { pairs[2 * npairs] = tab[k]; pairs[2 * npairs++ + 1] = i; }
-    }
-    free(sg); free(tab);
-    return npairs;
-}
-
 /* Bodies: M's diagonal blocks merged by equal nonempty sets of contacts
  * in H (a hash: a collision only joins two groups, which stays a valid
  * body).  Fills bstart, bdof, dof_body, dof_pos; the count. */
@@ -46,7 +20,7 @@ static int find_bodies(const fc_problem *p, const fc_matrix *Mc, const fc_matrix
     int n = p->n;
     int *pairs = fc_calloc(2 * (size_t)n + 1, sizeof *pairs);
     L->bstart = fc_calloc((size_t)n + 2, sizeof *L->bstart);
-    int npairs = pairs && L->bstart ? signature_pairs(Hc, p->d, pairs) : -1;
+    int npairs = pairs && L->bstart ? fc_dof_signature_pairs(Hc, p->d, pairs) : -1;
     if (npairs < 0) { free(pairs); return -1; }
     int nb = fc_diag_blocks(Mc, pairs, npairs, L->dof_body, L->bstart, L->bdof);
     free(pairs);

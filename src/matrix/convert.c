@@ -199,13 +199,9 @@ fc_matrix *fc_csr_transpose(const fc_matrix *C)
     return T;
 }
 
-static int dof_sig_cmp(const void *x, const void *y)
-{
-    const fc_dof_sig *a = x, *b = y;
-    return a->h < b->h ? -1 : a->h > b->h ? 1 : a->i - b->i;
-}
-
-void fc_dof_hashes(const fc_matrix *Hc, int d, fc_dof_sig *sg)
+/* Each dof's contact signature, for a CSR H (n dofs x m): a hash of the
+ * contacts (d rows each) its row touches, 0 for none. */
+static void dof_hashes(const fc_matrix *Hc, int d, unsigned long long *sig)
 {
     int n = Hc->rows;
     for (int i = 0; i < n; i++) {
@@ -218,13 +214,28 @@ void fc_dof_hashes(const fc_matrix *Hc, int d, fc_dof_sig *sg)
             last = c;
             cnt++;
         }
-        sg[i].h = cnt ? h : 0;
-        sg[i].i = i;
+        sig[i] = cnt ? h : 0;
     }
 }
 
-void fc_dof_signatures(const fc_matrix *Hc, int d, fc_dof_sig *sg)
+int fc_dof_signature_pairs(const fc_matrix *Hc, int d, int *pairs)
 {
-    fc_dof_hashes(Hc, d, sg);
-    qsort(sg, (size_t)Hc->rows, sizeof *sg, dof_sig_cmp);
+    int n = Hc->rows, npairs = 0;
+    size_t cap = 2;
+    while (cap < 2 * (size_t)n) cap <<= 1;
+    unsigned long long *sig = fc_calloc((size_t)n + 1, sizeof *sig);
+    int *tab = fc_calloc(cap, sizeof *tab);
+    if (!sig || !tab) { free(sig); free(tab); return -1; }
+    dof_hashes(Hc, d, sig);
+    memset(tab, 0xff, cap * sizeof *tab);   /* -1: empty */
+    for (int i = 0; i < n; i++) {   /* open addressing: each class's first dof in tab */
+        unsigned long long h = sig[i];
+        if (!h) continue;
+        size_t k = (size_t)(h ^ (h >> 31)) & (cap - 1);
+        while (tab[k] >= 0 && sig[tab[k]] != h) k = (k + 1) & (cap - 1);
+        if (tab[k] < 0) tab[k] = i;
+        else { pairs[2 * npairs] = tab[k]; pairs[2 * npairs++ + 1] = i; }
+    }
+    free(sig); free(tab);
+    return npairs;
 }

@@ -558,19 +558,13 @@ int fc_nncg_velocity_form(const fc_problem *p)
 static int contact_bodies(const fc_matrix *Mc, const fc_matrix *Hc, const fc_matrix *Ht, int d, int nc,
                           int **body)
 {
-    int n = Hc->rows, npairs = 0, ret = 1;
+    int n = Hc->rows, ret = 1;
     int *bid = fc_calloc((size_t)n + 1, sizeof *bid), *bstart = fc_calloc((size_t)n + 2, sizeof *bstart);
     int *pairs = fc_calloc(2 * (size_t)n + 1, sizeof *pairs);
-    fc_dof_sig *sg = fc_calloc((size_t)n + 1, sizeof *sg);
     *body = fc_calloc((size_t)2 * nc + 1, sizeof **body);
-    if (!bid || !bstart || !pairs || !sg || !*body) goto out;
-    fc_dof_signatures(Hc, d, sg);
-    for (int k = 1; k < n; k++)
-        if (sg[k].h && sg[k].h == sg[k - 1].h) {
-            pairs[2 * npairs] = sg[k - 1].i;
-            pairs[2 * npairs++ + 1] = sg[k].i;
-        }
-    if (fc_diag_blocks(Mc, pairs, npairs, bid, bstart, NULL) < 0) goto out;
+    if (!bid || !bstart || !pairs || !*body) goto out;
+    int npairs = fc_dof_signature_pairs(Hc, d, pairs);
+    if (npairs < 0 || fc_diag_blocks(Mc, pairs, npairs, bid, bstart, NULL) < 0) goto out;
     int *bd = *body;
     for (int a = 0; a < 2 * nc; a++) bd[a] = -1;
     for (int a = 0; a < nc; a++)
@@ -583,7 +577,7 @@ static int contact_bodies(const fc_matrix *Mc, const fc_matrix *Hc, const fc_mat
             }
     ret = 0;
 out:
-    free(bid); free(bstart); free(pairs); free(sg);
+    free(bid); free(bstart); free(pairs);
     return ret;
 }
 
