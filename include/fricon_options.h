@@ -188,6 +188,14 @@ typedef enum fc_admm_acceleration {
     FC_ADMM_ACCELERATION,
     FC_ADMM_ACCELERATION_AND_RESTART
 } fc_admm_acceleration;
+typedef enum fc_admm_linear {
+    FC_ADMM_LINEAR_AUTO = 0,  /* conjugate gradients from admm.cg_from contacts */
+    FC_ADMM_LINEAR_CHOLESKY,  /* sparse Cholesky of W + rho I, refactorised when
+                                 rho changes                                  */
+    FC_ADMM_LINEAR_CG         /* block-Jacobi conjugate gradients on W + rho I,
+                                 warm-started, to a tolerance following the
+                                 ADMM residuals: no factorisation, no fill     */
+} fc_admm_linear;
 
 typedef struct fc_admm_options {
     double rho;            /* penalty when initial_rho is GIVEN; default 1  */
@@ -210,6 +218,13 @@ typedef struct fc_admm_options {
                               an unscaled sticking probe first (rho cut 10x
                               while the projection is inactive), 0 none;
                               default 50                                   */
+    fc_admm_linear linear; /* admm (local): the r-step's solve; default
+                              FC_ADMM_LINEAR_AUTO (gadmm, equality rows and
+                              a non-symmetric W: always Cholesky)           */
+    int cg_from;           /* admm.linear auto: conjugate gradients from this
+                              many contacts; default 1500                  */
+    int cg_max_iter;       /* conjugate-gradient iterations of one r-step
+                              at most; default 100                         */
 } fc_admm_options;
 /* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
 

@@ -63,6 +63,27 @@ fc_err fc_bjac_init(fc_bjac *J, const fc_matrix *W, int d, fc_lu_kind kind, cons
                     fc_error *err);
 void fc_bjac_free(fc_bjac *J);
 
+/* ---- pcg.c: conjugate gradients on A + shift I, block-Jacobi preconditioned ---- */
+/* A symmetric positive semi-definite, any storage, blocks of d; the
+ * preconditioner is the Cholesky of each d x d diagonal block of A +
+ * shift I; sums in fc_chunks (the same iterates for any thread count). */
+typedef struct fc_pcg {
+    const fc_matrix *A;     /* the caller's A, or own                        */
+    fc_matrix *own;         /* A's copy in d x d blocks when not so stored   */
+    int d, nc, m;
+    double shift;
+    double *L;              /* nc blocks' Cholesky factors, d x d each       */
+    double *r, *z, *p, *q;  /* residual, preconditioned, direction, A p     */
+} fc_pcg;
+fc_pcg *fc_pcg_new(const fc_matrix *A, int d);   /* NULL: out of memory */
+/* Sets the shift and factorises the diagonal blocks of A + shift I. */
+void fc_pcg_shift(fc_pcg *P, double shift);
+/* x (the start on entry) towards (A + shift I)^-1 b until ||b - (A +
+ * shift I) x||_2 <= tol or max_iter iterations; the iterations made,
+ * the residual's norm in *res (may be NULL). */
+int fc_pcg_solve(fc_pcg *P, const double *b, double *x, double tol, int max_iter, double *res);
+void fc_pcg_free(fc_pcg *P);
+
 /* ---- kkt.c: a symmetric matrix of fixed pattern, refactorised often ---- */
 typedef struct fc_kkt fc_kkt;
 /* From nz triplets (either triangle, duplicates summed, tx NULL: zeros),

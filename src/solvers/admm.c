@@ -38,6 +38,7 @@ typedef struct admm {
     const fc_options *opt;
     int d, nc, m, n, N, global;
     fc_kkt *K;
+    fc_pcg *P;                    /* local, admm.linear cg: instead of K   */
     double *base;                 /* diagonal of the matrix without rho    */
     double rho;
     double *a, *b, *ah, *bh, *a0, *b0; /* (z, xi) local / (xi, r) global: now, hat, previous */
@@ -59,6 +60,7 @@ typedef struct admm {
 static void admm_free(admm *w)
 {
     fc_kkt_free(w->K);
+    fc_pcg_free(w->P);
     free(w->base); free(w->a); free(w->b); free(w->ah); free(w->bh); free(w->a0); free(w->b0);
     free(w->x); free(w->rhs); free(w->sol); free(w->u); free(w->s); free(w->tmp);
     free(w->tmp2); free(w->v); free(w->sk);
@@ -91,6 +93,7 @@ static void project_dual(int d, double mu, double mur, double *x)
 
 static int admm_build(admm *w)
 {
+    if (w->P) return 1;
     w->K = fc_kkt_new_problem(w->p, w->global, NULL, 1.0, NULL, 0, &w->err);
     if (!w->K) return 0;
     w->base = fc_calloc((size_t)w->N, sizeof *w->base);
@@ -220,6 +223,7 @@ static void admm_u(const admm *w, const double *r, double *u)
 
 static int admm_factor(admm *w)
 {
+    if (w->P) { fc_pcg_shift(w->P, w->rho); return 1; }
     double *vals = fc_kkt_values(w->K);
     if (!w->global)
         for (int i = 0; i < w->m; i++) vals[fc_kkt_diag(w->K, i)] = w->base[i] + w->rho;
@@ -238,7 +242,7 @@ static int admm_factor(admm *w)
 /* 1 when no time limit is set or a factorisation can end within it. */
 static int admm_factor_fits(const admm *w)
 {
-    return w->clock.limit <= 0 ||
+    return w->P || w->clock.limit <= 0 ||
            fc_clock_elapsed(&w->clock) + fc_kkt_predicted_flops(w->K) / FC_ADMM_FLOPS_PER_SECOND <=
                w->clock.limit;
 }
@@ -358,6 +362,14 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     }
     fc_status st = FC_MAX_ITER;
     const char *why = NULL;
+    /* the factorised matrix is symmetrised; a non-symmetric W (or M) has
+     * its skew part K = (A - A')/2 moved to the right-hand side at the
+     * last iterate, exact at the fixed point */
+    w.skew = fc_matrix_asymmetry(global ? p->M : p->W) > 1e-14;
+    const fc_admm_options *o = &opt->admm;
+    if (!global && !w.neq && !w.skew &&
+        (o->linear == FC_ADMM_LINEAR_CG || (o->linear == FC_ADMM_LINEAR_AUTO && p->nc >= o->cg_from)))
+        eq_oom |= !(w.P = fc_pcg_new(p->W, p->d));
     if (!w.a || !w.b || !w.ah || !w.bh || !w.a0 || !w.b0 || !w.x || !w.rhs || !w.sol || !w.u ||
         !w.s || !w.tmp || !w.tmp2 || !w.v || (orig && (!w.ro || !w.uo)) || eq_oom ||
         !admm_build(&w)) {
@@ -385,11 +397,6 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
         admm_free(&w);
         return FC_TIME_LIMIT;
     }
-    const fc_admm_options *o = &opt->admm;
-    /* the factorised matrix is symmetrised; a non-symmetric W (or M) has
-     * its skew part K = (A - A')/2 moved to the right-hand side at the
-     * last iterate, exact at the fixed point */
-    w.skew = fc_matrix_asymmetry(global ? p->M : p->W) > 1e-14;
     /* global: the iterate is judged as the SPEC checker judges it, with v
      * recomputed from r, when M is symmetric (its Cholesky reads one
      * triangle) and definite */
@@ -448,6 +455,8 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     memcpy(w.ah, w.a, m * sizeof *w.a);
     memcpy(w.bh, w.b, m * sizeof *w.b);
     double alpha = 1.0, cprev = INFINITY, best = INFINITY;
+    double pr_last = INFINITY, dr_last = INFINITY;   /* the r-step's tolerance (cg) */
+    long cg_iters = 0;
     double *best_r = fc_calloc(m, 8), *best_v = fc_calloc(global ? (size_t)n : 1, 8);
     if (!best_r || !best_v) { free(best_r); free(best_v); admm_free(&w); return FC_STATUS_ERROR; }
     for (it = 0; it < max_iter; it++) {
@@ -464,7 +473,19 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
                 fc_matrix_gemv_t(p->W, -0.5, w.ah, 1.0, w.sk);
                 for (int i = 0; i < w.m; i++) w.rhs[i] -= w.sk[i];
             }
-            if (fc_kkt_solve(w.K, w.rhs, w.x, 1, &w.err) != FC_OK) { st = FC_STATUS_ERROR; why = w.err.msg; break; }
+            if (w.P) {
+                /* from the last r-step's x, to a residual a tenth of the
+                 * ADMM residuals' (both in W r's units), at most 1e-2 of
+                 * the right-hand side's norm, at least round-off's */
+                double bn = fc_norm2(w.m, w.rhs);
+                double tol = fmin(0.1 * fmin(dr_last, w.rho * pr_last), 1e-2 * bn);
+                double res;
+                int k = fc_pcg_solve(w.P, w.rhs, w.x, fmax(tol, 1e-13 * bn), o->cg_max_iter, &res);
+                cg_iters += k;
+                fc_log(opt, 3, "admm %d: cg %d iterations, residual %.3e (asked %.3e)", it, k, res, tol);
+            } else if (fc_kkt_solve(w.K, w.rhs, w.x, 1, &w.err) != FC_OK) {
+                st = FC_STATUS_ERROR; why = w.err.msg; break;
+            }
             if (w.neq) admm_solve_eq(&w, w.x);
             double sq[5];
             admm_local_update(&w, sq);
@@ -476,6 +497,8 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
             pscale = fmax(admm_norm(sq[2], w.m, w.x), admm_norm(sq[3], w.m, w.a));
             dscale = w.rho * admm_norm(sq[4], w.m, w.b);
             fc_copy(w.m, w.a, r);
+            pr_last = pr;
+            dr_last = dr;
         } else {
             /* a = xi (in K*), b = r (reactions, the multiplier) */
             for (int i = 0; i < n; i++) w.rhs[i] = p->f[i];
@@ -653,6 +676,7 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     info->iterations = it;
     if (best_out) *best_out = best;
     if (why) snprintf(info->message, sizeof info->message, "admm: %.200s (best error %.3e)", why, best);
+    if (w.P) fc_log(opt, 1, "admm: %ld conjugate-gradient iterations in %d r-steps", cg_iters, it);
     free(best_r); free(best_v);
     admm_free(&w);
     return st;
