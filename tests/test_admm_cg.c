@@ -9,15 +9,19 @@
  * - auto, on a 1515-contact column (examples/column500-step2.hdf5): the
  *   default picks the conjugate gradients from cg_from contacts and the
  *   Cholesky below (the same bits as the forced choice, other bits than
- *   the other one);
+ *   the other one), and the same bits with 2 threads as with 1 (the
+ *   kernels' threshold lowered: fc_par_min_set);
  * - fc_pcg itself on W + shift I against a product: the residual it
  *   reports is the true one, and it reaches the tolerance asked. */
 #include "test.h"
 #include "check.h"
 #include "fricon.h"
+#include "internal.h"
 #include "linsys/linsys.h"
 
 #include <dirent.h>
+
+static int threads = 1;
 
 static fc_status run(const fc_problem *p, fc_admm_linear lin, int cg_from, int max_iter, double tol,
                      double *r, fc_info *info)
@@ -31,6 +35,7 @@ static fc_status run(const fc_problem *p, fc_admm_linear lin, int cg_from, int m
     opt.max_iter = max_iter;
     opt.tolerance = tol;
     opt.time_limit = 60;   /* a guard only */
+    opt.threads = threads;
     fc_error err;
     memset(r, 0, (size_t)m * sizeof *r);
     CHECK(fc_solve(p, "admm", &opt, r, u, NULL, info, &err) == FC_OK, "admm: %s", err.msg);
@@ -116,6 +121,15 @@ static void column_and_auto(void)
     CHECK(!memcmp(r, rc, (size_t)m * sizeof *r), "auto from %d contacts: the conjugate gradients", p->nc);
     run(p, FC_ADMM_LINEAR_AUTO, p->nc + 1, 60, 1e-12, r, &info);
     CHECK(!memcmp(r, rl, (size_t)m * sizeof *r), "auto below cg_from: the Cholesky");
+    /* the chunks of the sums follow the threshold: both counts with it */
+    int par_min = fc_par_min();
+    fc_par_min_set(64);
+    run(p, FC_ADMM_LINEAR_CG, 0, 60, 1e-12, rc, &info);
+    threads = 2;
+    run(p, FC_ADMM_LINEAR_CG, 0, 60, 1e-12, r, &info);
+    threads = 1;
+    fc_par_min_set(par_min);
+    CHECK(!memcmp(r, rc, (size_t)m * sizeof *r), "cg: the same bits with 2 threads");
     free(r); free(rc); free(rl);
     fc_problem_free(p);
 }
