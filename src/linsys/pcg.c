@@ -131,10 +131,10 @@ int fc_pcg_solve(fc_pcg *P, const double *b, double *x, double tol, int max_iter
     double s[2];
     update_precondition(P, 0.0, x, s);
     double rz = s[0], rn = sqrt(s[1]);
-    fc_copy(m, P->z, P->p);
+    /* q = shift p is set with p, then q += A p */
+    FC_PAR_FOR(m, , for (int i = 0; i < m; i++) { P->p[i] = P->z[i]; P->q[i] = shift * P->z[i]; });
     while (rn > tol && it < max_iter && rz > 0.0) {
-        fc_matrix_gemv(P->A, 1.0, P->p, 0.0, P->q);
-        FC_PAR_FOR(m, , for (int i = 0; i < m; i++) { P->q[i] += shift * P->p[i]; });
+        fc_matrix_gemv(P->A, 1.0, P->p, 1.0, P->q);
         double pq = fc_dot(m, P->p, P->q);
         if (!(pq > 0.0)) break;   /* A + shift I not definite along p */
         double alpha = rz / pq;
@@ -143,7 +143,10 @@ int fc_pcg_solve(fc_pcg *P, const double *b, double *x, double tol, int max_iter
         rn = sqrt(s[1]);
         double beta = s[0] / rz;
         rz = s[0];
-        FC_PAR_FOR(m, , for (int i = 0; i < m; i++) { P->p[i] = P->z[i] + beta * P->p[i]; });
+        FC_PAR_FOR(m, , for (int i = 0; i < m; i++) {
+            P->p[i] = P->z[i] + beta * P->p[i];
+            P->q[i] = shift * P->p[i];
+        });
     }
     if (res) *res = rn;
     return it;
