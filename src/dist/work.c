@@ -374,7 +374,11 @@ static int gather_r(fc_dist_work *w, const fc_problem *p, double *r)
     int *cnt = fc_calloc((size_t)K + 1, sizeof *cnt), *dis = fc_calloc((size_t)K + 1, sizeof *dis);
     int *fill = fc_calloc((size_t)K + 1, sizeof *fill);
     double *all = fc_calloc((size_t)d * p->nc + 1, sizeof *all);
-    if (!cnt || !dis || !fill || !all) { free(cnt); free(dis); free(fill); free(all); return 1; }
+    /* every rank learns whether one ran out of memory: none enters the
+     * gather alone, none returns alone */
+    int bad = !cnt || !dis || !fill || !all, any = bad;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, L->comm);
+    if (any) { free(cnt); free(dis); free(fill); free(all); return 1; }
     for (int a = 0; a < p->nc; a++) cnt[L->owner[a]] += d;
     for (int k = 1; k < K; k++) dis[k] = dis[k - 1] + cnt[k - 1];
     MPI_Allgatherv(w->rl, d * L->nown, MPI_DOUBLE, all, cnt, dis, MPI_DOUBLE, L->comm);
@@ -490,8 +494,13 @@ fc_status fc_dist_run(const char *name, fc_dist_iterate_fn iterate, int polished
     clock_t c_end = clock();
     int bad_end = gather_r(&w, p, r);
     if (!bad_end && capped) st = polish(&w, name, p, opt, &clk, r, u, v, info);
-    if (bad_end || finish(&w, p, r, u, v)) {
-        snprintf(info->message, sizeof info->message, "out of memory");
+    /* finish is each rank's own: its failure is agreed on before the
+     * collectives below, so that no rank waits for one that left */
+    int bad_finish = bad_end ? 2 : finish(&w, p, r, u, v), any_bad = bad_finish;
+    MPI_Allreduce(&bad_finish, &any_bad, 1, MPI_INT, MPI_MAX, w.L.comm);
+    if (any_bad) {
+        snprintf(info->message, sizeof info->message, "%s",
+                 any_bad == 2 ? "out of memory" : "a singular diagonal block of M");
         fc_dist_work_free(&w);
         return FC_STATUS_ERROR;
     }
