@@ -460,6 +460,9 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
     double *best_r = fc_calloc(m, 8), *best_v = fc_calloc(global ? (size_t)n : 1, 8);
     if (!best_r || !best_v) { free(best_r); free(best_v); admm_free(&w); return FC_STATUS_ERROR; }
     for (it = 0; it < max_iter; it++) {
+        /* no first iteration past the limit (the factorisation's own
+         * check above covers the Cholesky's set-up) */
+        if (it == 0 && fc_clock_expired(&w.clock)) { st = FC_TIME_LIMIT; why = "time limit"; break; }
         fc_copy(w.m, w.a, w.a0);
         fc_copy(w.m, w.b, w.b0);
         double pr, dr, pscale, dscale;
