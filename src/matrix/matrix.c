@@ -39,6 +39,18 @@ fc_matrix *fc_matrix_csr(int rows, int cols, long nnz)
     return A;
 }
 
+fc_matrix *fc_matrix_csr_unset(int rows, int cols, long nnz)
+{
+    fc_matrix *A = matrix_alloc(FC_MAT_CSR, rows, cols);
+    if (!A || nnz < 0) { free(A); return NULL; }
+    A->nnz = nnz;
+    A->p = fc_calloc((size_t)rows + 1, sizeof *A->p);
+    A->j = fc_malloc((size_t)nnz, sizeof *A->j);
+    A->x = fc_malloc((size_t)nnz, sizeof *A->x);
+    if (!A->p || !A->j || !A->x) { fc_matrix_free(A); return NULL; }
+    return A;
+}
+
 /* A block-CSR matrix of bs x bs blocks with room for nblocks blocks. */
 fc_matrix *fc_matrix_bsr(int rows, int cols, int bs, long nblocks)
 {

@@ -36,7 +36,7 @@ static fc_err h_structure(const fc_mbd_world *w, const int *dof, fc_problem *p, 
     }
     long nnz = 0;
     for (int r = 0; r < n; r++) nnz += rowcount[r];
-    p->H = fc_matrix_csr(n, d * w->ncontacts, nnz);
+    p->H = fc_matrix_csr_unset(n, d * w->ncontacts, nnz);   /* every entry written by the caller */
     if (!p->H) return FC_ERR_NOMEM;
     p->H->p[0] = 0;
     for (int r = 0; r < n; r++) p->H->p[r + 1] = p->H->p[r] + rowcount[r];
