@@ -13,6 +13,9 @@
 #include "fricon_mbd.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>   /* mallopt */
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +158,17 @@ int cmd_simulate(int argc, char **argv)
     int max_nc = 0, solves = 0;
     fprintf(stderr, "%s: %d bodies, h = %g s, solver %s\n", a.scene, fc_mbd_body_count(w),
             fc_mbd_step_size(w), a.solver);
+#ifdef __GLIBC__
+    /* Each step frees its problem and builds the next, of about the same
+     * size; by default glibc hands that memory back to the system (blocks
+     * above a moving mmap threshold, the heap's trimmed top) and the next
+     * step faults in fresh zeroed pages, serially in the kernel (most of
+     * the assembly's time, docs/mbd.md).  Kept for reuse instead: blocks
+     * below 32 MB (the largest threshold glibc takes) from the heap, which
+     * is never trimmed. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, -1);
+#endif
     for (int s = 1; s <= a.steps; s++) {
         fc_mbd_step_info in;
         if (fc_mbd_step(w, a.solver, &a.opt, &in, &err)) {

@@ -113,6 +113,8 @@ static inline double fc_chunks_sum(fc_chunks c, const double *part)
 /* Allocation of n elements of size sz, zeroed; NULL when n*sz overflows,
  * exceeds FC_MAX_ENTRIES elements, or the allocation fails. */
 void *fc_calloc(size_t n, size_t sz);
+/* The same, not zeroed: for memory the caller writes in full anyway. */
+void *fc_malloc(size_t n, size_t sz);
 /* Duplicate n doubles (NULL if src is NULL or allocation fails). */
 double *fc_dup(const double *src, size_t n);
 
@@ -145,6 +147,9 @@ void fc_log(const fc_options *opt, int level, const char *fmt, ...)
  * column), -1 when absent. */
 int fc_find_sorted(const int *idx, int lo, int end, int key);
 
+/* A CSR matrix with room for nnz entries, p zeroed, j and x not: for a
+ * caller that writes every entry (a large clear is a serial pass). */
+fc_matrix *fc_matrix_csr_unset(int rows, int cols, long nnz);
 /* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
 fc_matrix *fc_csr_transpose(const fc_matrix *C);
 /* Block-CSR (bs > 1) or CSR (bs = 1) straight from compressed arrays:

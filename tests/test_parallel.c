@@ -10,7 +10,8 @@
  *   solves are src/linsys/supernodal_solve.c's, not CHOLMOD's; threads 1
  *   converges too);
  * - the simulator's contact detection gives the same pairs and contacts
- *   for threads 1, 2 and 3, step after step (joints too: the rope). */
+ *   for threads 1, 2 and 3, step after step (joints too: the rope), and
+ *   the step's global problem (M, H, f, w, mu) the same bits. */
 #include "test.h"
 #include "check.h"
 #include "internal.h"
@@ -119,6 +120,36 @@ static void solver_threads(const char *rel, const char *solver, double tol)
     fc_problem_free(p);
 }
 
+/* The same CSR matrix, bit for bit (both NULL included). */
+static int same_csr(const fc_matrix *a, const fc_matrix *b)
+{
+    if (!a || !b) return a == b;
+    return a->rows == b->rows && a->cols == b->cols && a->nnz == b->nnz &&
+           !memcmp(a->p, b->p, ((size_t)a->rows + 1) * sizeof *a->p) &&
+           !memcmp(a->j, b->j, (size_t)a->nnz * sizeof *a->j) && !memcmp(a->x, b->x, (size_t)a->nnz * sizeof *a->x);
+}
+
+/* w's global problem (fc_mbd_build_problem) with threads t. */
+static fc_problem *built(const fc_mbd_world *w, int t)
+{
+    fc_problem *p = NULL;
+    fc_error err;
+    int before = fc_threads_set(t);
+    CHECK(fc_mbd_build_problem(w, &p, &err) == FC_OK, "build, threads %d: %s", t, err.msg);
+    fc_threads_set(before);
+    return p;
+}
+
+/* The same global problem, bit for bit. */
+static int same_problem(const fc_problem *a, const fc_problem *b)
+{
+    if (!a || !b) return a == b;
+    size_t m = (size_t)a->d * (size_t)a->nc;
+    return a->n == b->n && a->nc == b->nc && a->d == b->d && same_csr(a->M, b->M) && same_csr(a->H, b->H) &&
+           !memcmp(a->f, b->f, (size_t)a->n * sizeof *a->f) && !memcmp(a->w, b->w, m * sizeof *a->w) &&
+           !memcmp(a->mu, b->mu, (size_t)a->nc * sizeof *a->mu);
+}
+
 /* A scene stepped with threads 1, 2, 3: the same pairs and contacts. */
 static void detection(const char *scene, int count, int steps)
 {
@@ -151,6 +182,15 @@ static void detection(const char *scene, int count, int steps)
             }
             CHECK(same, "%s step %d, threads %d: %d pairs %d contacts, threads 1: %d pairs %d contacts",
                   scene, step + 1, t, w[t]->npairs, w[t]->ncontacts, w[1]->npairs, w[1]->ncontacts);
+            if (same) {
+                /* the assembly of the next step's problem from these
+                 * contacts and positions: threaded counts and ranks */
+                fc_problem *a = built(w[1], 1), *b = built(w[t], t);
+                CHECK(same_problem(a, b), "%s step %d: the global problem with threads %d differs from threads 1",
+                      scene, step + 1, t);
+                fc_problem_free(a);
+                fc_problem_free(b);
+            }
             for (int i = 0; i < w[1]->nbodies; i++)
                 if (memcmp(w[1]->bodies[i].x, w[t]->bodies[i].x, sizeof w[1]->bodies[i].x)) {
                     CHECK(0, "%s step %d, threads %d: body %d moved differently", scene, step + 1,

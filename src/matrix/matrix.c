@@ -26,18 +26,23 @@ fc_matrix *fc_matrix_dense(int rows, int cols)
     return A;
 }
 
-/* A CSR matrix with room for nnz entries (structure zeroed). */
-fc_matrix *fc_matrix_csr(int rows, int cols, long nnz)
+/* A CSR matrix with room for nnz entries, p zeroed, j and x too when zero. */
+static fc_matrix *csr_alloc(int rows, int cols, long nnz, int zero)
 {
     fc_matrix *A = matrix_alloc(FC_MAT_CSR, rows, cols);
     if (!A || nnz < 0) { free(A); return NULL; }
     A->nnz = nnz;
     A->p = fc_calloc((size_t)rows + 1, sizeof *A->p);
-    A->j = fc_calloc((size_t)nnz, sizeof *A->j);
-    A->x = fc_calloc((size_t)nnz, sizeof *A->x);
+    A->j = zero ? fc_calloc((size_t)nnz, sizeof *A->j) : fc_malloc((size_t)nnz, sizeof *A->j);
+    A->x = zero ? fc_calloc((size_t)nnz, sizeof *A->x) : fc_malloc((size_t)nnz, sizeof *A->x);
     if (!A->p || !A->j || !A->x) { fc_matrix_free(A); return NULL; }
     return A;
 }
+
+/* A CSR matrix with room for nnz entries (structure zeroed). */
+fc_matrix *fc_matrix_csr(int rows, int cols, long nnz) { return csr_alloc(rows, cols, nnz, 1); }
+
+fc_matrix *fc_matrix_csr_unset(int rows, int cols, long nnz) { return csr_alloc(rows, cols, nnz, 0); }
 
 /* A block-CSR matrix of bs x bs blocks with room for nblocks blocks. */
 fc_matrix *fc_matrix_bsr(int rows, int cols, int bs, long nblocks)

@@ -549,11 +549,18 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 #pragma omp atomic write
         g->changed = 1;
     }
+    /* no radius changed since the last build (the usual step): its median
+     * holds, so the sizes need no barrier before them; else (a first
+     * build, a radius changed) they are done again after the median's */
+    double *part = g->part + PART * (size_t)me;
+    if (g->same) sizes_of(w, g, lo, hi, part);
 #pragma omp barrier
+    if (!g->same || g->changed) {
 #pragma omp single
-    typical_size(w, g);
-    sizes_of(w, g, lo, hi, g->part + PART * (size_t)me);
+        typical_size(w, g);
+        sizes_of(w, g, lo, hi, part);
 #pragma omp barrier
+    }
 #pragma omp single
     classify(w, g, nt);
     int *cnt = g->count + (size_t)me * ((size_t)g->nbuckets + 1);

@@ -2,9 +2,10 @@
  * then chunk by chunk (a range of bodies) the chunk's candidate pairs,
  * without the jointed ones, and their contacts (collide.c).  From 2
  * threads it is one parallel region: the grid built by the threads
- * together, then FC_MBD_CHUNKS chunks per thread, thread 0 taking them
- * from the first on and appending them to w->pairs and w->contacts
- * directly, the others from the last back, each into its own buffers
+ * together, then chunks of bodies (guided: smaller as fewer are left),
+ * thread 0 taking them from the first body on and appending them to
+ * w->pairs and w->contacts directly, the others from the last back, each
+ * into its own buffers
  * (a local copy while it runs: no shared counters), copied after thread
  * 0's at the end, each thread an equal share of their pairs and
  * contacts: the sequential order, the same lists for any count. */
@@ -29,8 +30,29 @@ typedef struct detect_job {
     fc_mbd_grid g;
     const int *jp;   /* the joints' pairs, sorted (narrow phase only) */
     int njoints, narrow;
-    int next, last;  /* the chunks not yet taken: next .. last        */
+    int next, end;   /* the bodies not yet taken: next .. end - 1     */
+    int nback, K;    /* back chunks taken; the chunks' count (bound)  */
+    int div, minc;   /* a chunk: max(minc, remaining / div) bodies    */
 } detect_job;
+
+/* The size of the next chunk when rem bodies are left: a share of them
+ * (guided: large chunks first, small ones where the threads meet, so
+ * that neither waits long for the other's last chunk), at least minc,
+ * at most rem.  It depends on rem only, so the number of chunks is the
+ * same whichever thread takes them (chunk_count). */
+static int chunk_size(const detect_job *job, int rem)
+{
+    int s = rem / job->div;
+    if (s < job->minc) s = job->minc;
+    return s < rem ? s : rem;
+}
+
+static int chunk_count(const detect_job *job, int n)
+{
+    int k = 0;
+    for (int rem = n; rem > 0; k++) rem -= chunk_size(job, rem);
+    return k;
+}
 
 /* Chunk bodies [lo, hi) appended to t; -1 when out of memory. */
 static int chunk(const fc_mbd_world *w, const detect_job *job, int lo, int hi, fc_mbd_tbuf *t)
@@ -116,17 +138,30 @@ static void adopt(fc_mbd_world *w, const fc_mbd_tbuf *front)
 }
 
 /* The chunks a thread takes (thread 0 from the front: into front, w's
- * lists; the others from the back: into their buffers); -1 when out of
- * memory. */
-static int take_chunks(const fc_mbd_world *w, detect_job *job, fc_mbd_tbuf *front, int K)
+ * lists; the others from the back: the k-th back chunk into buffer K - 1
+ * - k, so that the back chunks are in body order at K - nback .. K - 1);
+ * -1 when out of memory. */
+static int take_chunks(const fc_mbd_world *w, detect_job *job, fc_mbd_tbuf *front)
 {
-    int n = w->nbodies, me = omp_get_thread_num(), bad = 0;
+    int me = omp_get_thread_num(), bad = 0;
     for (;;) {
-        int c;
+        int lo = 0, hi = 0, c = -1;
 #pragma omp critical(fc_mbd_chunks)
-        c = job->next > job->last ? -1 : me == 0 ? job->next++ : job->last--;
-        if (c < 0) return bad;
-        int lo = (int)((long)n * c / K), hi = (int)((long)n * (c + 1) / K);
+        {
+            int rem = job->end - job->next;
+            if (rem > 0) {
+                int s = chunk_size(job, rem);
+                if (me == 0) {
+                    lo = job->next;
+                    hi = job->next += s;
+                } else {
+                    hi = job->end;
+                    lo = job->end -= s;
+                    c = job->K - 1 - job->nback++;
+                }
+            }
+        }
+        if (lo == hi) return bad;
         if (me == 0) {
             bad |= chunk(w, job, lo, hi, front);
         } else {
@@ -143,9 +178,11 @@ static int take_chunks(const fc_mbd_world *w, detect_job *job, fc_mbd_tbuf *fron
 static int detect(fc_mbd_world *w, int narrow)
 {
     int n = w->nbodies;
-    int nt = FC_PAR_ON(n) ? fc_threads() : 1, K = nt == 1 ? 1 : FC_MBD_CHUNKS * nt;
-    detect_job job = {.narrow = narrow, .next = 0, .last = K - 1};
-    int *jp = NULL, bad = 0;
+    int nt = FC_PAR_ON(n) ? fc_threads() : 1;
+    detect_job job = {.narrow = narrow, .next = 0, .end = n, .div = nt == 1 ? 1 : FC_MBD_CHUNK_DIV * nt,
+                      .minc = FC_MBD_CHUNK_MIN};
+    job.K = chunk_count(&job, n);
+    int *jp = NULL, bad = 0, K = job.K;
     w->npairs = w->ncontacts = 0;
     if (fc_mbd_grid_prepare(w, &job.g, nt) || fc_mbd_tbuf_reserve(w, K)) return -1;
     if (narrow && w->njoints) {
@@ -157,13 +194,13 @@ static int detect(fc_mbd_world *w, int narrow)
                          .narrow = {.contacts = w->contacts, .cap_contacts = w->cap_contacts}};
     if (nt == 1) {
         fc_mbd_grid_build(w, &job.g);
-        bad = take_chunks(w, &job, &front, K);
+        bad = take_chunks(w, &job, &front);
     } else {
         long np = 0, nc = 0;
 #pragma omp parallel num_threads(nt)
         {
             fc_mbd_grid_build(w, &job.g);
-            int mine = take_chunks(w, &job, &front, K);
+            int mine = take_chunks(w, &job, &front);
 #pragma omp atomic update
             bad |= mine;
 #pragma omp barrier
@@ -171,10 +208,10 @@ static int detect(fc_mbd_world *w, int narrow)
              * lists grown by one thread, then each thread copies its
              * share of the back chunks after them */
             long tp, tc;
-            back_totals(w, job.next, K, &tp, &tc);
+            back_totals(w, K - job.nback, K, &tp, &tc);
 #pragma omp single
             if (!bad) bad = grow_front(&front, tp, tc) != 0;
-            if (!bad) copy_back(w, &front, job.next, K, tp, tc, omp_get_thread_num(), nt);
+            if (!bad) copy_back(w, &front, K - job.nback, K, tp, tc, omp_get_thread_num(), nt);
 #pragma omp master
             {
                 np = tp;

@@ -65,8 +65,10 @@ typedef struct fc_mbd_narrow {
 
 /* A chunk of the threaded detection (a range of bodies): its candidate
  * pairs and contacts, concatenated in chunk order (the sequential order);
- * FC_MBD_CHUNKS chunks per thread, taken dynamically (load balance). */
-#define FC_MBD_CHUNKS 16
+ * taken dynamically (load balance), guided: a chunk is 1 / (FC_MBD_CHUNK_DIV
+ * threads) of the bodies left, at least FC_MBD_CHUNK_MIN bodies. */
+#define FC_MBD_CHUNK_DIV 4
+#define FC_MBD_CHUNK_MIN 16
 typedef struct fc_mbd_tbuf {
     int *pairs;
     int npairs, cap_pairs;

@@ -6,6 +6,7 @@
  * new velocities. */
 #include "mbd/mbd.h"
 
+#include <omp.h>
 #include <stdio.h>
 
 /* Degrees of freedom per moving body: 6, or 3 when planar. */
@@ -22,21 +23,70 @@ static int dof_map(const fc_mbd_world *w, int *dof)
     return n;
 }
 
+/* Contacts [lo, hi)'s count per moving body added to cnt; with rank,
+ * each side's rank among its body's contacts, from cnt's values on. */
+static void count_sides(const fc_mbd_world *w, const int *dof, int lo, int hi, int *cnt, int *rank)
+{
+    for (int c = lo; c < hi; c++)
+        for (int s = 0; s < 2; s++) {
+            int b = s ? w->contacts[c].b : w->contacts[c].a;
+            if (dof[b] < 0) continue;
+            if (rank) rank[2 * c + s] = cnt[b];
+            cnt[b]++;
+        }
+}
+
+/* total[b]: the contacts of moving body b (nb bodies); with rank (2 nc
+ * entries), each contact side's rank among its body's contacts in contact
+ * order.  Threaded over ranges of contacts (per-thread counts, then each
+ * body's offsets per thread, then the ranks): the same values.  -1 when
+ * out of memory. */
+static int side_counts(const fc_mbd_world *w, const int *dof, int *total, int *rank)
+{
+    int nb = w->nbodies, nc = w->ncontacts, nt = FC_PAR_ON(nc) ? fc_threads() : 1;
+    memset(total, 0, (size_t)nb * sizeof *total);
+    if (nt == 1) {
+        count_sides(w, dof, 0, nc, total, rank);
+        return 0;
+    }
+    int *cnt = fc_malloc((size_t)nt * (size_t)nb, sizeof *cnt);
+    if (!cnt) return -1;
+#pragma omp parallel num_threads(nt)
+    {
+        int me = omp_get_thread_num(), lo = (int)((long)nc * me / nt), hi = (int)((long)nc * (me + 1) / nt);
+        int *mine = cnt + (size_t)me * (size_t)nb;
+        memset(mine, 0, (size_t)nb * sizeof *mine);
+        count_sides(w, dof, lo, hi, mine, NULL);
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int b = 0; b < nb; b++) {
+            int at = 0;
+            for (int t = 0; t < nt; t++) {
+                int k = cnt[(size_t)t * (size_t)nb + b];
+                cnt[(size_t)t * (size_t)nb + b] = at;
+                at += k;
+            }
+            total[b] = at;
+        }
+        if (rank) count_sides(w, dof, lo, hi, mine, rank);
+    }
+    free(cnt);
+    return 0;
+}
+
 /* H's structure: d entries per contact on each of the rows of each moving
- * body; rowcount (zeroed, n entries) becomes each row's fill cursor. */
-static fc_err h_structure(const fc_mbd_world *w, const int *dof, fc_problem *p, int *rowcount, int d)
+ * body (total: its contacts); rowcount (n entries) becomes each row's
+ * fill cursor. */
+static fc_err h_structure(const fc_mbd_world *w, const int *dof, const int *total, fc_problem *p,
+                          int *rowcount, int d)
 {
     int n = p->n, rows = body_dofs(w);
-    for (int c = 0; c < w->ncontacts; c++) {
-        const fc_mbd_contact *ct = &w->contacts[c];
-        int bodies[2] = {ct->a, ct->b};
-        for (int s = 0; s < 2; s++)
-            if (dof[bodies[s]] >= 0)
-                for (int r = 0; r < rows; r++) rowcount[dof[bodies[s]] + r] += d;
-    }
+    for (int i = 0; i < w->nbodies; i++)
+        if (dof[i] >= 0)
+            for (int r = 0; r < rows; r++) rowcount[dof[i] + r] = d * total[i];
     long nnz = 0;
     for (int r = 0; r < n; r++) nnz += rowcount[r];
-    p->H = fc_matrix_csr(n, d * w->ncontacts, nnz);
+    p->H = fc_matrix_csr_unset(n, d * w->ncontacts, nnz);   /* every entry written by the caller */
     if (!p->H) return FC_ERR_NOMEM;
     p->H->p[0] = 0;
     for (int r = 0; r < n; r++) p->H->p[r + 1] = p->H->p[r] + rowcount[r];
@@ -64,7 +114,11 @@ static fc_err build_planar(const fc_mbd_world *w, const int *dof, fc_problem *p,
         }
     }
     p->M->p[n] = (int)k;
-    if (h_structure(w, dof, p, rowcount, 2)) return FC_ERR_NOMEM;
+    int *total = fc_malloc((size_t)w->nbodies, sizeof *total);
+    fc_err e = !total || side_counts(w, dof, total, NULL) ? FC_ERR_NOMEM
+                                                          : h_structure(w, dof, total, p, rowcount, 2);
+    free(total);
+    if (e) return e;
     for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[2] = {ct->n, ct->t1};
@@ -121,7 +175,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
     int nc = w->ncontacts;
     if (nc == 0 && w->njoints == 0) return FC_OK;
     int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
-    int *rowcount = NULL, *rank = NULL;
+    int *rowcount = NULL, *rank = NULL, *total = NULL;
     fc_problem *p = NULL;
     if (!dof) goto nomem;
     int n = dof_map(w, dof);
@@ -179,15 +233,12 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
 
     /* H: 3 entries per contact on each of the 6 rows of each moving body,
      * at 3 (the contact's rank among the body's contacts) into each row */
-    if (h_structure(w, dof, p, rowcount, 3)) goto nomem;
-    rank = fc_calloc(2 * (size_t)nc, sizeof *rank);
-    if (!rank) goto nomem;
-    memset(rowcount, 0, (size_t)n * sizeof *rowcount);   /* contacts per row's body */
-    for (int c = 0; c < nc; c++)
-        for (int s = 0; s < 2; s++) {
-            int o = dof[s ? w->contacts[c].b : w->contacts[c].a];
-            if (o >= 0) rank[2 * c + s] = rowcount[o]++;
-        }
+    rank = fc_malloc(2 * (size_t)nc, sizeof *rank);   /* read for moving bodies' sides only */
+    total = fc_malloc((size_t)nb, sizeof *total);
+    if (!rank || !total || side_counts(w, dof, total, rank) || h_structure(w, dof, total, p, rowcount, 3))
+        goto nomem;
+    free(total);
+    total = NULL;
     FC_PAR_FOR(nc, , for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[3] = {ct->n, ct->t1, ct->t2};
@@ -215,6 +266,7 @@ nomem:
     free(dof);
     free(rowcount);
     free(rank);
+    free(total);
     fc_problem_free(p);
     return fc_error_set(err, FC_ERR_NOMEM, "out of memory building the step's problem");
 }

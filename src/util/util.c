@@ -30,6 +30,12 @@ void *fc_calloc(size_t n, size_t sz)
     return calloc(n ? n : 1, sz);
 }
 
+void *fc_malloc(size_t n, size_t sz)
+{
+    if (sz == 0 || n > (size_t)FC_MAX_ENTRIES || n > SIZE_MAX / sz) return NULL;
+    return malloc((n ? n : 1) * sz);
+}
+
 /* Copy of n doubles. */
 double *fc_dup(const double *src, size_t n)
 {
