@@ -58,43 +58,7 @@ static void sweep_full(const run *R, double *r)
     }
 }
 
-#include <immintrin.h>
-static int PD = 0;
-__attribute__((target("avx"))) static void row_dot3_avx(const fc_matrix *A, int a, const double *x,
-                                                        double *out)
-{
-    __m256d acc = _mm256_setzero_pd();
-    const __m256i mask = _mm256_set_epi64x(0, -1, -1, -1);
-    const int *J = A->j;
-    const double *B = A->x + (size_t)9 * A->p[a];
-    for (int k = A->p[a]; k < A->p[a + 1]; k++, B += 9) {
-        int j = J[k];
-        if (PD) __builtin_prefetch(B + PD);
-        if (j == a) continue;
-        const double *xb = x + (size_t)3 * j;
-        acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_loadu_pd(B), _mm256_broadcast_sd(xb)));
-        acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_loadu_pd(B + 3), _mm256_broadcast_sd(xb + 1)));
-        acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_maskload_pd(B + 6, mask), _mm256_broadcast_sd(xb + 2)));
-    }
-    double t[4];
-    _mm256_storeu_pd(t, acc);
-    out[0] = t[0]; out[1] = t[1]; out[2] = t[2];
-}
-
-
-__attribute__((target("avx"))) static void sweep_full_avx(const run *R, double *r)
-{
-    for (int a = 0; a < R->p->nc; a++) {
-        double qa[3], ra[3];
-        row_dot3_avx(R->W, a, r, qa);
-        for (int k = 0; k < 3; k++) { qa[k] += R->p->q[3 * a + k]; ra[k] = r[3 * a + k]; }
-        fc_local_solve(&R->loc[a], qa, &R->par, ra);
-        for (int k = 0; k < 3; k++) r[3 * a + k] = ra[k];
-    }
-}
-
-static int RD = 1;
-__attribute__((target("avx"))) static void sweep_full_pf(const run *R, double *r)
+static void sweep_full_pf(const run *R, double *r, int RD)
 {
     const fc_matrix *W = R->W;
     int nc = R->p->nc;
@@ -108,7 +72,7 @@ __attribute__((target("avx"))) static void sweep_full_pf(const run *R, double *r
             __builtin_prefetch(&R->loc[a + RD]);
             __builtin_prefetch((const char *)&R->loc[a + RD] + 64);
         }
-        row_dot3_avx(R->W, a, r, qa);
+        bsr_row_dot(R->W, 3, a, r, 1, qa);
         for (int k = 0; k < 3; k++) { qa[k] += R->p->q[3 * a + k]; ra[k] = r[3 * a + k]; }
         fc_local_solve(&R->loc[a], qa, &R->par, ra);
         for (int k = 0; k < 3; k++) r[3 * a + k] = ra[k];
@@ -151,8 +115,6 @@ int main(int argc, char **argv)
     }
     fc_problem *p;
     fc_error err;
-    if (getenv("PD")) PD = atoi(getenv("PD"));
-    if (getenv("RD")) RD = atoi(getenv("RD"));
     if (fc_read(file, &p, &err) != FC_OK) {
         fprintf(stderr, "bench_sweep_parts: %s\n", err.msg);
         return 2;
@@ -194,8 +156,8 @@ int main(int argc, char **argv)
             for (int s = 0; s < K; s++) {
                 if (v == 0) sweep_full(&R0, rs);
                 else if (v == 1) sweep_full(&R, rs);
-                else if (v == 2) sweep_full_avx(&R, rs);
-                else sweep_full_pf(&R, rs);
+                else if (v == 2) sweep_full_pf(&R, rs, 1);
+                else sweep_full_pf(&R, rs, 2);
             }
             tv[v][k] = (now() - t0) / K;
         }
@@ -228,10 +190,10 @@ int main(int argc, char **argv)
     printf("cases: take-off %d, sticking %d, sliding %d (local tolerance missed %d)\n", ncase[0], ncase[1],
            ncase[2], ncase[3]);
     double m0 = median(tv[0], reps);
-    printf("ms a sweep (medians): AC Newton for sliding %.3f, closed form %.3f (%.2fx), with AVX rows %.3f (%.2fx), "
-           "and the prefetch of row a+%d %.3f (%.2fx); rows alone %.3f, solves alone %.3f\n",
+    printf("ms a sweep (medians): AC Newton for sliding %.3f, closed form %.3f (%.2fx), with the prefetch of row a+1 %.3f (%.2fx), "
+           "of row a+2 %.3f (%.2fx); rows alone %.3f, solves alone %.3f\n",
            1e3 * m0, 1e3 * median(tv[1], reps), m0 / median(tv[1], reps), 1e3 * median(tv[2], reps),
-           m0 / median(tv[2], reps), RD, 1e3 * median(tv[3], reps), m0 / median(tv[3], reps),
+           m0 / median(tv[2], reps), 1e3 * median(tv[3], reps), m0 / median(tv[3], reps),
            1e3 * median(tr, reps), 1e3 * median(ts, reps));
     free(loc0);
     free(loc); free(r); free(Q); free(r0); free(rs); free(list);

@@ -6,8 +6,8 @@
 
 /* W_aa's off-diagonal entries and the difference of W_TT's diagonal below
  * this times its largest diagonal entry: isotropic (fc_local.iso).  A
- * sphere's block is so to rounding (every block of the collapsing
- * column's, measured); the closed form's local error decides anyway. */
+ * sphere's block is so to rounding (docs/measurements.md, ninth sweep
+ * session); the closed form's local error decides anyway. */
 #define FC_LOCAL_ISO_TOL 1e-14
 
 /* Largest eigenvalue of a symmetric 2 x 2 matrix [a b; b c]. */
