@@ -3,14 +3,17 @@
  * ctest):
  *   build/bench_sweep_parts PROBLEM [--sweeps K] [--warm W] [--reps R]
  * After W warm sweeps from r = 0 (nsgs's own update: the block row's
- * product then fc_local_solve), each of R rounds times K sweeps of
- *   full:  the sweep as nsgs.c does it;
- *   rows:  the block rows' products alone (q'_a stored, r unchanged);
- *   solve: the one-contact solves alone, from the stored q'_a and a copy
- *          of the last r (the same cases as the sweep's);
- * and prints the medians in ms a sweep, with the contacts' cases at the
- * end (take-off q_N >= 0, sticking, the rest: AC Newton) and the time a
- * solve of each case costs (a pass over the contacts of that case). */
+ * product then fc_local_solve), each of R rounds times K sweeps of, in
+ * turn and each from the same r,
+ *   the sweep with the hybrid as main had it (fc_local.iso cleared: AC
+ *   Newton for sliding), with the closed-form sliding (iso as set up),
+ *   and with the prefetch of the next row (one and two rows ahead);
+ *   the block rows' products alone (q'_a stored, r unchanged);
+ *   the one-contact solves alone, from the stored q'_a and r;
+ * and prints the medians in ms a sweep (CPU time; WALL=1 in the
+ * environment: wall time), the contacts' cases at the last q'_a
+ * (take-off q_N >= 0, sticking, sliding) and for the sliding ones the
+ * closed form against AC Newton (difference, local errors). */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 #include "cone/cone.h"
