@@ -12,7 +12,11 @@ void fc_project_disk(int n, double R, double *x);
  * rho = 1/lambda_max(W_aa) (an upper bound).  d = 3: the sticking test's
  * elimination of W_aa, done once; d, mu, lu first (two cache lines). */
 typedef struct fc_local {
-    int d;
+    signed char d;
+    signed char iso;            /* d = 3: 1 when W_aa is isotropic to rounding
+                                   (W_TN, W_NT, W_TT's off-diagonal ~ 0, W_TT's
+                                   diagonal equal): the hybrid's closed-form
+                                   sliding candidate applies */
     signed char piv[3], lu_ok;  /* d = 3: pivot rows; 1: W_aa not singular */
     double mu;
     double lu[9];           /* d = 3: multipliers, then U by rows      */

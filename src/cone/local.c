@@ -4,6 +4,12 @@
 #include "cone/cone.h"
 #include "cone/local_kernels.h"
 
+/* W_aa's off-diagonal entries and the difference of W_TT's diagonal below
+ * this times its largest diagonal entry: isotropic (fc_local.iso).  A
+ * sphere's block is so to rounding (docs/measurements.md, ninth sweep
+ * session); the closed form's local error decides anyway. */
+#define FC_LOCAL_ISO_TOL 1e-14
+
 /* Largest eigenvalue of a symmetric 2 x 2 matrix [a b; b c]. */
 static double eig_max2(double a, double b, double c)
 {
@@ -43,7 +49,12 @@ void fc_local_setup(fc_local *c, int d, const double *W, double mu, double mu_r)
     }
     c->rho = lmax > 0.0 ? 1.0 / lmax : 1.0;
     c->lu_ok = 0;
+    c->iso = 0;
     if (d == 3) {
+        double sc = FC_LOCAL_ISO_TOL * fmax(W[0], fmax(W[4], W[8]));
+        c->iso = W[0] > 0.0 && W[4] > 0.0 && fabs(W[1]) <= sc && fabs(W[2]) <= sc &&
+                 fabs(W[3]) <= sc && fabs(W[6]) <= sc && fabs(W[5]) <= sc && fabs(W[7]) <= sc &&
+                 fabs(W[4] - W[8]) <= sc;
         double J[5][5];
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) J[i][j] = W[j * 3 + i];
@@ -66,9 +77,16 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
 }
 
 /* d = 3, take-off or sticking with W_aa's factor (piv, lu; ok == 0: W_aa
- * singular): fc_local_law_3d's answer. */
+ * singular): fc_local_law_3d's answer.  With slide != NULL, when the
+ * sticking solution x = -W_aa^-1 q has x_N > 0 but lies outside the
+ * cone, the sliding candidate of an isotropic W_aa into slide (1
+ * returned): for W_NT = W_TN = 0 and W_TT = w I, u_N = 0 gives
+ * r_N = -q_N / W_NN = x_N, and r_T opposite to u_T = w r_T + q_T on the
+ * cone's boundary makes u_T parallel to q_T (|u_T| = |q_T| - w mu r_N > 0,
+ * which is the sticking test failing), so r_T = -mu r_N q_T / |q_T| =
+ * mu x_N x_T / |x_T|. */
 static int law_3d(const fc_local *c, const signed char *piv, const double *lu, int ok,
-                  const double *q, double *r)
+                  const double *q, double *r, double *slide)
 {
     if (q[0] >= 0.0) {
         r[0] = r[1] = r[2] = 0.0;
@@ -76,7 +94,16 @@ static int law_3d(const fc_local *c, const signed char *piv, const double *lu, i
     }
     double x[3] = {-q[0], -q[1], -q[2]};
     if (!ok || lu_solve(3, piv, lu, x) != 0) return -1;
-    if (!(x[0] >= 0.0) || !(fc_hypot(x[1], x[2]) <= c->mu * x[0])) return -1;
+    if (!(x[0] >= 0.0)) return -1;
+    double t = fc_hypot(x[1], x[2]);
+    if (!(t <= c->mu * x[0])) {
+        if (!slide || !(x[0] > 0.0)) return -1;
+        double s = c->mu * x[0] / t;   /* t > mu x_N >= 0 */
+        slide[0] = x[0];
+        slide[1] = s * x[1];
+        slide[2] = s * x[2];
+        return 1;
+    }
     memcpy(r, x, sizeof x);
     return 0;
 }
@@ -87,13 +114,13 @@ static int law_3d(const fc_local *c, const signed char *piv, const double *lu, i
  * factored here (c may be set up only in d, mu and W). */
 int fc_local_law_3d(const fc_local *c, const double *q, double *r)
 {
-    if (q[0] >= 0.0) return law_3d(c, NULL, NULL, 0, q, r);
+    if (q[0] >= 0.0) return law_3d(c, NULL, NULL, 0, q, r, NULL);
     double J[5][5], lu[9];
     signed char piv[3];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) J[i][j] = c->W[j * 3 + i];
     int ok = lu_factor(3, J, piv, lu) == 0;
-    return law_3d(c, piv, lu, ok, q, r);
+    return law_3d(c, piv, lu, ok, q, r, NULL);
 }
 
 /* Keep in best the better of (best, cand) by error; returns the best error. */
@@ -107,7 +134,8 @@ static inline double keep_best(int d, double *best, double ebest, const double *
 }
 
 /* Hybrid (d = 2: the closed-form law, when one of its cases holds; d = 3:
- * take-off or sticking, when one holds): AC
+ * take-off or sticking, when one holds, and for an isotropic W_aa the
+ * sliding closed form when its local error meets tol): AC
  * Newton from the warm start; if it misses tol, projection from
  * the best point so far, then the exact enumeration (d = 2, 3), each
  * result polished by Newton; the best iterate wins.  For d = 5 (no
@@ -119,9 +147,20 @@ static inline double hybrid(int d, const fc_local *c, const double *q, double to
     double best[5], t[5];
     if (d == 2 && fc_local_law_2d(c, q, r) == 0)
         return 0.0;   /* the case's conditions are the law: exact to rounding */
-    if (d == 3 && law_3d(c, c->piv, c->lu, c->lu_ok, q, r) == 0) return 0.0;   /* likewise */
-    memcpy(best, r, (size_t)d * sizeof *r);
     double u[5] = {0};
+    if (d == 3) {
+        int law = law_3d(c, c->piv, c->lu, c->lu_ok, q, r, c->iso ? t : NULL);
+        if (law == 0) return 0.0;   /* likewise */
+        if (law == 1) {   /* isotropic W_aa: the sliding closed form, kept when its error passes */
+            local_velocity(d, c, q, t, u);
+            double e = local_error_u(d, c, fc_norm_small(d, q), t, u);
+            if (e <= tol) {
+                memcpy(r, t, (size_t)d * sizeof *r);
+                return e;
+            }
+        }
+    }
+    memcpy(best, r, (size_t)d * sizeof *r);
     local_velocity(d, c, q, best, u);
     double eb = local_error_u(d, c, fc_norm_small(d, q), best, u);
     if (eb <= tol) return eb;

@@ -145,6 +145,22 @@ static inline int update(const fc_matrix *W, int row, int skip, const nsgs_work 
     return update_d(W, row, skip, w, par, omega, q, r, d, bsr, a);
 }
 
+/* Ask for block row `row` of block-CSR W (d x d blocks) and contact c's
+ * data ahead of their use, one row before: the next update's reads then
+ * stream in while this one's one-contact solve computes (the hardware
+ * prefetcher runs only a few lines ahead of a stream that pauses;
+ * docs/measurements.md, ninth sweep session).  A hint: no effect on the
+ * results. */
+static inline void prefetch_row(const fc_matrix *W, int d, int row, const fc_local *c)
+{
+    const char *b = (const char *)(W->x + (size_t)d * d * W->p[row]);
+    const char *e = (const char *)(W->x + (size_t)d * d * W->p[row + 1]);
+    for (; b < e; b += 64) __builtin_prefetch(b);
+    __builtin_prefetch(W->j + W->p[row + 1]);
+    __builtin_prefetch(c);
+    __builtin_prefetch((const char *)c + 64);
+}
+
 /* W's block rows in the order of the colours, without the diagonal
  * blocks (nsgs_work.Wc); NULL when out of memory. */
 static fc_matrix *coloured_rows(const fc_matrix *W, const fc_colouring *c)
@@ -263,6 +279,7 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
     if (!c->ncolours) {
         for (int i = 0; i < p->nc; i++) {
             int a = w->order[i];
+            if (bsr && i + 1 < p->nc) prefetch_row(W, d, w->order[i + 1], &w->loc[w->order[i + 1]]);
             missed += update(W, a, 1, w, par, omega, q, r, d, bsr, a);
         }
         return missed;
@@ -274,8 +291,10 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         {
 #pragma omp for schedule(static, 1)
             for (int s = 0; s < S; s++)
-                for (int i = c->start[s]; i < c->start[s + 1]; i++)
+                for (int i = c->start[s]; i < c->start[s + 1]; i++) {
+                    if (i + 1 < c->start[s + 1]) prefetch_row(w->Wc, d, i + 1, &w->loc[c->member[i + 1]]);
                     missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+                }
             for (int g = 0; g < w->nseg; g++) {
                 if (w->seg_par[g]) {
 #pragma omp for schedule(static)
