@@ -1,8 +1,6 @@
 /* admm's r-step by block-Jacobi conjugate gradients (admm.linear 2, the
- * default from admm.cg_from contacts; src/linsys/pcg.c):
- * - every shared fc3d problem to 1e-8 as with the Cholesky of W + rho I
- *   (BoxesStack1 excepted, as for the Cholesky: test_ipm_data.c), and the
- *   rolling ones, the residual recomputed by check.h;
+ * default from admm.cg_from contacts; src/linsys/pcg.c; every shared fc3d
+ * and rolling problem to 1e-8 with it: test_ipm_data.c):
  * - KaplasTower with the sticking probe (rho cut to 1e-10 of its start, a
  *   singular W) within the probe's 50 iterations;
  * - a 767-contact column (examples/column300-step39.hdf5) to 1e-4 both ways;
@@ -18,8 +16,6 @@
 #include "fricon.h"
 #include "internal.h"
 #include "linsys/linsys.h"
-
-#include <dirent.h>
 
 static int threads = 1;
 
@@ -41,40 +37,6 @@ static fc_status run(const fc_problem *p, fc_admm_linear lin, int cg_from, int m
     CHECK(fc_solve(p, "admm", &opt, r, u, NULL, info, &err) == FC_OK, "admm: %s", err.msg);
     free(u);
     return info->status;
-}
-
-static void shared_dir(const char *sub, int want_d)
-{
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/%s", FRICON_SHARED_DATA, sub);
-    DIR *D = opendir(dir);
-    if (!D) { printf("skip: no %s\n", dir); return; }
-    struct dirent *e;
-    while ((e = readdir(D))) {
-        if (e->d_name[0] == '.') continue;
-        char path[2048];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        fc_problem *p = test_read(path);
-        if (!p) continue;
-        if (p->d != want_d || p->kind != FC_LOCAL) { fc_problem_free(p); continue; }
-        double *r = calloc((size_t)fc_problem_m(p), 8);
-        fc_info info;
-        run(p, FC_ADMM_LINEAR_CG, 0, 20000, 1e-8, r, &info);
-        double res = check_error(p, r);
-        printf("admm cg %-45s nc %4d %-9s it %6d check %.3e %.3f s\n", e->d_name, p->nc,
-               fc_status_name(info.status), info.iterations, res, info.seconds);
-        if (strcmp(e->d_name, "BoxesStack1-i100000-32.hdf5.dat")) {
-            CHECK(info.status == FC_CONVERGED, "admm cg on %s: %s", e->d_name, info.message);
-            CHECK(res <= 1e-8, "admm cg on %s: independent residual %.3e", e->d_name, res);
-        } else {
-            double *z = calloc((size_t)fc_problem_m(p), 8);
-            CHECK(res < check_error(p, z), "admm cg on %s improves on r = 0", e->d_name);
-            free(z);
-        }
-        free(r);
-        fc_problem_free(p);
-    }
-    closedir(D);
 }
 
 static void kaplas(void)
@@ -172,7 +134,5 @@ int main(void)
     pcg_itself();
     kaplas();
     column_and_auto();
-    shared_dir("fc3d", 3);
-    shared_dir("rolling", 5);
     TEST_DONE();
 }

@@ -2,7 +2,9 @@
  * on fc2d and on the global ones through W, and on the global ones made
  * frictionless directly on (M, H)), gipm and gadmm on
  * every 3D problem of shared/data/global (directly on M and H, W never
- * formed), admm and gadmm on the rolling (d = 5) problems: the residual of the
+ * formed), admm and gadmm on the rolling (d = 5) problems, admm again with
+ * its r-step by conjugate gradients (admm.linear 2, src/linsys/pcg.c: the
+ * same iterations as the Cholesky's measured): the residual of the
  * returned r is recomputed with tests/check.h (global: through its own
  * reduction, as shared/tools/fccheck.py does) and must be <= 1e-8.
  * Problems where a solver is known not to reach 1e-8 within the limits
@@ -25,6 +27,9 @@ static int is_known(const char *solver, const char *name)
         if (!strcmp(known[i][0], solver) && !strcmp(known[i][1], name)) return 1;
     return 0;
 }
+
+/* admm's r-step in run_dir (admm.linear). */
+static fc_admm_linear admm_linear = FC_ADMM_LINEAR_AUTO;
 
 /* solver on every problem of shared/data/sub of dimension want_d;
  * frictionless: with every mu set to 0, and global problems on (M, H)
@@ -51,13 +56,14 @@ static void run_dir(const char *sub, const char *solver, int want_d, int max_ite
         fc_options opt;
         fc_default_options(&opt);
         opt.max_iter = max_iter;
+        opt.admm.linear = admm_linear;
         opt.time_limit = 60; /* a guard only: sanitizer builds on a shared machine run 5-10x slower */
         if (frictionless) opt.ipm.formulation = FC_IPM_PRIMAL;
         fc_info info;
         CHECK(fc_solve(p, solver, &opt, r, u, v, &info, &err) == FC_OK, "%s on %s: %s", solver, e->d_name, err.msg);
         double res = check_error(p, r);
-        printf("%-6s%s %-45s nc %4d %-9s it %6d residual %.3e (check %.3e) %.3f s\n", solver,
-               frictionless ? " mu=0" : "", e->d_name, p->nc, fc_status_name(info.status), info.iterations, info.residual, res,
+        printf("%-6s%s%s %-45s nc %4d %-9s it %6d residual %.3e (check %.3e) %.3f s\n", solver,
+               frictionless ? " mu=0" : "", admm_linear == FC_ADMM_LINEAR_CG ? " cg" : "", e->d_name, p->nc, fc_status_name(info.status), info.iterations, info.residual, res,
                info.seconds);
         if (is_known(solver, e->d_name)) {
             double *z = calloc((size_t)m, 8);
@@ -176,5 +182,8 @@ int main(void)
     run_dir("global", "gadmm", 3, 20000, 0);
     run_dir("rolling", "admm", 5, 20000, 0);   /* the global one through W */
     run_dir("rolling", "gadmm", 5, 20000, 0);  /* the local ones as admm */
+    admm_linear = FC_ADMM_LINEAR_CG;
+    run_dir("fc3d", "admm", 3, 20000, 0);
+    run_dir("rolling", "admm", 5, 20000, 0);
     TEST_DONE();
 }
