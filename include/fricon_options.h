@@ -219,12 +219,16 @@ typedef struct fc_admm_options {
                               while the projection is inactive), 0 none;
                               default 50                                   */
     fc_admm_linear linear; /* admm (local): the r-step's solve; default
-                              FC_ADMM_LINEAR_AUTO (gadmm, equality rows and
-                              a non-symmetric W: always Cholesky)           */
+                              FC_ADMM_LINEAR_AUTO (gadmm and equality rows:
+                              always Cholesky)                             */
     int cg_from;           /* admm.linear auto: conjugate gradients from this
                               many contacts; default 1500                  */
     int cg_max_iter;       /* conjugate-gradient iterations of one r-step
                               at most; default 100                         */
+    int cg_switch;         /* admm.linear auto: the Cholesky instead once
+                              the r-steps so far (judged every tenth)
+                              average more conjugate-gradient iterations
+                              than this; default 20                        */
 } fc_admm_options;
 /* First-order and fixed-point solvers (docs/solvers-firstorder.md). */
 

@@ -93,6 +93,7 @@ static const fc_option_info table[] = {
     E(admm.linear, FC_ADMM_LINEAR_AUTO, FC_ADMM_LINEAR_CG, "admm: the r-step's solve, 0 auto (cg from admm.cg_from contacts), 1 Cholesky of W + rho I, 2 block-Jacobi conjugate gradients (no factorisation)"),
     I(admm.cg_from, 1500, 1, INT_MAX, "admm: with admm.linear 0, conjugate gradients from this many contacts"),
     I(admm.cg_max_iter, 100, 1, INT_MAX, "admm: conjugate-gradient iterations of one r-step at most"),
+    I(admm.cg_switch, 20, 1, INT_MAX, "admm: with admm.linear 0, the Cholesky once the r-steps so far average more conjugate-gradient iterations than this"),
     I(lcp.refactor_every, 50, 1, INT_MAX, "lemke: pivots between two KLU factorisations of the basis"),
     D(lcp.pivot_tol, 1e-11, 0, 1, OPEN, "lemke: relative size of the smallest accepted pivot"),
     D(lcp.tie_tol, 1e-12, 0, 1, CLOSED, "lemke: relative gap under which ratios tie (lexicographic rule)"),

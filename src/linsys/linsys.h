@@ -69,13 +69,16 @@ void fc_bjac_free(fc_bjac *J);
  * shift I; sums in fc_chunks (the same iterates for any thread count). */
 typedef struct fc_pcg {
     const fc_matrix *A;     /* the caller's A, or own                        */
-    fc_matrix *own;         /* A's copy in d x d blocks when not so stored   */
+    fc_matrix *own;         /* A (or its symmetric part) in d x d blocks,
+                               when A is not so stored or not symmetric     */
     int d, nc, m;
     double shift;
     double *L;              /* nc blocks' Cholesky factors, d x d each       */
     double *r, *z, *p, *q;  /* residual, preconditioned, direction, A p     */
 } fc_pcg;
-fc_pcg *fc_pcg_new(const fc_matrix *A, int d);   /* NULL: out of memory */
+/* symmetrise: A's symmetric part (A + A')/2 copied and used instead.
+ * NULL: out of memory. */
+fc_pcg *fc_pcg_new(const fc_matrix *A, int d, int symmetrise);
 /* Sets the shift and factorises the diagonal blocks of A + shift I. */
 void fc_pcg_shift(fc_pcg *P, double shift);
 /* x (the start on entry) towards (A + shift I)^-1 b until ||b - (A +

@@ -1,4 +1,5 @@
-/* Conjugate gradients on A + shift I, A symmetric positive semi-definite,
+/* Conjugate gradients on A + shift I, A symmetric positive semi-definite
+ * (or its symmetric part (A + A')/2, formed once when asked),
  * preconditioned by the inverses of its d x d diagonal blocks (block
  * Jacobi).  No factorisation and no fill: a solve costs products with A
  * and vector updates, all threaded, and its sums go by fc_chunks, so the
@@ -16,15 +17,43 @@ void fc_pcg_free(fc_pcg *P)
     free(P);
 }
 
-fc_pcg *fc_pcg_new(const fc_matrix *A, int d)
+/* (A + A')/2 in d x d blocks: the rows of A and of A' side by side, each
+ * entry halved, summed into their blocks by fc_compressed_to_bsr. */
+static fc_matrix *symmetric_part(const fc_matrix *A, int d)
+{
+    fc_matrix *C = A->kind == FC_MAT_CSR ? (fc_matrix *)A : fc_matrix_to_csr(A);
+    fc_matrix *T = C ? fc_csr_transpose(C) : NULL, *B = NULL;
+    long nz = C && T ? C->nnz + T->nnz : 0;
+    int *p = T ? fc_calloc((size_t)A->rows + 1, sizeof *p) : NULL;
+    int *j = p ? fc_calloc((size_t)nz + 1, sizeof *j) : NULL;
+    double *x = j ? fc_calloc((size_t)nz + 1, sizeof *x) : NULL;
+    if (x) {
+        long k = 0;
+        for (int i = 0; i < A->rows; i++) {
+            for (int t = C->p[i]; t < C->p[i + 1]; t++, k++) { j[k] = C->j[t]; x[k] = 0.5 * C->x[t]; }
+            for (int t = T->p[i]; t < T->p[i + 1]; t++, k++) { j[k] = T->j[t]; x[k] = 0.5 * T->x[t]; }
+            p[i + 1] = (int)k;
+        }
+        B = fc_compressed_to_bsr(A->rows, A->cols, d, p, j, x, 0);
+    }
+    free(p); free(j); free(x);
+    fc_matrix_free(T);
+    if (C != A) fc_matrix_free(C);
+    return B;
+}
+
+fc_pcg *fc_pcg_new(const fc_matrix *A, int d, int symmetrise)
 {
     fc_pcg *P = fc_calloc(1, sizeof *P);
     if (!P) return NULL;
     size_t m = (size_t)A->rows;
     /* products with d x d blocks (one index a block) read about 2/3 of
      * a scalar CSR's bytes: a block copy when A is not stored so */
-    if (!(A->kind == FC_MAT_BSR && A->bs == d)) {
-        if (!(P->own = fc_matrix_to_bsr(A, d))) { fc_pcg_free(P); return NULL; }
+    if (symmetrise || !(A->kind == FC_MAT_BSR && A->bs == d)) {
+        if (!(P->own = symmetrise ? symmetric_part(A, d) : fc_matrix_to_bsr(A, d))) {
+            fc_pcg_free(P);
+            return NULL;
+        }
         A = P->own;
     }
     P->A = A;

@@ -239,6 +239,27 @@ static int admm_factor(admm *w)
     return fc_kkt_factor(w->K, NULL, &w->err) == FC_OK && (!w->neq || admm_factor_eq(w));
 }
 
+/* admm.linear auto: the conjugate gradients given up for the Cholesky of
+ * W + rho I (an ill-conditioned W + rho I, as a stack of boxes' with a
+ * small rho, costs tens of products an r-step), when its factorisation
+ * fits the time left; 1 when switched, 0 (the gradients kept) otherwise. */
+static int admm_factor_fits(const admm *w);
+static int admm_to_cholesky(admm *w)
+{
+    fc_pcg *P = w->P;
+    w->P = NULL;
+    if (admm_build(w) && admm_factor_fits(w) && admm_factor(w)) {
+        fc_pcg_free(P);
+        return 1;
+    }
+    fc_kkt_free(w->K);
+    w->K = NULL;
+    free(w->base);
+    w->base = NULL;
+    w->P = P;
+    return 0;
+}
+
 /* 1 when no time limit is set or a factorisation can end within it. */
 static int admm_factor_fits(const admm *w)
 {
@@ -367,9 +388,9 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
      * last iterate, exact at the fixed point */
     w.skew = fc_matrix_asymmetry(global ? p->M : p->W) > 1e-14;
     const fc_admm_options *o = &opt->admm;
-    if (!global && !w.neq && !w.skew &&
+    if (!global && !w.neq &&
         (o->linear == FC_ADMM_LINEAR_CG || (o->linear == FC_ADMM_LINEAR_AUTO && p->nc >= o->cg_from)))
-        eq_oom |= !(w.P = fc_pcg_new(p->W, p->d));
+        eq_oom |= !(w.P = fc_pcg_new(p->W, p->d, w.skew));   /* a skew W: its symmetric part, as K */
     if (!w.a || !w.b || !w.ah || !w.bh || !w.a0 || !w.b0 || !w.x || !w.rhs || !w.sol || !w.u ||
         !w.s || !w.tmp || !w.tmp2 || !w.v || (orig && (!w.ro || !w.uo)) || eq_oom ||
         !admm_build(&w)) {
@@ -486,6 +507,10 @@ static fc_status admm_run(const fc_problem *p, const fc_options *opt, int global
                 int k = fc_pcg_solve(w.P, w.rhs, w.x, fmax(tol, 1e-13 * bn), o->cg_max_iter, &res);
                 cg_iters += k;
                 fc_log(opt, 3, "admm %d: cg %d iterations, residual %.3e (asked %.3e)", it, k, res, tol);
+                if ((it + 1) % 10 == 0 && o->linear == FC_ADMM_LINEAR_AUTO &&
+                    cg_iters > (long)o->cg_switch * (it + 1) && admm_to_cholesky(&w))
+                    fc_log(opt, 1, "admm %d: %ld conjugate-gradient iterations in %d r-steps: "
+                           "the Cholesky of W + rho I from now on", it, cg_iters, it + 1);
             } else if (fc_kkt_solve(w.K, w.rhs, w.x, 1, &w.err) != FC_OK) {
                 st = FC_STATUS_ERROR; why = w.err.msg; break;
             }
