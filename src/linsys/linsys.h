@@ -64,26 +64,12 @@ fc_err fc_bjac_init(fc_bjac *J, const fc_matrix *W, int d, fc_lu_kind kind, cons
 void fc_bjac_free(fc_bjac *J);
 
 /* ---- pcg.c: conjugate gradients on A + shift I, block-Jacobi preconditioned ---- */
-/* A symmetric positive semi-definite, any storage, blocks of d; the
- * preconditioner is the Cholesky of each d x d diagonal block of A +
- * shift I; sums in fc_chunks (the same iterates for any thread count). */
-typedef struct fc_pcg {
-    const fc_matrix *A;     /* the caller's A, or own                        */
-    fc_matrix *own;         /* A (or its symmetric part) in d x d blocks,
-                               when A is not so stored or not symmetric     */
-    int d, nc, m;
-    double shift;
-    double *L;              /* nc blocks' Cholesky factors, d x d each       */
-    double *r, *z, *p, *q;  /* residual, preconditioned, direction, A p     */
-} fc_pcg;
-/* symmetrise: A's symmetric part (A + A')/2 copied and used instead.
- * NULL: out of memory. */
+typedef struct fc_pcg fc_pcg;
+/* A PSD in blocks of d (symmetrise: its symmetric part); NULL: out of memory. */
 fc_pcg *fc_pcg_new(const fc_matrix *A, int d, int symmetrise);
-/* Sets the shift and factorises the diagonal blocks of A + shift I. */
-void fc_pcg_shift(fc_pcg *P, double shift);
-/* x (the start on entry) towards (A + shift I)^-1 b until ||b - (A +
- * shift I) x||_2 <= tol or max_iter iterations; the iterations made,
- * the residual's norm in *res (may be NULL). */
+void fc_pcg_shift(fc_pcg *P, double shift);   /* the blocks of A + shift I factorised */
+/* x (the start) until ||b - (A + shift I) x|| <= tol or max_iter; returns
+ * the iterations, *res the residual's norm (res may be NULL). */
 int fc_pcg_solve(fc_pcg *P, const double *b, double *x, double tol, int max_iter, double *res);
 void fc_pcg_free(fc_pcg *P);
 

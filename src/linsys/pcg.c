@@ -9,6 +9,16 @@
 #include "internal.h"
 #include "linsys/linsys.h"
 
+struct fc_pcg {
+    const fc_matrix *A;     /* the caller's A, or own                        */
+    fc_matrix *own;         /* A (or its symmetric part) in d x d blocks,
+                               when A is not so stored or not symmetric     */
+    int d, nc, m;
+    double shift;
+    double *L;              /* nc blocks' Cholesky factors, d x d each       */
+    double *r, *z, *p, *q;  /* residual, preconditioned, direction, A p     */
+};
+
 void fc_pcg_free(fc_pcg *P)
 {
     if (!P) return;
