@@ -75,15 +75,19 @@ static int side_counts(const fc_mbd_world *w, const int *dof, int *total, int *r
 }
 
 /* H's structure: d entries per contact on each of the rows of each moving
- * body (total: its contacts); rowcount (n entries) becomes each row's
- * fill cursor. */
-static fc_err h_structure(const fc_mbd_world *w, const int *dof, const int *total, fc_problem *p,
-                          int *rowcount, int d)
+ * body; rowcount (n entries) becomes each row's fill cursor; with rank
+ * (2 nc entries), each contact side's rank among its body's contacts
+ * (side_counts). */
+static fc_err h_structure(const fc_mbd_world *w, const int *dof, fc_problem *p, int *rowcount, int d,
+                          int *rank)
 {
+    int *total = fc_malloc((size_t)w->nbodies, sizeof *total);
+    if (!total || side_counts(w, dof, total, rank)) { free(total); return FC_ERR_NOMEM; }
     int n = p->n, rows = body_dofs(w);
     for (int i = 0; i < w->nbodies; i++)
         if (dof[i] >= 0)
             for (int r = 0; r < rows; r++) rowcount[dof[i] + r] = d * total[i];
+    free(total);
     long nnz = 0;
     for (int r = 0; r < n; r++) nnz += rowcount[r];
     p->H = fc_matrix_csr_unset(n, d * w->ncontacts, nnz);   /* every entry written by the caller */
@@ -114,11 +118,7 @@ static fc_err build_planar(const fc_mbd_world *w, const int *dof, fc_problem *p,
         }
     }
     p->M->p[n] = (int)k;
-    int *total = fc_malloc((size_t)w->nbodies, sizeof *total);
-    fc_err e = !total || side_counts(w, dof, total, NULL) ? FC_ERR_NOMEM
-                                                          : h_structure(w, dof, total, p, rowcount, 2);
-    free(total);
-    if (e) return e;
+    if (h_structure(w, dof, p, rowcount, 2, NULL)) return FC_ERR_NOMEM;
     for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[2] = {ct->n, ct->t1};
@@ -175,7 +175,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
     int nc = w->ncontacts;
     if (nc == 0 && w->njoints == 0) return FC_OK;
     int *dof = fc_calloc((size_t)w->nbodies, sizeof *dof);
-    int *rowcount = NULL, *rank = NULL, *total = NULL;
+    int *rowcount = NULL, *rank = NULL;
     fc_problem *p = NULL;
     if (!dof) goto nomem;
     int n = dof_map(w, dof);
@@ -234,11 +234,7 @@ fc_err fc_mbd_build_problem(const fc_mbd_world *w, fc_problem **out, fc_error *e
     /* H: 3 entries per contact on each of the 6 rows of each moving body,
      * at 3 (the contact's rank among the body's contacts) into each row */
     rank = fc_malloc(2 * (size_t)nc, sizeof *rank);   /* read for moving bodies' sides only */
-    total = fc_malloc((size_t)nb, sizeof *total);
-    if (!rank || !total || side_counts(w, dof, total, rank) || h_structure(w, dof, total, p, rowcount, 3))
-        goto nomem;
-    free(total);
-    total = NULL;
+    if (!rank || h_structure(w, dof, p, rowcount, 3, rank)) goto nomem;
     FC_PAR_FOR(nc, , for (int c = 0; c < nc; c++) {
         const fc_mbd_contact *ct = &w->contacts[c];
         const double *dir[3] = {ct->n, ct->t1, ct->t2};
@@ -266,7 +262,6 @@ nomem:
     free(dof);
     free(rowcount);
     free(rank);
-    free(total);
     fc_problem_free(p);
     return fc_error_set(err, FC_ERR_NOMEM, "out of memory building the step's problem");
 }

@@ -239,11 +239,18 @@ static int admm_factor(admm *w)
     return fc_kkt_factor(w->K, NULL, &w->err) == FC_OK && (!w->neq || admm_factor_eq(w));
 }
 
+/* 1 when no time limit is set or a factorisation can end within it. */
+static int admm_factor_fits(const admm *w)
+{
+    return w->P || w->clock.limit <= 0 ||
+           fc_clock_elapsed(&w->clock) + fc_kkt_predicted_flops(w->K) / FC_ADMM_FLOPS_PER_SECOND <=
+               w->clock.limit;
+}
+
 /* admm.linear auto: the conjugate gradients given up for the Cholesky of
  * W + rho I (an ill-conditioned W + rho I, as a stack of boxes' with a
  * small rho, costs tens of products an r-step), when its factorisation
  * fits the time left; 1 when switched, 0 (the gradients kept) otherwise. */
-static int admm_factor_fits(const admm *w);
 static int admm_to_cholesky(admm *w)
 {
     fc_pcg *P = w->P;
@@ -258,14 +265,6 @@ static int admm_to_cholesky(admm *w)
     w->base = NULL;
     w->P = P;
     return 0;
-}
-
-/* 1 when no time limit is set or a factorisation can end within it. */
-static int admm_factor_fits(const admm *w)
-{
-    return w->P || w->clock.limit <= 0 ||
-           fc_clock_elapsed(&w->clock) + fc_kkt_predicted_flops(w->K) / FC_ADMM_FLOPS_PER_SECOND <=
-               w->clock.limit;
 }
 
 /* A refactorisation after rho changed; 0 (and the status why the run
