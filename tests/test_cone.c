@@ -262,9 +262,49 @@ static void test_law_3d(void)
     CHECK(stick > 100 && slide > 100, "both cases occur");
 }
 
+/* The velocity form's sweep (velocity_contact.c) runs the hybrid in two
+ * parts: fc_local_closed_3d, then fc_local_solve_open when no closed form
+ * holds.  On random contacts, isotropic (every case of the closed forms)
+ * and not, the two parts give fc_local_solve's r bit for bit, and the
+ * closed forms' r meet the local tolerance. */
+static void test_closed_split(void)
+{
+    fc_local_params par = {FC_LOCAL_HYBRID, 1e-14, 20};
+    int cases[3] = {0, 0, 0};
+    for (int t = 0; t < 3000; t++) {
+        double W[9] = {0}, q[3], mu = urand(0.1, 1.0), r0[3], a[3], b[3];
+        if (t % 2) {
+            random_spd(3, W);
+        } else {   /* isotropic: W_NN, w I on the tangent plane */
+            W[0] = urand(0.5, 2.0);
+            W[4] = W[8] = urand(0.5, 3.0);
+        }
+        for (int k = 0; k < 3; k++) q[k] = urand(-1, 1);
+        q[0] = t % 7 ? -fabs(q[0]) : fabs(q[0]);
+        for (int k = 0; k < 3; k++) r0[k] = a[k] = b[k] = urand(-0.2, 0.2);
+        fc_local c;
+        fc_local_setup(&c, 3, W, mu, 0.0);
+        fc_local_solve(&c, q, &par, a);
+        int k = fc_local_closed_3d(&c, q, par.tol, b);
+        if (k < 0) {
+            CHECK(b[0] == r0[0] && b[1] == r0[1] && b[2] == r0[2], "no closed form: r untouched");
+            fc_local_solve_open(&c, q, &par, b);
+        } else {
+            CHECK(fc_local_error(&c, q, b) <= par.tol, "closed form %d: local error %g", k,
+                  fc_local_error(&c, q, b));
+        }
+        cases[k + 1]++;
+        CHECK(memcmp(a, b, sizeof a) == 0, "split solve differs: (%g %g %g) (%g %g %g)", a[0], a[1], a[2],
+              b[0], b[1], b[2]);
+    }
+    printf("closed forms: %d searched, %d take-off or sticking, %d sliding\n", cases[0], cases[1], cases[2]);
+    CHECK(cases[0] > 100 && cases[1] > 100 && cases[2] > 100, "every case occurs");
+}
+
 int main(void)
 {
     test_law_3d();
+    test_closed_split();
     test_hand_cases();
     test_optimality();
     test_exact_hand();

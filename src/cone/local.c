@@ -133,33 +133,41 @@ static inline double keep_best(int d, double *best, double ebest, const double *
     return ebest;
 }
 
-/* Hybrid (d = 2: the closed-form law, when one of its cases holds; d = 3:
- * take-off or sticking, when one holds, and for an isotropic W_aa the
- * sliding closed form when its local error meets tol): AC
- * Newton from the warm start; if it misses tol, projection from
- * the best point so far, then the exact enumeration (d = 2, 3), each
- * result polished by Newton; the best iterate wins.  For d = 5 (no
- * enumeration), Newton then projection.  Inlined with d = 3 a constant:
- * the sweeps' common path (the law, the entry error, Newton) unrolled. */
-static inline double hybrid(int d, const fc_local *c, const double *q, double tol, int it,
-                            double *r)
+/* d = 3, the hybrid's closed forms on c's factor: take-off or sticking
+ * (0, r set, *err = 0), or for an isotropic W_aa the sliding candidate
+ * when its local error meets tol (1, r set, *err its error); else -1 (r
+ * untouched: the search follows). */
+static inline int closed_3d(const fc_local *c, const double *q, double tol, double *r, double *err)
 {
-    double best[5], t[5];
-    if (d == 2 && fc_local_law_2d(c, q, r) == 0)
-        return 0.0;   /* the case's conditions are the law: exact to rounding */
-    double u[5] = {0};
-    if (d == 3) {
-        int law = law_3d(c, c->piv, c->lu, c->lu_ok, q, r, c->iso ? t : NULL);
-        if (law == 0) return 0.0;   /* likewise */
-        if (law == 1) {   /* isotropic W_aa: the sliding closed form, kept when its error passes */
-            local_velocity(d, c, q, t, u);
-            double e = local_error_u(d, c, fc_norm_small(d, q), t, u);
-            if (e <= tol) {
-                memcpy(r, t, (size_t)d * sizeof *r);
-                return e;
-            }
+    double t[3], u[3] = {0};
+    int law = law_3d(c, c->piv, c->lu, c->lu_ok, q, r, c->iso ? t : NULL);
+    *err = 0.0;
+    if (law == 0) return 0;   /* the case's conditions are the law: exact to rounding */
+    if (law == 1) {   /* isotropic W_aa: the sliding closed form, kept when its error passes */
+        local_velocity(3, c, q, t, u);
+        double e = local_error_u(3, c, fc_norm_small(3, q), t, u);
+        if (e <= tol) {
+            memcpy(r, t, sizeof t);
+            *err = e;
+            return 1;
         }
     }
+    return -1;
+}
+
+int fc_local_closed_3d(const fc_local *c, const double *q, double tol, double *r)
+{
+    double e;
+    return closed_3d(c, q, tol, r, &e);
+}
+
+/* The hybrid's search once no closed form holds: AC Newton from the warm
+ * start; if it misses tol, projection from the best point so far, then
+ * the exact enumeration (d = 2, 3), each result polished by Newton; the
+ * best iterate wins.  For d = 5 (no enumeration), Newton then projection. */
+static inline double search(int d, const fc_local *c, const double *q, double tol, int it, double *r)
+{
+    double best[5], t[5], u[5] = {0};
     memcpy(best, r, (size_t)d * sizeof *r);
     local_velocity(d, c, q, best, u);
     double eb = local_error_u(d, c, fc_norm_small(d, q), best, u);
@@ -181,6 +189,19 @@ static inline double hybrid(int d, const fc_local *c, const double *q, double to
     return eb;
 }
 
+/* Hybrid: the closed forms (d = 2: the law, when one of its cases holds;
+ * d = 3: closed_3d), else the search.  Inlined with d = 3 a constant:
+ * the sweeps' common path (the law, the entry error, Newton) unrolled. */
+static inline double hybrid(int d, const fc_local *c, const double *q, double tol, int it,
+                            double *r)
+{
+    double e;
+    if (d == 2 && fc_local_law_2d(c, q, r) == 0)
+        return 0.0;   /* the case's conditions are the law: exact to rounding */
+    if (d == 3 && closed_3d(c, q, tol, r, &e) >= 0) return e;
+    return search(d, c, q, tol, it, r);
+}
+
 /* Solve one contact with the solver chosen in par. */
 double fc_local_solve(const fc_local *c, const double *q, const fc_local_params *par,
                       double *r)
@@ -195,4 +216,11 @@ double fc_local_solve(const fc_local *c, const double *q, const fc_local_params 
         return e <= tol ? e : fc_local_newton_ac(c, q, tol, 5, r);
     }
     return c->d == 3 ? hybrid(3, c, q, tol, it, r) : hybrid(c->d, c, q, tol, it, r);
+}
+
+double fc_local_solve_open(const fc_local *c, const double *q, const fc_local_params *par,
+                           double *r)
+{
+    if (par->kind != FC_LOCAL_HYBRID || c->d != 3) return fc_local_solve(c, q, par, r);
+    return search(3, c, q, par->tol, par->max_iter > 0 ? par->max_iter : 20, r);
 }

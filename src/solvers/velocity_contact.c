@@ -36,8 +36,11 @@ void fc_velocity_contact(const fc_local *loc, const fc_local_params *par, const 
 
 /* Largest segment (dofs): a block of M^-1 or, stored, a run of them. */
 #define VSWEEP_MAX_SEG 64
-/* A contact's values start with its W_aa (d x d, column-major), mu, mu_r. */
-#define VSWEEP_HEAD(d) ((d) * (d) + 2)
+/* A contact's values start with its W_aa (d x d, column-major), mu, mu_r;
+ * for d = 3 then W_aa's factor (fc_local's lu) and one slot holding its
+ * pivots, lu_ok and iso (fc_vsweep_set_local), so that the closed forms
+ * need no factorisation in the sweep. */
+#define VSWEEP_HEAD(d) ((d) * (d) + 2 + ((d) == 3 ? 10 : 0))
 
 void fc_vsweep_free(fc_vsweep *S)
 {
@@ -181,6 +184,27 @@ void fc_vsweep_set_local(fc_vsweep *S, int a, const fc_local *loc)
     memcpy(x, loc->W, (size_t)d * d * sizeof *x);
     x[d * d] = loc->mu;
     x[d * d + 1] = loc->mu_r;
+    if (d == 3) {
+        signed char meta[sizeof(double)] = {loc->piv[0], loc->piv[1], loc->piv[2], loc->lu_ok, loc->iso};
+        memcpy(x + 11, loc->lu, sizeof loc->lu);
+        memcpy(x + 20, meta, sizeof meta);
+    }
+}
+
+/* c's fields the closed forms read (d, mu, W and, d = 3, the factor). */
+static inline void head_local(int D, const double *x, fc_local *c)
+{
+    c->d = (signed char)D;
+    c->mu = x[D * D];
+    memcpy(c->W, x, (size_t)D * D * sizeof *x);
+    if (D == 3) {
+        signed char meta[sizeof(double)];
+        memcpy(c->lu, x + 11, sizeof c->lu);
+        memcpy(meta, x + 20, sizeof meta);
+        c->piv[0] = meta[0]; c->piv[1] = meta[1]; c->piv[2] = meta[2];
+        c->lu_ok = meta[3];
+        c->iso = meta[4];
+    }
 }
 
 /* qa += H_seg v_seg: the d rows' values h[k s + c] (S, D constants in
@@ -203,9 +227,10 @@ static inline void seg_tdot(int D, int S, const double *h, const double *dr, dou
     }
 }
 
-/* Contact a's qa = H_a^T v + w_a - W_aa r_a and the hybrid's first test:
- * take-off or sticking from W_aa and mu alone (1: rn is the answer; else
- * fc_local_solve on the whole set-up, c partly set up: W, mu). */
+/* Contact a's qa = H_a^T v + w_a - W_aa r_a and the hybrid's closed
+ * forms (d = 3, fc_local_closed_3d): 0 take-off or sticking, 1 sliding in
+ * closed form (rn the answer), 2 when the search must run
+ * (fc_local_solve_open on c, set up in d, mu, W and the factor). */
 static inline int closed_form(int D, const fc_vsweep *S, int a, const fc_local_params *par,
                               const double *wa, const double *ra, const double *v, double *qa, double *rn,
                               fc_local *c)
@@ -228,10 +253,10 @@ static inline int closed_form(int D, const fc_vsweep *S, int a, const fc_local_p
         else seg_dot(D, s, h, vs, qa);
         h += (stored ? 2 : 1) * D * s;
     }
-    c->d = D;
-    c->mu = Wa[D * D];
-    memcpy(c->W, Wa, (size_t)D * D * sizeof *Wa);
-    return D == 3 && par->kind == FC_LOCAL_HYBRID && fc_local_law_3d(c, qa, rn) == 0;
+    head_local(D, x, c);
+    if (D != 3 || par->kind != FC_LOCAL_HYBRID) return 2;
+    int k = fc_local_closed_3d(c, qa, par->tol, rn);
+    return k < 0 ? 2 : k;
 }
 
 /* The update of contact a for d = D (a constant in each caller below, so
@@ -251,11 +276,12 @@ static inline int vsweep_contact(int D, const fc_vsweep *S, int a, int next,
     int stored = S->mode == FC_VSWEEP_STORED;
     double qa[5] = {0}, rn[5] = {0}, dr[5];
     fc_local c;
-    int solved = !closed_form(D, S, a, par, wa, ra, v, qa, rn, &c);
-    if (solved) {
+    int cf = closed_form(D, S, a, par, wa, ra, v, qa, rn, &c);
+    if (cf == 2) {
         fc_local_setup(&c, D, Wa, Wa[D * D], Wa[D * D + 1]);
-        fc_local_solve(&c, qa, par, rn);
+        fc_local_solve_open(&c, qa, par, rn);
     }
+    int solved = cf != 0;
     int moved = 0;
     for (int k = 0; k < D; k++) {
         dr[k] = rn[k] - ra[k];
@@ -295,7 +321,7 @@ int fc_vsweep_probe(const fc_vsweep *S, int a, const fc_local_params *par, const
 {
     double qa[5] = {0}, rn[5] = {0};
     fc_local c;
-    return !closed_form(S->d, S, a, par, wa, ra, v, qa, rn, &c);
+    return closed_form(S->d, S, a, par, wa, ra, v, qa, rn, &c) != 0;
 }
 
 int fc_vsweep_contact(const fc_vsweep *S, int a, int next, const fc_local_params *par,
