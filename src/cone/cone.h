@@ -58,9 +58,8 @@ double fc_local_exact(const fc_local *c, const double *q, double *r);
 int fc_local_law_2d(const fc_local *c, const double *q, double *r);
 /* d = 3: take-off or sticking when one holds (0, r set), else -1. */
 int fc_local_law_3d(const fc_local *c, const double *q, double *r);
-/* d = 3, c set up (at least d, mu, W, the factor and iso): the hybrid's
- * closed forms with r set: 0 take-off or sticking, 1 an isotropic W_aa's
- * sliding within tol; else -1. */
+/* d = 3 (c's d, mu, W, factor, iso): the hybrid's closed forms, r set:
+ * 0 take-off or sticking, 1 isotropic sliding within tol; else -1. */
 int fc_local_closed_3d(const fc_local *c, const double *q, double tol, double *r);
 
 /* Solve one contact with the solver chosen in par (the hybrid: AC Newton,
@@ -68,8 +67,7 @@ int fc_local_closed_3d(const fc_local *c, const double *q, double tol, double *r
  * Returns the local error of the r left in r. */
 double fc_local_solve(const fc_local *c, const double *q,
                       const fc_local_params *par, double *r);
-/* The same once fc_local_closed_3d said -1 (d = 3, the hybrid: its
- * search alone; otherwise fc_local_solve). */
+/* After fc_local_closed_3d's -1: the hybrid's search (else fc_local_solve). */
 double fc_local_solve_open(const fc_local *c, const double *q,
                            const fc_local_params *par, double *r);
 

@@ -35,11 +35,11 @@ int fc_vsweep_build(fc_vsweep *S, int mode, int d, int nc, const fc_matrix *Ht, 
                     const int *bptr, const double *binv, const long *boff, const int *bscale);
 void fc_vsweep_free(fc_vsweep *S);
 
-/* Contact a's W_aa, mu, mu_r copied into S. */
+/* Contact a's W_aa, mu, mu_r (d = 3: and its factor) copied into S. */
 void fc_vsweep_set_local(fc_vsweep *S, int a, const fc_local *loc);
 
 /* fc_velocity_contact on S; next: the next contact (prefetched) or -1.
- * 1 when the one-contact solver ran (no closed-form take-off or stick). */
+ * 1 for a sliding contact (neither take-off nor sticking). */
 int fc_vsweep_contact(const fc_vsweep *S, int a, int next, const fc_local_params *par,
                        const double *wa, double *ra, double *v);
 
