@@ -554,7 +554,9 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
      * build, a radius changed) they are done again after the median's */
     double *part = g->part + PART * (size_t)me;
     if (g->same) sizes_of(w, g, lo, hi, part);
+    FC_DMARK(2);
 #pragma omp barrier
+    FC_DMARK(3);
     if (!g->same || g->changed) {
 #pragma omp single
         typical_size(w, g);
@@ -562,19 +564,28 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 #pragma omp barrier
     }
 #pragma omp single
-    classify(w, g, nt);
+    {
+        classify(w, g, nt);
+        FC_DMARK(14);
+    }
+    FC_DMARK(4);
     int *cnt = g->count + (size_t)me * ((size_t)g->nbuckets + 1);
     cells_of(w, g, lo, hi, cnt);
     if (g->hit)
         for (int j = lo; j < hi; j++)
             for (int l = 0; l < g->nlarge; l++)
                 g->hit[(size_t)l * n + j] = j > g->large[l] && large_overlap(w, g, g->large[l], j);
+    FC_DMARK(5);
 #pragma omp barrier
 #pragma omp single
     {
         bucket_starts(g, nt);
         if (g->nfast) fast_lists(g);
+        FC_DMARK(15);
     }
+    FC_DMARK(6);
     place(w, g, lo, hi, cnt);
+    FC_DMARK(7);
 #pragma omp barrier
+    FC_DMARK(8);
 }
