@@ -255,14 +255,20 @@ static int detect(fc_mbd_world *w, int narrow)
 #pragma omp barrier
             FC_DMARK(10);
             /* every thread the same totals (read only); the front's
-             * lists grown by one thread, then each thread copies its
-             * share of the back chunks after them */
+             * lists grown by one thread when they lack room (every
+             * thread decides alike: front is written only after the
+             * barrier that follows every thread's reading), then each
+             * thread copies its share of the back chunks after them */
             long tp, tc;
             back_totals(w, K - job.nback, K, &tp, &tc);
+            if (!bad && (front.npairs + tp > front.cap_pairs ||
+                         front.narrow.ncontacts + tc > front.narrow.cap_contacts)) {
+#pragma omp barrier
 #pragma omp single
-            {
-                if (!bad) bad = grow_front(&front, tp, tc) != 0;
-                FC_DMARK(16);
+                {
+                    bad = grow_front(&front, tp, tc) != 0;
+                    FC_DMARK(16);
+                }
             }
             FC_DMARK(11);
             if (!bad) copy_back(w, &front, K - job.nback, K, tp, tc, omp_get_thread_num(), nt);

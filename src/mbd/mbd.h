@@ -139,6 +139,8 @@ typedef struct fc_mbd_grid {
     long long lo[3], nc[3], nbuckets;   /* dense: the cells' box */
     int dense, same, changed;   /* same: rad[] holds the last build's radii */
     unsigned char *hit;
+    size_t hit_room;            /* w->bp_hit_bytes before the build      */
+    int slice, nslices, *next;  /* the first pass's slices; the next one  */
 } fc_mbd_grid;
 /* The grid's arrays in w's kept workspace, for a build by threads
  * threads; -1 when out of memory. */
