@@ -637,10 +637,6 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
     FC_DMARK(4);
     int *cnt = G.count + (size_t)me * ((size_t)G.nbuckets + 1);
     cells_of(w, &G, lo, hi, cnt);
-    if (G.hit)
-        for (int j = lo; j < hi; j++)
-            for (int l = 0; l < G.nlarge; l++)
-                G.hit[(size_t)l * n + j] = j > G.large[l] && large_overlap(w, &G, G.large[l], j);
     FC_DMARK(5);
 #pragma omp barrier
     if (me == 0) *g = G;   /* the others read only their copies until the barrier below */
@@ -652,6 +648,10 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
     }
     FC_DMARK(6);
     place(w, &G, lo, hi, cnt);
+    if (G.hit)   /* the large bodies' list complete since the barrier */
+        for (int j = lo; j < hi; j++)
+            for (int l = 0; l < G.nlarge; l++)
+                G.hit[(size_t)l * n + j] = j > G.large[l] && large_overlap(w, &G, G.large[l], j);
     FC_DMARK(7);
 #pragma omp barrier
     FC_DMARK(8);
