@@ -28,12 +28,14 @@
 #define FAST_LEVELS 8
 #define FAST_SHARE 32
 #define FAST_LIST 8
-/* A slice's values (sizes_of, bodies_of): rmax, smax, the least and
- * greatest coordinates, per level the count and the largest speed bound,
- * the count of large bodies, whether a radius changed. */
-#define PART (10 + 2 * (FAST_LEVELS + 1))
-#define P_LARGE (PART - 2)
-#define P_CHANGED (PART - 1)
+/* A slice's values (sizes_of, bodies_of, classify): rmax, smax, the
+ * least and greatest coordinates, per level the count and the largest
+ * speed bound, the count of large bodies, whether a radius changed, its
+ * fast bodies' visits of cells. */
+#define PART (11 + 2 * (FAST_LEVELS + 1))
+#define P_LARGE (PART - 3)
+#define P_CHANGED (PART - 2)
+#define P_VISITS (PART - 1)
 /* The bodies' first pass is taken in slices of at least SLICE_MIN bodies,
  * at most SLICES of them (a thread that starts late takes fewer). */
 #define SLICE_MIN 256
@@ -273,7 +275,7 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
                      m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int),
                      ((size_t)g->nslices + 1) * PART * sizeof(double), m * sizeof(int), m * sizeof(int),
                      (4 * g->tsize + 2) * sizeof(int), FAST_LIST * m * sizeof(int), (4 * g->tsize + 1) * sizeof(int),
-                     sizeof(int)};
+                     2 * sizeof(int)};
     for (int k = 0; k < 20; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
     if (at > w->bp_bytes) {
         free(w->bp_work);
@@ -304,7 +306,7 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
     g->flist = (int *)(b + off[17]);
     g->flast = (int *)(b + off[18]);
     g->next = (int *)(b + off[19]);
-    *g->next = 0;
+    g->next[0] = g->next[1] = 0;
     g->same = w->bp_valid == n;   /* rad[] holds the last build's radii */
     g->hit_room = w->bp_hit_bytes;
     return 0;
@@ -386,10 +388,12 @@ static void cell_box(fc_mbd_grid *g, double size, const double lo[3], const doub
  * cells, the counts of large and fast bodies; each thread lists those of
  * its own slices c0 .. c1 - 1 after those of the slices before (their
  * counts in the parts), so that the lists are in body order with no
- * pass over all bodies by one thread.  The fast bodies' reach in cells;
- * the hit flags' room (w->bp_hit, kept; grown by one thread when
- * needed, none when it cannot be had: then tested when needed). */
-static void classify(fc_mbd_world *w, fc_mbd_grid *g, int c0, int c1)
+ * pass over all bodies by one thread.  The fast bodies' reach in cells
+ * and their visits per slice (part[P_VISITS], too_many's); the hit
+ * flags' room (w->bp_hit, kept; grown by one thread when needed, none
+ * when it cannot be had: then tested when needed); into box the largest
+ * radius and speed bound and the coordinates' bounds (for too_many). */
+static void classify(fc_mbd_world *w, fc_mbd_grid *g, int c0, int c1, double box[8])
 {
     int n = w->nbodies, C = g->nslices;
     double rmax = 0, smax = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -440,26 +444,21 @@ static void classify(fc_mbd_world *w, fc_mbd_grid *g, int c0, int c1)
     g->nfast = (int)above;
     cell_box(g, 2 * rmax + w->margin + 2 * w->h * sslow, lo, hi, n > g->nlarge);
     /* the fast bodies' reach in cells (a pair's reach is at most theirs
-     * plus the largest slow one's); none fast when the cells they would
-     * visit exceed FAST_LIST per body (then the cells are sized for them
-     * too, as without).  The visits summed by every thread over all
-     * bodies (the others' large_of is being written: the test of
-     * sizes_of and the cut instead), in body order: the same sum. */
-    double visits = 0, slow_reach = rmax + w->h * sslow + w->margin, median = w->bp_median;
-    if (g->nfast)
-        for (int f = 0; f < n; f++) {
-            double r = g->rad[f];
-            if (!isfinite(r) || r > 4 * median || !(g->spd[f] > cut)) continue;
-            double k = floor((r + w->h * g->spd[f] + slow_reach) / g->size) + 1;
-            if (f >= lo_i && f < hi_i) g->fk[f] = k < 1e6 ? (int)k : 1000000;
+     * plus the largest slow one's) and the cells they visit, per slice */
+    double slow_reach = rmax + w->h * sslow + w->margin;
+    for (int c = c0; c < c1; c++) {
+        double visits = 0;
+        int a = c * g->slice, b = a + g->slice < n ? a + g->slice : n;
+        for (int f = a; f < b && g->nfast; f++) {
+            if (g->large_of[f] != -2) continue;
+            double k = floor((g->rad[f] + w->h * g->spd[f] + slow_reach) / g->size) + 1;
+            g->fk[f] = k < 1e6 ? (int)k : 1000000;
             visits += (2 * k + 1) * (2 * k + 1) * (2 * k + 1);
         }
-    if (g->nfast && visits > (double)FAST_LIST * (n + 1)) {
-        for (int i = lo_i; i < hi_i; i++)
-            if (g->large_of[i] == -2) g->large_of[i] = -1;
-        g->nfast = 0;
-        cell_box(g, 2 * rmax + w->margin + 2 * w->h * smax, lo, hi, n > g->nlarge);
+        g->part[PART * (size_t)c + P_VISITS] = visits;
     }
+    double v[8] = {rmax, smax, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
+    memcpy(box, v, sizeof v);
     /* the large bodies' rows would weigh on their chunk: their tests
      * first, shared (when the flags fit in 64 MB); hit_room, read before
      * the build, decides alike in every thread */
@@ -477,6 +476,27 @@ static void classify(fc_mbd_world *w, fc_mbd_grid *g, int c0, int c1)
         }
         g->hit = w->bp_hit;
     }
+}
+
+/* None fast when the cells the fast bodies would visit exceed FAST_LIST
+ * per body (then the cells are sized for them too, as without): 1, and
+ * slices c0 .. c1's fast bodies made slow again (the cells to be found
+ * again).  The visits summed in slice order by every thread (a sum of
+ * whole numbers: exact up to 2^53, and once above the bound, which is
+ * below it, it stays above in any order: the same answer for any count). */
+static int too_many(const fc_mbd_world *w, fc_mbd_grid *g, int c0, int c1, const double box[8])
+{
+    int n = w->nbodies;
+    double visits = 0;
+    if (!g->nfast) return 0;
+    for (int c = 0; c < g->nslices; c++) visits += g->part[PART * (size_t)c + P_VISITS];
+    if (!(visits > (double)FAST_LIST * (n + 1))) return 0;
+    int lo = c0 * g->slice, hi = c1 * g->slice < n ? c1 * g->slice : n;
+    for (int i = lo; i < hi; i++)
+        if (g->large_of[i] == -2) g->large_of[i] = -1;
+    g->nfast = 0;
+    cell_box(g, 2 * box[0] + w->margin + 2 * w->h * box[1], box + 2, box + 5, n > g->nlarge);
+    return 1;
 }
 
 /* The cells of bodies [lo, hi) (a thread's range) and their buckets:
@@ -607,7 +627,7 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
     for (;;) {
         int c;
 #pragma omp atomic capture
-        c = (*G.next)++;
+        c = G.next[0]++;
         if (c >= C) break;
         int lo = c * G.slice, hi = lo + G.slice < n ? lo + G.slice : n;
         double *part = G.part + PART * (size_t)c;
@@ -633,26 +653,48 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
         }
 #pragma omp barrier
     }
-    classify(w, &G, c0, c1);
+    double box[8];
+    classify(w, &G, c0, c1, box);
     FC_DMARK(4);
     int *cnt = G.count + (size_t)me * ((size_t)G.nbuckets + 1);
     cells_of(w, &G, lo, hi, cnt);
     FC_DMARK(5);
 #pragma omp barrier
+    /* the fast bodies' visits known: cells of the slow size again when
+     * they are too many (every thread alike) */
+    if (too_many(w, &G, c0, c1, box)) {
+        cnt = G.count + (size_t)me * ((size_t)G.nbuckets + 1);
+        cells_of(w, &G, lo, hi, cnt);
+#pragma omp barrier
+    }
     if (me == 0) *g = G;   /* the others read only their copies until the barrier below */
 #pragma omp single
     {
         bucket_starts(&G, nt);
-        if (G.nfast) fast_lists(&G);
         FC_DMARK(15);
     }
     FC_DMARK(6);
     place(w, &G, lo, hi, cnt);
-    if (G.hit)   /* the large bodies' list complete since the barrier */
-        for (int j = lo; j < hi; j++)
+    FC_DMARK(7);
+    /* needed by the pairs only: the fast bodies' lists by the first
+     * thread done placing, the large bodies' flags (their list complete
+     * since the barrier) in slices taken as the threads come */
+    if (G.nfast) {
+#pragma omp single nowait
+        fast_lists(&G);
+    }
+    for (;;) {
+        int c;
+        if (!G.hit) break;
+#pragma omp atomic capture
+        c = G.next[1]++;
+        if (c >= C) break;
+        int a = c * G.slice, b = a + G.slice < n ? a + G.slice : n;
+        for (int j = a; j < b; j++)
             for (int l = 0; l < G.nlarge; l++)
                 G.hit[(size_t)l * n + j] = j > G.large[l] && large_overlap(w, &G, G.large[l], j);
-    FC_DMARK(7);
+    }
+    FC_DMARK(16);
 #pragma omp barrier
     FC_DMARK(8);
 }

@@ -22,7 +22,7 @@ static double dt_t[DT_THREADS][DT_MAX], dt_0;
 static int dt_id[DT_THREADS][DT_MAX], dt_n[DT_THREADS];
 static const char *const dt_name[] = {
     "start", "enter", "sizes", "b1", "classify", "cells", "starts", "place", "b3",
-    "chunks", "b4", "grow", "copy", "end", "classify*", "starts*", "grow*", "scan1", "b2b", "adopt"};
+    "chunks", "b4", "grow", "copy", "end", "classify*", "starts*", "hits", "scan1", "b2b", "adopt"};
 
 static double dt_now(void)
 {
@@ -267,7 +267,6 @@ static int detect(fc_mbd_world *w, int narrow)
 #pragma omp single
                 {
                     bad = grow_front(&front, tp, tc) != 0;
-                    FC_DMARK(16);
                 }
             }
             FC_DMARK(11);
