@@ -272,7 +272,7 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
     size_t sz[20] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
                      m * sizeof(int), m * sizeof(int), m * sizeof(int), m * sizeof(fc_mbd_cell),
                      m * sizeof(fc_mbd_cell), m * sizeof(fc_mbd_cell_body), (4 * g->tsize + 1) * sizeof(int),
-                     m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int),
+                     m * sizeof(unsigned), (size_t)(threads > 1 ? 2 * threads : 1) * (4 * g->tsize + 1) * sizeof(int),
                      ((size_t)g->nslices + 1) * PART * sizeof(double), m * sizeof(int), m * sizeof(int),
                      (4 * g->tsize + 2) * sizeof(int), FAST_LIST * m * sizeof(int), (4 * g->tsize + 1) * sizeof(int),
                      2 * sizeof(int)};
@@ -562,20 +562,23 @@ static void fast_lists(fc_mbd_grid *g)
     for (int q = 0; q < g->nfast; q++) fast_visit(g, g->fast[q], 1);
 }
 
-/* The buckets' starts from the threads' counts, which become their
- * cursors: thread t's bodies of bucket b after those of threads < t. */
-static void bucket_starts(fc_mbd_grid *g, int nt)
+/* The buckets' starts (written by thread 0) and thread me's cursors in
+ * cur (its bodies of bucket b after those of threads < me) from the nt
+ * threads' counts: every thread the same scan, so that none waits for
+ * another's.  With one thread cur may be its counts (replaced in place). */
+static void bucket_starts(fc_mbd_grid *g, int nt, int me, int *cur)
 {
     int at = 0, nb = (int)g->nbuckets;
+    const int *cnt = g->count;
+    size_t stride = (size_t)nb + 1;
     for (int b = 0; b < nb; b++) {
-        g->start[b] = at;
-        for (int t = 0; t < nt; t++) {
-            int *c = g->count + (size_t)t * ((size_t)nb + 1) + b, k = *c;
-            *c = at;
-            at += k;
-        }
+        int mine = at;
+        for (int t = 0; t < me; t++) mine += cnt[t * stride + b];
+        if (me == 0) g->start[b] = at;
+        for (int t = 0; t < nt; t++) at += cnt[t * stride + b];
+        cur[b] = mine;
     }
-    g->start[nb] = at;
+    if (me == 0) g->start[nb] = at;
 }
 
 /* Bodies [lo, hi) into their buckets' places (cursors cnt). */
@@ -610,15 +613,18 @@ static void bodies_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, dou
 
 /* Bucket b's small bodies at start[b] .. start[b + 1] - 1 of cell[] and
  * body[], in body order: a counting sort, each thread counting and
- * placing a contiguous range of slices (its counts, then its cursors, at
- * count + t (nbuckets + 1)); the large bodies' flags meanwhile.  The
- * first pass (radii, speed bounds, and the sizes when no radius can have
- * changed) in slices taken as the threads come (a late thread takes
- * fewer: the others do not wait for it); the parts per slice, so the
- * sums are the same for any count.  Four barriers (one more when a
- * radius changed), one single section (the buckets' starts).  Each
- * thread works on its own copy of the grid's scalars (every one the same
- * values), thread 0's copied back for the pairs once the others no
+ * placing a contiguous range of slices (its counts at count + t
+ * (nbuckets + 1), its cursors after the nt threads' counts); the large
+ * bodies' flags and the fast bodies' lists after.  The first pass
+ * (radii, speed bounds, and the sizes when no radius can have changed)
+ * in slices taken as the threads come (a late thread takes fewer: the
+ * others do not wait for it); the parts per slice, so the sums are the
+ * same for any count.  Three barriers (one more when a radius changed,
+ * one more when the fast bodies are too many), no thread waiting for
+ * another's serial work: every thread classifies and scans the buckets'
+ * counts alike (one single section only when the hit flags' room grows).
+ * Each thread works on its own copy of the grid's scalars (every one the
+ * same values), thread 0's copied back for the pairs once the others no
  * longer read g. */
 void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 {
@@ -668,13 +674,10 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 #pragma omp barrier
     }
     if (me == 0) *g = G;   /* the others read only their copies until the barrier below */
-#pragma omp single
-    {
-        bucket_starts(&G, nt);
-        FC_DMARK(15);
-    }
+    int *cur = nt == 1 ? cnt : G.count + (size_t)(nt + me) * ((size_t)G.nbuckets + 1);
+    bucket_starts(&G, nt, me, cur);
     FC_DMARK(6);
-    place(w, &G, lo, hi, cnt);
+    place(w, &G, lo, hi, cur);
     FC_DMARK(7);
     /* needed by the pairs only: the fast bodies' lists by the first
      * thread done placing, the large bodies' flags (their list complete
