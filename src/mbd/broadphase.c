@@ -666,6 +666,7 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
     cells_of(w, &G, lo, hi, cnt);
     FC_DMARK(5);
 #pragma omp barrier
+    FC_DMARK(15);
     /* the fast bodies' visits known: cells of the slow size again when
      * they are too many (every thread alike) */
     if (too_many(w, &G, c0, c1, box)) {

@@ -21,8 +21,8 @@
 static double dt_t[DT_THREADS][DT_MAX], dt_0;
 static int dt_id[DT_THREADS][DT_MAX], dt_n[DT_THREADS];
 static const char *const dt_name[] = {
-    "start", "enter", "sizes", "b1", "classify", "cells", "starts", "place", "b3",
-    "chunks", "b4", "grow", "copy", "end", "classify*", "starts*", "hits", "scan1", "b2b", "adopt"};
+    "start", "enter", "sizes", "b1", "classify", "cells", "starts", "place", "b3", "chunks",
+    "b4", "grow", "copy", "end", "-", "b2", "hits", "-", "-", "adopt"};
 
 static double dt_now(void)
 {
