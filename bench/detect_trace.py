@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Summary of bench_detect's timelines (a build with -DFC_DTRACE:
-bench/detect_trace.sh): per 2-thread step, each thread's work between
-the synchronisation points, each barrier's wait (first arrival to last)
-and release lag (last arrival to a thread's leaving), the worker's
-lateness at the region's start; medians and maxima over the steps, in
-microseconds.  usage: detect_trace.py FILE"""
+bench/detect_trace.sh): per 2-thread step, the intervals between each
+thread's consecutive marks (any version of the marks), then for the
+current marks each thread's work between the synchronisation points,
+each barrier's wait (first arrival to last) and release lag (last
+arrival to a thread's leaving), the threads' entries into the region;
+medians, minima and maxima over the steps, in microseconds.
+usage: detect_trace.py FILE"""
 import re
 import statistics
 import sys
@@ -27,6 +29,19 @@ for line in open(sys.argv[1]):
 rows = {}
 def add(key, v):
     rows.setdefault(key, []).append(v)
+
+seq = {}
+for k, st in sorted(steps.items()):
+    for t in (0, 1):
+        if t not in st:
+            continue
+        names = sorted(st[t], key=st[t].get)
+        for a, b in zip(names, names[1:]):
+            seq.setdefault((t, a, b), []).append(st[t][b] - st[t][a])
+print("%-40s %10s %10s %10s  (us, intervals between a thread's marks)" % ("", "median", "min", "max"))
+for (t, a, b), v in sorted(seq.items(), key=lambda x: (x[0][0], 0)):
+    print("%-40s %10.1f %10.1f %10.1f" % ("t%d %s -> %s" % (t, a, b), statistics.median(v), min(v), max(v)))
+print()
 
 for k, st in sorted(steps.items()):
     if 0 not in st or 1 not in st:

@@ -22,7 +22,7 @@ static double dt_t[DT_THREADS][DT_MAX], dt_0;
 static int dt_id[DT_THREADS][DT_MAX], dt_n[DT_THREADS];
 static const char *const dt_name[] = {
     "start", "enter", "sizes", "b1", "classify", "cells", "starts", "place", "b3", "chunks",
-    "b4", "grow", "copy", "end", "-", "b2", "hits", "-", "-", "adopt"};
+    "b4", "grow", "copy", "end", "-", "b2", "hits", "fork", "-", "adopt"};
 
 static double dt_now(void)
 {
@@ -239,6 +239,7 @@ static int detect(fc_mbd_world *w, int narrow)
     }
     fc_mbd_tbuf front = {.pairs = w->pairs, .cap_pairs = w->cap_pairs,
                          .narrow = {.contacts = w->contacts, .cap_contacts = w->cap_contacts}};
+    FC_DMARK(17);
     if (nt == 1) {
         fc_mbd_grid_build(w, &job.g);
         bad = take_chunks(w, &job, &front);
