@@ -159,6 +159,11 @@ static int lockstep(const char *scene, int count, int steps, int more)
             if (fc_mbd_detect(w[t]) < 0) return 1;
             det[t][k] = fc_now() - t0;
             dcpu[t][k] = cpu_now() - c0;
+#ifdef FC_DTRACE
+            char tag[64];
+            snprintf(tag, sizeof tag, "step %d threads %d wall %.1f", k + 1, t, 1e6 * det[t][k]);
+            fc_mbd_dtrace_dump(stdout, tag);
+#endif
             flt[t][k] = (double)(minflt() - f0);
             fc_threads_set(before);
             if (fc_mbd_step(w[t], "nsgs", &o, &in, &err) != FC_OK) {

@@ -28,7 +28,18 @@
 #define FAST_LEVELS 8
 #define FAST_SHARE 32
 #define FAST_LIST 8
-#define PART (8 + 2 * (FAST_LEVELS + 1))   /* sizes_of's values per thread */
+/* A slice's values (sizes_of, bodies_of, classify): rmax, smax, the
+ * least and greatest coordinates, per level the count and the largest
+ * speed bound, the count of large bodies, whether a radius changed, its
+ * fast bodies' visits of cells. */
+#define PART (11 + 2 * (FAST_LEVELS + 1))
+#define P_LARGE (PART - 3)
+#define P_CHANGED (PART - 2)
+#define P_VISITS (PART - 1)
+/* The bodies' first pass is taken in slices of at least SLICE_MIN bodies,
+ * at most SLICES of them (a thread that starts late takes fewer). */
+#define SLICE_MIN 256
+#define SLICES 64
 
 /* The k-th smallest of x[0 .. n-1] (x reordered): Hoare's selection. */
 static double select_kth(double *x, int n, int k)
@@ -252,17 +263,20 @@ int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int h
 int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
 {
     int n = w->nbodies;
-    size_t m = (size_t)n + 1, off[19], at = 0, al = 64;
+    size_t m = (size_t)n + 1, off[20], at = 0, al = 64;
     memset(g, 0, sizeof *g);
     g->tsize = 16;
     while (g->tsize < 2 * (size_t)n) g->tsize <<= 1;
-    size_t sz[19] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
+    g->slice = n / SLICES + 1 > SLICE_MIN ? n / SLICES + 1 : SLICE_MIN;
+    g->nslices = (n + g->slice - 1) / g->slice;
+    size_t sz[20] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
                      m * sizeof(int), m * sizeof(int), m * sizeof(int), m * sizeof(fc_mbd_cell),
                      m * sizeof(fc_mbd_cell), m * sizeof(fc_mbd_cell_body), (4 * g->tsize + 1) * sizeof(int),
-                     m * sizeof(unsigned), (size_t)threads * (4 * g->tsize + 1) * sizeof(int),
-                     (size_t)threads * PART * sizeof(double), m * sizeof(int), m * sizeof(int),
-                     (4 * g->tsize + 2) * sizeof(int), FAST_LIST * m * sizeof(int), (4 * g->tsize + 1) * sizeof(int)};
-    for (int k = 0; k < 19; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
+                     m * sizeof(unsigned), (size_t)(threads > 1 ? 2 * threads : 1) * (4 * g->tsize + 1) * sizeof(int),
+                     ((size_t)g->nslices + 1) * PART * sizeof(double), m * sizeof(int), m * sizeof(int),
+                     (4 * g->tsize + 2) * sizeof(int), FAST_LIST * m * sizeof(int), (4 * g->tsize + 1) * sizeof(int),
+                     2 * sizeof(int)};
+    for (int k = 0; k < 20; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
     if (at > w->bp_bytes) {
         free(w->bp_work);
         w->bp_bytes = 0;
@@ -291,7 +305,10 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
     g->fstart = (int *)(b + off[16]);
     g->flist = (int *)(b + off[17]);
     g->flast = (int *)(b + off[18]);
+    g->next = (int *)(b + off[19]);
+    g->next[0] = g->next[1] = 0;
     g->same = w->bp_valid == n;   /* rad[] holds the last build's radii */
+    g->hit_room = w->bp_hit_bytes;
     return 0;
 }
 
@@ -317,17 +334,18 @@ static double fast_cut(const fc_mbd_world *w, int k)
 /* Bodies [lo, hi): large (large_of 0) or small (-1); over the small ones
  * the largest radius and speed bound, the least and greatest coordinates,
  * and per level l of speed (above l of the fast cuts) the count of bodies
- * and their largest speed bound into part (PART values). */
+ * and their largest speed bound, and the count of large bodies, into part
+ * (all but P_CHANGED). */
 static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, double *part)
 {
     double median = w->bp_median, rmax = 0, smax = 0, cut[FAST_LEVELS];
-    double count[FAST_LEVELS + 1] = {0}, top[FAST_LEVELS + 1] = {0};
+    double count[FAST_LEVELS + 1] = {0}, top[FAST_LEVELS + 1] = {0}, nlarge = 0;
     for (int k = 0; k < FAST_LEVELS; k++) cut[k] = fast_cut(w, k);
     double l[3] = {INFINITY, INFINITY, INFINITY}, u[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = lo; i < hi; i++) {
         double r = g->rad[i];
         g->large_of[i] = -1;
-        if (!isfinite(r) || r > 4 * median) { g->large_of[i] = 0; continue; }
+        if (!isfinite(r) || r > 4 * median) { g->large_of[i] = 0; nlarge++; continue; }
         double s = g->spd[i];   /* comparisons: fmax is a call here */
         if (r > rmax) rmax = r;
         if (s > smax) smax = s;
@@ -345,6 +363,7 @@ static void sizes_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, doub
     memcpy(part, v, sizeof v);
     memcpy(part + 8, count, sizeof count);
     memcpy(part + 9 + FAST_LEVELS, top, sizeof top);
+    part[P_LARGE] = nlarge;
 }
 
 /* The cell size and the box of occupied cells (floor is monotone: the
@@ -364,16 +383,23 @@ static void cell_box(fc_mbd_grid *g, double size, const double lo[3], const doub
     g->nbuckets = g->dense ? (long long)cells : (long long)g->tsize;
 }
 
-/* The threads' parts together: the large bodies in order, the cell size,
- * the box of occupied cells; the hit flags' room (w->bp_hit, kept; none
- * when it cannot be had: then tested when needed). */
-static void classify(fc_mbd_world *w, fc_mbd_grid *g, int nt)
+/* Every thread the same from the slices' parts (maxima, minima, counts:
+ * the same doubles in any order): the cell size and the box of occupied
+ * cells, the counts of large and fast bodies; each thread lists those of
+ * its own slices c0 .. c1 - 1 after those of the slices before (their
+ * counts in the parts), so that the lists are in body order with no
+ * pass over all bodies by one thread.  The fast bodies' reach in cells
+ * and their visits per slice (part[P_VISITS], too_many's); the hit
+ * flags' room (w->bp_hit, kept; grown by one thread when needed, none
+ * when it cannot be had: then tested when needed); into box the largest
+ * radius and speed bound and the coordinates' bounds (for too_many). */
+static void classify(fc_mbd_world *w, fc_mbd_grid *g, int c0, int c1, double box[8])
 {
-    int n = w->nbodies, nlarge = 0;
+    int n = w->nbodies, C = g->nslices;
     double rmax = 0, smax = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double count[FAST_LEVELS + 1] = {0}, top[FAST_LEVELS + 1] = {0};
-    for (int t = 0; t < nt; t++) {
-        const double *p = g->part + PART * (size_t)t;
+    double count[FAST_LEVELS + 1] = {0}, top[FAST_LEVELS + 1] = {0}, nlarge = 0;
+    for (int c = 0; c < C; c++) {
+        const double *p = g->part + PART * (size_t)c;
         if (p[0] > rmax) rmax = p[0];
         if (p[1] > smax) smax = p[1];
         for (int l = 0; l <= FAST_LEVELS; l++) {
@@ -384,56 +410,93 @@ static void classify(fc_mbd_world *w, fc_mbd_grid *g, int nt)
             if (p[2 + k] < lo[k]) lo[k] = p[2 + k];
             if (p[5 + k] > hi[k]) hi[k] = p[5 + k];
         }
+        nlarge += p[P_LARGE];
     }
     /* the least level k leaving at most n / FAST_SHARE bodies above its
-     * cut (none fast when there is none); sslow, the others' largest */
+     * cut (none fast when there is none: level FAST_LEVELS); sslow, the
+     * others' largest */
     double cut = INFINITY, sslow = smax, above = 0;
+    int level = FAST_LEVELS;
     for (int l = 1; l <= FAST_LEVELS; l++) above += count[l];
     for (int k = 0; k < FAST_LEVELS; k++) {
         if (above <= n / FAST_SHARE) {
             cut = fast_cut(w, k);
+            level = k;
             sslow = 0;
             for (int l = 0; l <= k; l++) if (top[l] > sslow) sslow = top[l];
             break;
         }
         above -= count[k + 1];
     }
-    g->nfast = 0;
-    for (int i = 0; i < n; i++) {
-        if (g->large_of[i] >= 0) { g->large_of[i] = nlarge; g->large[nlarge++] = i; }
-        else if (g->spd[i] > cut) { g->large_of[i] = -2; g->fast[g->nfast++] = i; }
+    /* a small body is above the cut of level k when its level exceeds k */
+    int la = 0, fa = 0;
+    for (int c = 0; c < c0; c++) {
+        const double *p = g->part + PART * (size_t)c;
+        la += (int)p[P_LARGE];
+        for (int l = level + 1; l <= FAST_LEVELS; l++) fa += (int)p[8 + l];
     }
-    g->nlarge = nlarge;
-    cell_box(g, 2 * rmax + w->margin + 2 * w->h * sslow, lo, hi, n > nlarge);
+    int lo_i = c0 * g->slice, hi_i = c1 * g->slice < n ? c1 * g->slice : n;
+    for (int i = lo_i; i < hi_i; i++) {
+        if (g->large_of[i] >= 0) { g->large_of[i] = la; g->large[la++] = i; }
+        else if (g->spd[i] > cut) { g->large_of[i] = -2; g->fast[fa++] = i; }
+    }
+    g->nlarge = (int)nlarge;
+    g->nfast = (int)above;
+    cell_box(g, 2 * rmax + w->margin + 2 * w->h * sslow, lo, hi, n > g->nlarge);
     /* the fast bodies' reach in cells (a pair's reach is at most theirs
-     * plus the largest slow one's); none fast when the cells they would
-     * visit exceed FAST_LIST per body (then the cells are sized for them
-     * too, as without) */
-    double visits = 0, slow_reach = rmax + w->h * sslow + w->margin;
-    for (int q = 0; q < g->nfast; q++) {
-        int f = g->fast[q];
-        double k = floor((g->rad[f] + w->h * g->spd[f] + slow_reach) / g->size) + 1;
-        g->fk[f] = k < 1e6 ? (int)k : 1000000;
-        visits += (2 * k + 1) * (2 * k + 1) * (2 * k + 1);
+     * plus the largest slow one's) and the cells they visit, per slice */
+    double slow_reach = rmax + w->h * sslow + w->margin;
+    for (int c = c0; c < c1; c++) {
+        double visits = 0;
+        int a = c * g->slice, b = a + g->slice < n ? a + g->slice : n;
+        for (int f = a; f < b && g->nfast; f++) {
+            if (g->large_of[f] != -2) continue;
+            double k = floor((g->rad[f] + w->h * g->spd[f] + slow_reach) / g->size) + 1;
+            g->fk[f] = k < 1e6 ? (int)k : 1000000;
+            visits += (2 * k + 1) * (2 * k + 1) * (2 * k + 1);
+        }
+        g->part[PART * (size_t)c + P_VISITS] = visits;
     }
-    if (g->nfast && visits > (double)FAST_LIST * (n + 1)) {
-        for (int q = 0; q < g->nfast; q++) g->large_of[g->fast[q]] = -1;
-        g->nfast = 0;
-        cell_box(g, 2 * rmax + w->margin + 2 * w->h * smax, lo, hi, n > nlarge);
-    }
+    double v[8] = {rmax, smax, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
+    memcpy(box, v, sizeof v);
     /* the large bodies' rows would weigh on their chunk: their tests
-     * first, shared (when the flags fit in 64 MB) */
-    size_t need = (size_t)nlarge * (size_t)n + 1;
+     * first, shared (when the flags fit in 64 MB); hit_room, read before
+     * the build, decides alike in every thread */
+    size_t need = (size_t)g->nlarge * (size_t)n + 1;
     g->hit = NULL;
-    if (nlarge && need <= ((size_t)1 << 26) + 1) {
-        if (need > w->bp_hit_bytes) {
-            free(w->bp_hit);
-            w->bp_hit_bytes = 0;
-            w->bp_hit = malloc(need);
-            if (w->bp_hit) w->bp_hit_bytes = need;
+    if (g->nlarge && need <= ((size_t)1 << 26) + 1) {
+        if (need > g->hit_room) {
+#pragma omp single
+            {
+                free(w->bp_hit);
+                w->bp_hit_bytes = 0;
+                w->bp_hit = malloc(need);
+                if (w->bp_hit) w->bp_hit_bytes = need;
+            }
         }
         g->hit = w->bp_hit;
     }
+}
+
+/* None fast when the cells the fast bodies would visit exceed FAST_LIST
+ * per body (then the cells are sized for them too, as without): 1, and
+ * slices c0 .. c1's fast bodies made slow again (the cells to be found
+ * again).  The visits summed in slice order by every thread (a sum of
+ * whole numbers: exact up to 2^53, and once above the bound, which is
+ * below it, it stays above in any order: the same answer for any count). */
+static int too_many(const fc_mbd_world *w, fc_mbd_grid *g, int c0, int c1, const double box[8])
+{
+    int n = w->nbodies;
+    double visits = 0;
+    if (!g->nfast) return 0;
+    for (int c = 0; c < g->nslices; c++) visits += g->part[PART * (size_t)c + P_VISITS];
+    if (!(visits > (double)FAST_LIST * (n + 1))) return 0;
+    int lo = c0 * g->slice, hi = c1 * g->slice < n ? c1 * g->slice : n;
+    for (int i = lo; i < hi; i++)
+        if (g->large_of[i] == -2) g->large_of[i] = -1;
+    g->nfast = 0;
+    cell_box(g, 2 * box[0] + w->margin + 2 * w->h * box[1], box + 2, box + 5, n > g->nlarge);
+    return 1;
 }
 
 /* The cells of bodies [lo, hi) (a thread's range) and their buckets:
@@ -499,20 +562,23 @@ static void fast_lists(fc_mbd_grid *g)
     for (int q = 0; q < g->nfast; q++) fast_visit(g, g->fast[q], 1);
 }
 
-/* The buckets' starts from the threads' counts, which become their
- * cursors: thread t's bodies of bucket b after those of threads < t. */
-static void bucket_starts(fc_mbd_grid *g, int nt)
+/* The buckets' starts (written by thread 0) and thread me's cursors in
+ * cur (its bodies of bucket b after those of threads < me) from the nt
+ * threads' counts: every thread the same scan, so that none waits for
+ * another's.  With one thread cur may be its counts (replaced in place). */
+static void bucket_starts(fc_mbd_grid *g, int nt, int me, int *cur)
 {
     int at = 0, nb = (int)g->nbuckets;
+    const int *cnt = g->count;
+    size_t stride = (size_t)nb + 1;
     for (int b = 0; b < nb; b++) {
-        g->start[b] = at;
-        for (int t = 0; t < nt; t++) {
-            int *c = g->count + (size_t)t * ((size_t)nb + 1) + b, k = *c;
-            *c = at;
-            at += k;
-        }
+        int mine = at;
+        for (int t = 0; t < me; t++) mine += cnt[t * stride + b];
+        if (me == 0) g->start[b] = at;
+        for (int t = 0; t < nt; t++) at += cnt[t * stride + b];
+        cur[b] = mine;
     }
-    g->start[nb] = at;
+    if (me == 0) g->start[nb] = at;
 }
 
 /* Bodies [lo, hi) into their buckets' places (cursors cnt). */
@@ -528,14 +594,11 @@ static void place(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, int *cn
     }
 }
 
-/* Bucket b's small bodies at start[b] .. start[b + 1] - 1 of cell[] and
- * body[], in body order: a counting sort, each thread counting and
- * placing a contiguous range of bodies (its counts, then its cursors, at
- * count + t (nbuckets + 1)); the large bodies' flags meanwhile. */
-void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
+/* Bodies [lo, hi): their bounding radii, speed bounds, planes' normals;
+ * whether a radius changed since the last build into part[P_CHANGED]. */
+static void bodies_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, double *part)
 {
-    int n = w->nbodies, nt = omp_get_num_threads(), me = omp_get_thread_num(), changed = 0;
-    int lo = (int)((long)n * me / nt), hi = (int)((long)n * (me + 1) / nt);
+    int changed = 0;
     for (int i = lo; i < hi; i++) {
         const fc_mbd_body *b = &w->bodies[i];
         static const double ez[3] = {0, 0, 1};
@@ -545,36 +608,97 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
         g->spd[i] = fc_mbd_speed_bound(b);
         if (b->shape == FC_MBD_PLANE) fc_mbd_rotate(b->q, ez, g->pn + 3 * (size_t)i);
     }
-    if (changed) {
-#pragma omp atomic write
-        g->changed = 1;
+    part[P_CHANGED] = changed;
+}
+
+/* Bucket b's small bodies at start[b] .. start[b + 1] - 1 of cell[] and
+ * body[], in body order: a counting sort, each thread counting and
+ * placing a contiguous range of slices (its counts at count + t
+ * (nbuckets + 1), its cursors after the nt threads' counts); the large
+ * bodies' flags and the fast bodies' lists after.  The first pass
+ * (radii, speed bounds, and the sizes when no radius can have changed)
+ * in slices taken as the threads come (a late thread takes fewer: the
+ * others do not wait for it); the parts per slice, so the sums are the
+ * same for any count.  Three barriers (one more when a radius changed,
+ * one more when the fast bodies are too many), no thread waiting for
+ * another's serial work: every thread classifies and scans the buckets'
+ * counts alike (one single section only when the hit flags' room grows).
+ * Each thread works on its own copy of the grid's scalars (every one the
+ * same values), thread 0's copied back for the pairs once the others no
+ * longer read g. */
+void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
+{
+    fc_mbd_grid G = *g;
+    int n = w->nbodies, nt = omp_get_num_threads(), me = omp_get_thread_num(), C = G.nslices;
+    for (;;) {
+        int c;
+#pragma omp atomic capture
+        c = G.next[0]++;
+        if (c >= C) break;
+        int lo = c * G.slice, hi = lo + G.slice < n ? lo + G.slice : n;
+        double *part = G.part + PART * (size_t)c;
+        bodies_of(w, &G, lo, hi, part);
+        /* no radius changed since the last build (the usual step): its
+         * median holds, so the sizes need no barrier before them; else (a
+         * first build, a radius changed) they are done again after the
+         * median's */
+        if (G.same) sizes_of(w, &G, lo, hi, part);
     }
-    /* no radius changed since the last build (the usual step): its median
-     * holds, so the sizes need no barrier before them; else (a first
-     * build, a radius changed) they are done again after the median's */
-    double *part = g->part + PART * (size_t)me;
-    if (g->same) sizes_of(w, g, lo, hi, part);
+    FC_DMARK(2);
 #pragma omp barrier
-    if (!g->same || g->changed) {
+    FC_DMARK(3);
+    int c0 = (int)((long)C * me / nt), c1 = (int)((long)C * (me + 1) / nt);
+    int lo = c0 * G.slice, hi = c1 * G.slice < n ? c1 * G.slice : n;
+    for (int c = 0; c < C && G.same && !G.changed; c++) G.changed = G.part[PART * (size_t)c + P_CHANGED] != 0;
+    if (!G.same || G.changed) {
 #pragma omp single
-        typical_size(w, g);
-        sizes_of(w, g, lo, hi, part);
+        typical_size(w, &G);
+        for (int c = c0; c < c1; c++) {
+            int a = c * G.slice, b = a + G.slice < n ? a + G.slice : n;
+            sizes_of(w, &G, a, b, G.part + PART * (size_t)c);
+        }
 #pragma omp barrier
     }
-#pragma omp single
-    classify(w, g, nt);
-    int *cnt = g->count + (size_t)me * ((size_t)g->nbuckets + 1);
-    cells_of(w, g, lo, hi, cnt);
-    if (g->hit)
-        for (int j = lo; j < hi; j++)
-            for (int l = 0; l < g->nlarge; l++)
-                g->hit[(size_t)l * n + j] = j > g->large[l] && large_overlap(w, g, g->large[l], j);
+    double box[8];
+    classify(w, &G, c0, c1, box);
+    FC_DMARK(4);
+    int *cnt = G.count + (size_t)me * ((size_t)G.nbuckets + 1);
+    cells_of(w, &G, lo, hi, cnt);
+    FC_DMARK(5);
 #pragma omp barrier
-#pragma omp single
-    {
-        bucket_starts(g, nt);
-        if (g->nfast) fast_lists(g);
+    FC_DMARK(15);
+    /* the fast bodies' visits known: cells of the slow size again when
+     * they are too many (every thread alike) */
+    if (too_many(w, &G, c0, c1, box)) {
+        cnt = G.count + (size_t)me * ((size_t)G.nbuckets + 1);
+        cells_of(w, &G, lo, hi, cnt);
+#pragma omp barrier
     }
-    place(w, g, lo, hi, cnt);
+    if (me == 0) *g = G;   /* the others read only their copies until the barrier below */
+    int *cur = nt == 1 ? cnt : G.count + (size_t)(nt + me) * ((size_t)G.nbuckets + 1);
+    bucket_starts(&G, nt, me, cur);
+    FC_DMARK(6);
+    place(w, &G, lo, hi, cur);
+    FC_DMARK(7);
+    /* needed by the pairs only: the fast bodies' lists by the first
+     * thread done placing, the large bodies' flags (their list complete
+     * since the barrier) in slices taken as the threads come */
+    if (G.nfast) {
+#pragma omp single nowait
+        fast_lists(&G);
+    }
+    for (;;) {
+        int c;
+        if (!G.hit) break;
+#pragma omp atomic capture
+        c = G.next[1]++;
+        if (c >= C) break;
+        int a = c * G.slice, b = a + G.slice < n ? a + G.slice : n;
+        for (int j = a; j < b; j++)
+            for (int l = 0; l < G.nlarge; l++)
+                G.hit[(size_t)l * n + j] = j > G.large[l] && large_overlap(w, &G, G.large[l], j);
+    }
+    FC_DMARK(16);
 #pragma omp barrier
+    FC_DMARK(8);
 }

@@ -14,6 +14,52 @@
 #include <limits.h>
 #include <omp.h>
 
+#ifdef FC_DTRACE
+#include <time.h>
+#define DT_THREADS 4
+#define DT_MAX 64
+static double dt_t[DT_THREADS][DT_MAX], dt_0;
+static int dt_id[DT_THREADS][DT_MAX], dt_n[DT_THREADS];
+static const char *const dt_name[] = {
+    "start", "enter", "sizes", "b1", "classify", "cells", "starts", "place", "b3", "chunks",
+    "b4", "grow", "copy", "end", "-", "b2", "hits", "fork", "-", "adopt"};
+
+static double dt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void fc_mbd_dmark(int id)
+{
+    int me = omp_get_thread_num();
+    if (me < DT_THREADS && dt_n[me] < DT_MAX) {
+        dt_id[me][dt_n[me]] = id;
+        dt_t[me][dt_n[me]++] = dt_now();
+    }
+}
+
+void fc_mbd_dtrace_dump(FILE *f, const char *tag)
+{
+    for (int t = 0; t < DT_THREADS; t++) {
+        if (!dt_n[t]) continue;
+        fprintf(f, "%s t%d", tag, t);
+        for (int k = 0; k < dt_n[t]; k++) fprintf(f, " %s@%.1f", dt_name[dt_id[t][k]], 1e6 * (dt_t[t][k] - dt_0));
+        fputc('\n', f);
+    }
+}
+
+static void dt_reset(void)
+{
+    for (int t = 0; t < DT_THREADS; t++) dt_n[t] = 0;
+    dt_0 = dt_now();
+}
+#define DT_RESET() dt_reset()
+#else
+#define DT_RESET() ((void)0)
+#endif
+
 /* Planar frames (n, e_z x n, e_z): t1 in the plane of motion. */
 static void planar_frames(fc_mbd_contact *ct, int n)
 {
@@ -184,6 +230,7 @@ static int detect(fc_mbd_world *w, int narrow)
     job.K = chunk_count(&job, n);
     int *jp = NULL, bad = 0, K = job.K;
     w->npairs = w->ncontacts = 0;
+    DT_RESET();
     if (fc_mbd_grid_prepare(w, &job.g, nt) || fc_mbd_tbuf_reserve(w, K)) return -1;
     if (narrow && w->njoints) {
         if (!(jp = fc_mbd_joint_pairs(w))) return -1;
@@ -192,6 +239,7 @@ static int detect(fc_mbd_world *w, int narrow)
     }
     fc_mbd_tbuf front = {.pairs = w->pairs, .cap_pairs = w->cap_pairs,
                          .narrow = {.contacts = w->contacts, .cap_contacts = w->cap_contacts}};
+    FC_DMARK(17);
     if (nt == 1) {
         fc_mbd_grid_build(w, &job.g);
         bad = take_chunks(w, &job, &front);
@@ -199,29 +247,44 @@ static int detect(fc_mbd_world *w, int narrow)
         long np = 0, nc = 0;
 #pragma omp parallel num_threads(nt)
         {
+            FC_DMARK(1);
             fc_mbd_grid_build(w, &job.g);
             int mine = take_chunks(w, &job, &front);
+            FC_DMARK(9);
 #pragma omp atomic update
             bad |= mine;
 #pragma omp barrier
+            FC_DMARK(10);
             /* every thread the same totals (read only); the front's
-             * lists grown by one thread, then each thread copies its
-             * share of the back chunks after them */
+             * lists grown by one thread when they lack room (every
+             * thread decides alike: front is written only after the
+             * barrier that follows every thread's reading), then each
+             * thread copies its share of the back chunks after them */
             long tp, tc;
             back_totals(w, K - job.nback, K, &tp, &tc);
+            if (!bad && (front.npairs + tp > front.cap_pairs ||
+                         front.narrow.ncontacts + tc > front.narrow.cap_contacts)) {
+#pragma omp barrier
 #pragma omp single
-            if (!bad) bad = grow_front(&front, tp, tc) != 0;
+                {
+                    bad = grow_front(&front, tp, tc) != 0;
+                }
+            }
+            FC_DMARK(11);
             if (!bad) copy_back(w, &front, K - job.nback, K, tp, tc, omp_get_thread_num(), nt);
+            FC_DMARK(12);
 #pragma omp master
             {
                 np = tp;
                 nc = tc;
             }
         }
+        FC_DMARK(13);
         front.npairs += (int)np;
         front.narrow.ncontacts += (int)nc;
     }
     adopt(w, &front);
+    FC_DMARK(19);
     free(jp);
     if (bad) {
         w->npairs = w->ncontacts = 0;

@@ -77,6 +77,19 @@ typedef struct fc_mbd_tbuf {
 /* w->tbuf with at least n buffers; -1 when out of memory. */
 int fc_mbd_tbuf_reserve(fc_mbd_world *w, int n);
 
+/* The detection's timeline, compiled in only with -DFC_DTRACE (a bench
+ * build: bench/detect_trace.sh): FC_DMARK(id) records the calling
+ * thread's wall time at mark id; fc_mbd_dtrace_dump prints the last
+ * detection's marks per thread (microseconds from its start). */
+#ifdef FC_DTRACE
+#include <stdio.h>
+void fc_mbd_dmark(int id);
+void fc_mbd_dtrace_dump(FILE *f, const char *tag);
+#define FC_DMARK(id) fc_mbd_dmark(id)
+#else
+#define FC_DMARK(id) ((void)0)
+#endif
+
 #define FC_MBD_PI 3.14159265358979323846
 
 /* ---- vectors and quaternions ---- */
@@ -126,6 +139,8 @@ typedef struct fc_mbd_grid {
     long long lo[3], nc[3], nbuckets;   /* dense: the cells' box */
     int dense, same, changed;   /* same: rad[] holds the last build's radii */
     unsigned char *hit;
+    size_t hit_room;            /* w->bp_hit_bytes before the build      */
+    int slice, nslices, *next;  /* the first pass's slices; the next one  */
 } fc_mbd_grid;
 /* The grid's arrays in w's kept workspace, for a build by threads
  * threads; -1 when out of memory. */
