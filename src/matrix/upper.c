@@ -17,8 +17,9 @@ static int pair_ok(const double *U, const double *L, int d, double scale, double
     for (int c = 0; c < d; c++)
         for (int r = 0; r < d; r++) {
             double u = U ? U[c * d + r] : 0.0, l = L ? L[r * d + c] : 0.0;
-            diff = fmax(diff, fabs(u - l));
-            big = fmax(big, fmax(fabs(u), fabs(l)));
+            double e = fabs(u - l), v = fabs(u) > fabs(l) ? fabs(u) : fabs(l);
+            if (e > diff) diff = e;
+            if (v > big) big = v;
         }
     return diff <= tol * big;
 }
@@ -40,64 +41,64 @@ fc_matrix *fc_bsr_upper(const fc_matrix *A, double tol, int *why)
     int *lp = fc_calloc((size_t)n + 2, sizeof *lp), *mark = fc_calloc((size_t)n + 1, sizeof *mark);
     int *pos = fc_calloc((size_t)n + 1, sizeof *pos);
     int *lrow = fc_calloc((size_t)nl + 1, sizeof *lrow), *lk = fc_calloc((size_t)nl + 1, sizeof *lk);
-    fc_matrix *U = NULL;
-    if (!dg || !lp || !mark || !pos || !lrow || !lk) goto done;
-    *why = 1;
-    /* the lower blocks by block column (b > a stored in row b, column a) */
-    for (int b = 0; b < n; b++) {
-        mark[b] = -1;
-        for (int k = A->p[b]; k < A->p[b + 1]; k++) {
-            int a = A->j[k];
-            if (a < b) lp[a + 2]++;
-            if (a == b)
-                for (int i = 0; i < d; i++) dg[b] = fmax(dg[b], fabs(A->x[k * dd + (size_t)i * d + i]));
-        }
-    }
-    for (int a = 0; a < n; a++) lp[a + 2] += lp[a + 1];
-    for (int b = 0; b < n; b++)
-        for (int k = A->p[b]; k < A->p[b + 1]; k++)
-            if (A->j[k] < b) {
-                int t = lp[A->j[k] + 1]++;
-                lrow[t] = b;
-                lk[t] = k;
-            }
-    /* now lp[a] .. lp[a + 1]: column a's lower blocks; each pair checked */
-    for (int a = 0; a < n; a++) {
-        for (int k = A->p[a]; k < A->p[a + 1]; k++)
-            if (A->j[k] > a) { mark[A->j[k]] = a; pos[A->j[k]] = k; }
-        for (int t = lp[a]; t < lp[a + 1]; t++) {
-            int b = lrow[t];
-            const double *Ub = mark[b] == a ? A->x + (size_t)pos[b] * dd : NULL;
-            if (!pair_ok(Ub, A->x + (size_t)lk[t] * dd, d, sqrt(dg[a] * dg[b]), tol)) goto done;
-            mark[b] = -1;   /* matched */
-        }
-        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
-            int b = A->j[k];
-            if (b > a && mark[b] == a &&
-                !pair_ok(A->x + (size_t)k * dd, NULL, d, sqrt(dg[a] * dg[b]), tol))
-                goto done;
-        }
-    }
-    /* the copy: each row's diagonal block first (zero when not stored) */
-    *why = -1;
-    U = fc_matrix_bsr(A->rows, A->cols, d, (long)n + nu);
+    fc_matrix *U = dg && lp && mark && pos && lrow && lk ? fc_matrix_bsr(A->rows, A->cols, d, (long)n + nu) : NULL;
     if (!U) goto done;
+    /* the copy first, streaming through A: each row's diagonal block first
+     * (zero when not stored), its largest diagonal entry into dg; the
+     * lower blocks listed by block column (b > a stored in row b, column a) */
     long t = 0;
     for (int a = 0; a < n; a++) {
         U->j[t] = a;
+        mark[a] = -1;
         for (int k = A->p[a]; k < A->p[a + 1]; k++)
             if (A->j[k] == a) memcpy(U->x + (size_t)t * dd, A->x + (size_t)k * dd, dd * sizeof *U->x);
+        for (int i = 0; i < d; i++) dg[a] = fmax(dg[a], fabs(U->x[(size_t)t * dd + (size_t)i * d + i]));
         t++;
         for (int k = A->p[a]; k < A->p[a + 1]; k++)
             if (A->j[k] > a) {
                 U->j[t] = A->j[k];
                 memcpy(U->x + (size_t)t * dd, A->x + (size_t)k * dd, dd * sizeof *U->x);
                 t++;
-            }
+            } else if (A->j[k] < a)
+                lp[A->j[k] + 2]++;
         U->p[a + 1] = (int)t;
     }
     U->nnz = t * (long)dd;
+    for (int a = 0; a < n; a++) lp[a + 2] += lp[a + 1];
+    for (int b = 0; b < n; b++)
+        for (int k = A->p[b]; k < A->p[b + 1]; k++)
+            if (A->j[k] < b) {
+                long l = lp[A->j[k] + 1]++;
+                lrow[l] = b;
+                lk[l] = k;
+            }
+    /* now lp[a] .. lp[a + 1]: column a's lower blocks; each pair checked,
+     * the upper block from U (just written), the lower one from A */
+    *why = 1;
+    for (int a = 0; a < n; a++) {
+        for (int k = U->p[a] + 1; k < U->p[a + 1]; k++) { mark[U->j[k]] = a; pos[U->j[k]] = k; }
+        for (int l = lp[a]; l < lp[a + 1]; l++) {
+            int b = lrow[l];
+            if (l + 8 < nl) {   /* the blocks ahead, scattered in memory: their misses overlap */
+                const char *x = (const char *)(A->x + (size_t)lk[l + 8] * dd);
+                __builtin_prefetch(x);
+                __builtin_prefetch(x + dd * sizeof *A->x - 1);
+            }
+            const double *Ub = mark[b] == a ? U->x + (size_t)pos[b] * dd : NULL;
+            if (!pair_ok(Ub, A->x + (size_t)lk[l] * dd, d, sqrt(dg[a] * dg[b]), tol)) goto fail;
+            mark[b] = -1;   /* matched */
+        }
+        for (int k = U->p[a] + 1; k < U->p[a + 1]; k++) {
+            int b = U->j[k];
+            if (mark[b] == a && !pair_ok(U->x + (size_t)k * dd, NULL, d, sqrt(dg[a] * dg[b]), tol))
+                goto fail;
+        }
+    }
     *why = 0;
+    goto done;
+fail:
+    fc_matrix_free(U);
+    U = NULL;
 done:
     free(dg); free(lp); free(mark); free(pos); free(lrow); free(lk);
     return U;

@@ -167,30 +167,28 @@ static inline int update(const fc_matrix *W, int row, int skip, const nsgs_work 
 static inline int half_update_d(const fc_matrix *H, const nsgs_work *w, const fc_local_params *par,
                                 double omega, const double *q, double *r, int d, int a)
 {
-    double qa[5], ra[5], *rp = r + (size_t)d * a, *ta = w->t + (size_t)d * a, *t = w->t;
+    double qa[5], ra[5], acc[5] = {0}, *rp = r + (size_t)d * a, *ta = w->t + (size_t)d * a, *t = w->t;
     int k0 = H->p[a] + 1, k1 = H->p[a + 1];   /* past the diagonal block */
-    for (int k = 0; k < d; k++) {
-        qa[k] = q[(size_t)d * a + k] + ta[k];
-        ta[k] = 0.0;   /* ready for the next sweep */
-    }
-    for (int k = k0; k < k1; k++) {
+    for (int k = k0; k < k1; k++) {   /* acc, not qa: in registers (qa's address escapes) */
         const double *B = H->x + (size_t)k * d * d, *xb = r + (size_t)H->j[k] * d;
         for (int c = 0; c < d; c++)
-            for (int i = 0; i < d; i++) qa[i] += B[c * d + i] * xb[c];
+            for (int i = 0; i < d; i++) acc[i] += B[c * d + i] * xb[c];
     }
-    for (int k = 0; k < d; k++) ra[k] = rp[k];
+    for (int k = 0; k < d; k++) {
+        qa[k] = acc[k] + ta[k] + q[(size_t)d * a + k];
+        ta[k] = 0.0;   /* ready for the next sweep */
+        ra[k] = rp[k];
+    }
     double e = fc_local_solve(&w->loc[a], qa, par, ra);
-    if (omega == 1.0) {
-        for (int k = 0; k < d; k++) rp[k] = ra[k];
-    } else {
-        for (int k = 0; k < d; k++) rp[k] = omega * ra[k] + (1.0 - omega) * rp[k];
-    }
-    for (int k = k0; k < k1; k++) {
+    if (omega != 1.0)
+        for (int k = 0; k < d; k++) ra[k] = omega * ra[k] + (1.0 - omega) * rp[k];
+    for (int k = 0; k < d; k++) rp[k] = ra[k];
+    for (int k = k0; k < k1; k++) {   /* ra, not rp: the stores to t cannot alias it */
         const double *B = H->x + (size_t)k * d * d;
         double *tb = t + (size_t)H->j[k] * d;
         for (int c = 0; c < d; c++) {
             double s = 0.0;
-            for (int i = 0; i < d; i++) s += B[c * d + i] * rp[i];
+            for (int i = 0; i < d; i++) s += B[c * d + i] * ra[i];
             tb[c] += s;
         }
     }
