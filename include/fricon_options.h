@@ -71,8 +71,8 @@ typedef struct fc_nsgs_options {
                               its row's gather and, transposed, its
                               column's scatter into an accumulator, so a
                               sweep reads half of W; the same iterates to
-                              round-off.  0 auto (from FC_NSGS_HALF_FROM
-                              contacts), 1 on, 2 off; not with the
+                              round-off.  0 auto (from 1000 contacts),
+                              1 on, 2 off; not with the
                               coloured or stretches' orders or shuffle
                               (docs/solvers.md#nsgs-psor); default 0     */
 } fc_nsgs_options;

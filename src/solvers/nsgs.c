@@ -48,8 +48,9 @@
 /* The half sweep: W counts as symmetric when each block pair is so to this
  * relative tolerance (fc_bsr_upper; W = H M^-1 H^T is to round-off). */
 #define FC_NSGS_HALF_SYM 1e-12
-/* nsgs.half's auto: the half sweep from this many contacts. */
-#define FC_NSGS_HALF_FROM 2000
+/* nsgs.half's auto: the half sweep from this many contacts (below, about
+ * as fast as the full rows: docs/measurements.md, tenth sweep session). */
+#define FC_NSGS_HALF_FROM 1000
 
 /* The solver's workspace. */
 typedef struct nsgs_work {
