@@ -13,6 +13,7 @@
  * sweeps to T with nsgs's defaults (at most M, default 3000). */
 #define _POSIX_C_SOURCE 200809L
 #include "fricon.h"
+#include "median.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,18 +26,6 @@ static double clock_s(clockid_t id)
     struct timespec t;
     clock_gettime(id, &t);
     return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* nsgs from r0 into r with nsgs.half = half; CPU and wall seconds. */
