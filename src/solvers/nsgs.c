@@ -25,6 +25,12 @@
  * so the result is the same for any count.  shuffle then permutes the
  * colours.  The equality blocks stay sequential, before the contacts.
  *
+ * The half sweep (nsgs.half; the file order, W symmetric): W's upper
+ * block triangle alone, each block used for its row's gather and,
+ * transposed, for its column's scatter into the accumulator t
+ * (half_update_d; docs/solvers.md#the-half-sweep-nsgshalf): half of W's
+ * reads a sweep, the same iterates to round-off.
+ *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
@@ -486,7 +492,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
      * any, then no longer needed (the last u comes from p->W).  Out of
      * memory for it: the full rows. */
     int half = o->half == 1 || (o->half == 0 && nc >= FC_NSGS_HALF_FROM);
-    if (half && order == FC_ORDER_FILE && !o->shuffle && W->kind == FC_MAT_BSR) {
+    if (half && order == FC_ORDER_FILE && !o->shuffle && W->kind == FC_MAT_BSR && W->bs == d) {
         int why;
         w.Wh = fc_bsr_upper(W, FC_NSGS_HALF_SYM, &why);
         w.t = w.Wh ? fc_calloc((size_t)m0, sizeof *w.t) : NULL;
