@@ -24,6 +24,9 @@ static int pair_ok(const double *U, const double *L, int d, double scale, double
     return diff <= tol * big;
 }
 
+/* The blocks A_ab, b >= a, of square block-CSR A, each block row's
+ * diagonal block first (zero when A stores none), when every pair A_ab,
+ * A_ba (a block not stored: zero) are transposes within tol (pair_ok). */
 fc_matrix *fc_bsr_upper(const fc_matrix *A, double tol, int *why)
 {
     int d = A->bs, n = A->rows / d;
