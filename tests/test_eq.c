@@ -128,7 +128,8 @@ typedef struct sol { double *r, *u, *v, *lam; } sol;
 static sol solve_checked(const fc_problem *p, const char *name, const char *what)
 {
     /* "NAME/direct": NAME with ipm.formulation primal (on (M, H, G));
-     * "NAME/alone": without its polish (ipm-mdp's own iterations) */
+     * "NAME/alone": without its polish (ipm-mdp's own iterations);
+     * "NAME/half": nsgs.half 1 (the sweep on W's upper triangle) */
     const char *slash = strchr(name, '/');
     char base[32];
     snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - name) : 31, name);
@@ -143,6 +144,7 @@ static sol solve_checked(const fc_problem *p, const char *name, const char *what
     opts(&o);
     if (slash && !strcmp(slash, "/direct")) o.ipm.formulation = FC_IPM_PRIMAL;
     if (slash && !strcmp(slash, "/alone")) o.ipm.polish = 0;
+    if (slash && !strcmp(slash, "/half")) o.nsgs.half = 1;
     fc_info info;
     memset(&info, 0, sizeof info);
     fc_error err = {0};
@@ -196,7 +198,7 @@ static void run_global(const char *name, const fc_problem *g, const char *what)
  * problems are below its direct size) and on (M, H, G) directly
  * (ipm.formulation primal; with the polish: the direct form's D blocks
  * can turn singular at the end of the path, with or without equalities) */
-static const char *local_solvers[] = {"auto", "nsgs", "psor", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm", "ipm-mdp", "ipm-mdp/alone"};
+static const char *local_solvers[] = {"auto", "nsgs", "nsgs/half", "psor", "psor/half", "nsgs-v", "nsn-ac", "nsn-jm", "nsn-fb", "nsn-nm", "nsn-hybrid", "admm", "ipm-mdp", "ipm-mdp/alone"};
 static const char *global_solvers[] = {"auto", "gadmm", "gipm", "nsgs-v", "ipm-mdp", "ipm-mdp/alone", "ipm-mdp/direct", NULL};
 
 /* skip: a solver left out of this case (a known limitation, reported). */

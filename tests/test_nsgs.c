@@ -174,11 +174,131 @@ static void test_plain_phases(void)
     fc_problem_free(p);
 }
 
+/* Whether nsgs logged its half sweep (nsgs.half) during a solve. */
+static int half_used;
+static void half_log(void *user, int level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    if (strstr(msg, "the half sweep on")) half_used = 1;
+}
+
+/* nsgs.half = 1 against 2 (the full rows) on problem p, omega the
+ * relaxation: 40 plain sweeps from r = 0 give the same r to round-off (the
+ * same Gauss-Seidel map, other summation orders), judged with check.h's
+ * error of each r; the half sweep runs iff `symmetric`, else both runs are
+ * the full rows, bit for bit.  Then (converge), with nsgs's defaults
+ * (Anderson), the half sweep reaches 1e-8 when the full rows do (the
+ * sweeps' count itself moves with round-off under Anderson: on
+ * BoxesStack1 from 649 to 2675 with either variant as nsgs.local_tol goes
+ * from 1e-14 to 3e-15; docs/measurements.md, tenth sweep session). */
+static void half_against_full(fc_problem *p, const char *name, double omega, int symmetric,
+                              int converge)
+{
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *rf = calloc((size_t)m, sizeof *rf), *rh = calloc((size_t)m, sizeof *rh);
+    double *u = calloc((size_t)m, sizeof *u);
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.nsgs.omega = omega;
+    opt.nsgs.order = 1;
+    opt.nsgs.anderson = 0;
+    opt.max_iter = 40;
+    opt.tolerance = 1e-300;
+    opt.verbose = 2;
+    opt.log = half_log;
+    fc_info info;
+    fc_error err;
+    opt.nsgs.half = 2;
+    half_used = 0;
+    CHECK(fc_solve(p, "nsgs", &opt, rf, u, NULL, &info, &err) == FC_OK, "%s: %s", name, err.msg);
+    CHECK(!half_used, "%s: nsgs.half = 2 ran the half sweep", name);
+    opt.nsgs.half = 1;
+    half_used = 0;
+    CHECK(fc_solve(p, "nsgs", &opt, rh, u, NULL, &info, &err) == FC_OK, "%s: %s", name, err.msg);
+    CHECK(half_used == symmetric, "%s: the half sweep %s", name, half_used ? "ran" : "did not run");
+    double dmax = 0.0, rmax = 0.0;
+    for (int i = 0; i < m; i++) {
+        dmax = fmax(dmax, fabs(rf[i] - rh[i]));
+        rmax = fmax(rmax, fabs(rf[i]));
+    }
+    double ef = check_error(p, rf), eh = check_error(p, rh);
+    printf("%-40s half %d: 40 sweeps, |r_half - r_full| %.1e of max |r| %.1e; errors %.6e %.6e\n",
+           name, half_used, dmax, rmax, eh, ef);
+    if (symmetric)
+        CHECK(dmax <= 1e-10 * rmax && fabs(eh - ef) <= 1e-6 * ef, "%s: half and full rows differ: "
+              "|dr| %.3e of %.3e, errors %.6e and %.6e", name, dmax, rmax, eh, ef);
+    else
+        CHECK(dmax == 0.0, "%s: not symmetric, yet the runs differ by %.3e", name, dmax);
+    if (!converge) {
+        free(rf); free(rh); free(u);
+        fc_problem_free(p);
+        return;
+    }
+    fc_default_options(&opt);
+    opt.nsgs.omega = omega;
+    opt.nsgs.order = 1;
+    opt.nsgs.half = 2;
+    opt.max_iter = 20000;
+    double full = solve(p, "nsgs", &opt, &info, name);
+    int full_sweeps = info.iterations;
+    opt.nsgs.half = 1;
+    double half = solve(p, "nsgs", &opt, &info, name);
+    printf("%-40s to 1e-8: full rows %d sweeps (%.2e), half %d sweeps (%.2e)\n", name, full_sweeps,
+           full, info.iterations, half);
+    CHECK(!(full <= 1e-8) || half <= 1e-8, "%s: the half sweep did not reach 1e-8 (%.3e after %d)",
+          name, half, info.iterations);
+    free(rf); free(rh); free(u);
+    fc_problem_free(p);
+}
+
+/* The half sweep on bundled and shared problems: 3-D (the column and pile
+ * steps, global problems reduced to W = H^T M^-1 H; KaplasTower,
+ * BoxesStack, symmetric to round-off), with PSOR's relaxation, 2-D (a CSR
+ * W: nsgs's block copy freed for the triangle) and rolling (d = 5); a
+ * non-symmetric W (Capsules, 1e-3; KaplasTower with one entry moved by
+ * 1e-9) keeps the full rows. */
+static void test_half(void)
+{
+    half_against_full(read_problem(FRICON_EXAMPLES, ".", "column500-step2.hdf5"), "column500", 1.0, 1, 1);
+    half_against_full(read_problem(FRICON_EXAMPLES, ".", "pile-step24.hdf5"), "pile-step24", 1.0, 1, 0);
+    half_against_full(read_problem(FRICON_EXAMPLES, ".", "pile-step24.hdf5"), "pile-step24 psor", 1.5, 1, 0);
+    half_against_full(read_problem(FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat"),
+                      "KaplasTower", 1.0, 1, 1);
+    half_against_full(read_problem(FRICON_SHARED_DATA, "fc3d", "BoxesStack1-i100000-32.hdf5.dat"),
+                      "BoxesStack1", 1.0, 1, 0);
+    half_against_full(read_problem(FRICON_SHARED_DATA, "fc2d", "fc2d_granularflowonwall_00667_00000.dat"),
+                      "fc2d granularflow", 1.0, 1, 1);
+    half_against_full(read_problem(FRICON_SHARED_DATA, "fc2d", "FrictionContactProblem00071.dat"),
+                      "fc2d 00071", 1.0, 1, 1);
+    half_against_full(read_problem(FRICON_SHARED_DATA, "rolling", "RFC3D_cube_1.dat"), "RFC3D_cube_1",
+                      1.0, 1, 1);
+    half_against_full(read_problem(FRICON_EXAMPLES, ".", "Capsules-i125-1213.hdf5"), "Capsules-i125",
+                      1.0, 0, 1);
+    /* one off-diagonal entry of KaplasTower's W (symmetric to 1e-13) moved
+     * by 1e-9 of itself: above the 1e-12 a block pair, the full rows */
+    fc_problem *p = read_problem(FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat");
+    if (!p) return;
+    const fc_matrix *W = p->W;
+    CHECK(W->kind == FC_MAT_BSR && W->bs == 3, "KaplasTower: W is not 3 x 3 block-CSR");
+    int moved = 0;
+    for (int a = 0; a < p->nc && !moved && W->kind == FC_MAT_BSR; a++)
+        for (int k = W->p[a]; k < W->p[a + 1] && !moved; k++)
+            if (W->j[k] > a && W->x[9 * (size_t)k] != 0.0) {
+                W->x[9 * (size_t)k] *= 1.0 + 1e-9;
+                moved = 1;
+            }
+    CHECK(moved, "KaplasTower: no off-diagonal block to move");
+    half_against_full(p, "KaplasTower moved by 1e-9", 1.0, 0, 0);
+}
+
 int main(int argc, char **argv)
 {
     test_small();
     test_stopping();
     test_plain_phases();
+    test_half();
     if (argc > 1 && strcmp(argv[1], "--quick") == 0) TEST_DONE();
     const char *fc3d[] = {"BoxesStack1-i100000-32.hdf5.dat", "Capsules-i122-1617.dat",
                           "Capsules-i125-1213.hdf5", "Confeti-ex13-4contact-Fc3D-SBM.dat",

@@ -25,6 +25,12 @@
  * so the result is the same for any count.  shuffle then permutes the
  * colours.  The equality blocks stay sequential, before the contacts.
  *
+ * The half sweep (nsgs.half; the file order, W symmetric): W's upper
+ * block triangle alone, each block used for its row's gather and,
+ * transposed, for its column's scatter into the accumulator t
+ * (half_update_d; docs/solvers.md#the-half-sweep-nsgshalf): half of W's
+ * reads a sweep, the same iterates to round-off.
+ *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
@@ -33,6 +39,7 @@
 #include "core/firstorder.h"
 #include "solvers/eqblock.h"
 #include "matrix/colour.h"
+#include "matrix/upper.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -44,6 +51,12 @@
 #define FC_NSGS_MEASURE_GAP 8
 /* Measure when the predicted error is below this many times the tolerance. */
 #define FC_NSGS_PREDICT_MARGIN 2.0
+/* The half sweep: W counts as symmetric when each block pair is so to this
+ * relative tolerance (fc_bsr_upper; W = H M^-1 H^T is to round-off). */
+#define FC_NSGS_HALF_SYM 1e-12
+/* nsgs.half's auto: the half sweep from this many contacts (below, about
+ * as fast as the full rows: docs/measurements.md, tenth sweep session). */
+#define FC_NSGS_HALF_FROM 1000
 
 /* The solver's workspace. */
 typedef struct nsgs_work {
@@ -70,6 +83,12 @@ typedef struct nsgs_work {
     fc_eqb eq;          /* equality blocks (eq.neq == 0: none)           */
     double *xe;         /* m + neq: (r, lambda) when neq > 0             */
     double *qe;         /* m: q + V lambda when neq > 0                  */
+    fc_matrix *Wh;      /* the half sweep (nsgs.half): W's upper block
+                           triangle, each row's diagonal block first;
+                           NULL: the full rows                           */
+    double *t;          /* m: with Wh, t_a = sum over the contacts b < a
+                           swept so far of W_ba r_b, scattered from their
+                           rows; zeroed again as contact a reads it     */
 } nsgs_work;
 
 static void work_free(nsgs_work *w)
@@ -89,6 +108,8 @@ static void work_free(nsgs_work *w)
     fc_eqb_free(&w->eq);
     free(w->xe);
     free(w->qe);
+    fc_matrix_free(w->Wh);
+    free(w->t);
 }
 
 /* xorshift64* step of a local PRNG state. */
@@ -143,6 +164,42 @@ static inline int update(const fc_matrix *W, int row, int skip, const nsgs_work 
     if (bsr && d == 3) return update_d(W, row, skip, w, par, omega, q, r, 3, 1, a);
     if (bsr && d == 2) return update_d(W, row, skip, w, par, omega, q, r, 2, 1, a);
     return update_d(W, row, skip, w, par, omega, q, r, d, bsr, a);
+}
+
+/* The half sweep's update of contact a (d a constant in the inlined copies
+ * below): q'_a = q_a + t_a + the upper row's W_ab r_b (b > a, not yet
+ * swept: the previous values), as the full row gives it (W_ba = W_ab^T);
+ * then the one-contact solve, and the same row scatters the new r_a into
+ * the later contacts' t_b += W_ab^T r_a. */
+static inline int half_update_d(const fc_matrix *H, const nsgs_work *w, const fc_local_params *par,
+                                double omega, const double *q, double *r, int d, int a)
+{
+    double qa[5], ra[5], acc[5] = {0}, *rp = r + (size_t)d * a, *ta = w->t + (size_t)d * a, *t = w->t;
+    int k0 = H->p[a] + 1, k1 = H->p[a + 1];   /* past the diagonal block */
+    for (int k = k0; k < k1; k++) {   /* acc, not qa: in registers (qa's address escapes) */
+        const double *B = H->x + (size_t)k * d * d, *xb = r + (size_t)H->j[k] * d;
+        for (int c = 0; c < d; c++)
+            for (int i = 0; i < d; i++) acc[i] += B[c * d + i] * xb[c];
+    }
+    for (int k = 0; k < d; k++) {
+        qa[k] = acc[k] + ta[k] + q[(size_t)d * a + k];
+        ta[k] = 0.0;   /* ready for the next sweep */
+        ra[k] = rp[k];
+    }
+    double e = fc_local_solve(&w->loc[a], qa, par, ra);
+    if (omega != 1.0)
+        for (int k = 0; k < d; k++) ra[k] = omega * ra[k] + (1.0 - omega) * rp[k];
+    for (int k = 0; k < d; k++) rp[k] = ra[k];
+    for (int k = k0; k < k1; k++) {   /* ra, not rp: the stores to t cannot alias it */
+        const double *B = H->x + (size_t)k * d * d;
+        double *tb = t + (size_t)H->j[k] * d;
+        for (int c = 0; c < d; c++) {
+            double s = 0.0;
+            for (int i = 0; i < d; i++) s += B[c * d + i] * ra[i];
+            tb[c] += s;
+        }
+    }
+    return !(e <= par->tol);
 }
 
 /* Ask for block row `row` of block-CSR W (d x d blocks) and contact c's
@@ -274,7 +331,18 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         fc_eqb_shift(&w->eq, p->q, r + m, w->qe);
         q = w->qe;
     }
-    int bsr = W->kind == FC_MAT_BSR && W->bs == p->d, d = p->d, missed = 0;
+    int d = p->d, missed = 0;
+    if (w->Wh) {   /* the file order on the upper triangle */
+        const fc_matrix *H = w->Wh;
+        for (int a = 0; a < p->nc; a++) {
+            if (a + 1 < p->nc) prefetch_row(H, d, a + 1, &w->loc[a + 1]);
+            if (d == 3) missed += half_update_d(H, w, par, omega, q, r, 3, a);
+            else if (d == 2) missed += half_update_d(H, w, par, omega, q, r, 2, a);
+            else missed += half_update_d(H, w, par, omega, q, r, d, a);
+        }
+        return missed;
+    }
+    int bsr = W->kind == FC_MAT_BSR && W->bs == p->d;
     const fc_colouring *c = &w->col;
     if (!c->ncolours) {
         for (int i = 0; i < p->nc; i++) {
@@ -324,12 +392,15 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
 }
 
 /* The SPEC error at the sweep's (r, lambda), u into u; with equalities the
- * larger of the contact error and the equality residual (*eqres). */
+ * larger of the contact error and the equality residual (*eqres).  half:
+ * u from the half sweep's triangle when there is one (half of W's reads;
+ * W r to round-off), else from W. */
 static double measure(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
-                      const double *r, double *u, double *eqres)
+                      const double *r, double *u, double *eqres, int half)
 {
     int m = fc_problem_m(p);
-    fc_affine(W, r, w->eq.neq ? w->qe : p->q, u);
+    if (half && w->Wh) fc_bsr_upper_affine(w->Wh, r, w->eq.neq ? w->qe : p->q, u);
+    else fc_affine(W, r, w->eq.neq ? w->qe : p->q, u);
     double err = fc_error_local(p, r, u);
     if (!w->eq.neq) return err;
     *eqres = fc_eqb_residual(&w->eq, p->s, r, r + m);
@@ -417,6 +488,24 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                              : "nsgs: %d colours for %d contacts",
                    e ? fc_colour_limit(order, nc) : w.col.ncolours, nc);
     }
+    /* the half sweep: file order, fixed, W symmetric; W's block copy, if
+     * any, then no longer needed (the last u comes from p->W).  Out of
+     * memory for it: the full rows. */
+    int half = o->half == 1 || (o->half == 0 && nc >= FC_NSGS_HALF_FROM);
+    if (half && order == FC_ORDER_FILE && !o->shuffle && W->kind == FC_MAT_BSR && W->bs == d) {
+        int why;
+        w.Wh = fc_bsr_upper(W, FC_NSGS_HALF_SYM, &why);
+        w.t = w.Wh ? fc_calloc((size_t)m0, sizeof *w.t) : NULL;
+        if (w.Wh && !w.t) { fc_matrix_free(w.Wh); w.Wh = NULL; why = -1; }
+        if (w.Wh) {
+            fc_log(opt, 1, "nsgs: the half sweep on W's upper block triangle (%d of %d blocks)",
+                   w.Wh->p[nc], W->p[nc]);
+            if (w.Wb) { fc_matrix_free(w.Wb); w.Wb = NULL; W = p->W; }
+        } else
+            fc_log(opt, 1, why > 0 ? "nsgs: W not symmetric to %.0e a block pair: the full rows"
+                                   : "nsgs: no memory for the half sweep (%.0e): the full rows",
+                   FC_NSGS_HALF_SYM);
+    }
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
     int every = o->error_every;   /* 0: adaptive */
@@ -467,7 +556,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                             : it == 1 || it - checked_at >= FC_NSGS_MEASURE_GAP ||
                               !(ratio * change > FC_NSGS_PREDICT_MARGIN * opt->tolerance);
         if (due || it >= opt->max_iter) {
-            err = measure(p, W, &w, r, u, &eqres);
+            err = measure(p, W, &w, r, u, &eqres, 1);
             checked_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
             fc_log(opt, 1, "nsgs sweep %d error %.3e (%d local misses)", it, err, missed);
@@ -483,7 +572,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     if (w.aa.extrapolated) memcpy(r, w.rlast, (size_t)m * sizeof *r); /* a checked iterate */
     if (w.aa.on) fc_log(opt, 1, "nsgs: %d accelerated sweeps accepted", w.aa.accepted);
     if (neq) fc_eqb_shift(&w.eq, p->q, r + m0, w.qe);
-    measure(p, W, &w, r, u, &eqres);
+    measure(p, W, &w, r, u, &eqres, 0);   /* the returned u from W itself */
     info->iterations = it;
     info->residual = fc_error_local(p, r, u);
     info->eq_residual = eqres;

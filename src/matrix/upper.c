@@ -1,0 +1,140 @@
+/* The upper block triangle of a symmetric block-CSR matrix (nsgs's half
+ * sweep, matrix/upper.h). */
+#include "internal.h"
+#include "matrix/upper.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Whether the blocks U = A_ab and L = A_ba (NULL: not stored, zero) are
+ * transposes within tol of the larger of their entries and of scale
+ * (sqrt(max |diag A_aa| max |diag A_bb|), which bounds an SPD matrix's
+ * off-diagonal entries: the round-off of a product H M^-1 H^T is relative
+ * to it, not to a block that cancels to near zero). */
+static int pair_ok(const double *U, const double *L, int d, double scale, double tol)
+{
+    double diff = 0.0, big = scale;
+    for (int c = 0; c < d; c++)
+        for (int r = 0; r < d; r++) {
+            double u = U ? U[c * d + r] : 0.0, l = L ? L[r * d + c] : 0.0;
+            double e = fabs(u - l), v = fabs(u) > fabs(l) ? fabs(u) : fabs(l);
+            if (e > diff) diff = e;
+            if (v > big) big = v;
+        }
+    return diff <= tol * big;
+}
+
+/* The blocks A_ab, b >= a, of square block-CSR A, each block row's
+ * diagonal block first (zero when A stores none), when every pair A_ab,
+ * A_ba (a block not stored: zero) are transposes within tol (pair_ok). */
+fc_matrix *fc_bsr_upper(const fc_matrix *A, double tol, int *why)
+{
+    int d = A->bs, n = A->rows / d;
+    size_t dd = (size_t)d * d;
+    *why = 1;
+    if (A->kind != FC_MAT_BSR || A->rows != A->cols) return NULL;
+    *why = -1;
+    long nu = 0, nl = 0;   /* strictly upper, strictly lower blocks */
+    for (int a = 0; a < n; a++)
+        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+            nu += A->j[k] > a;
+            nl += A->j[k] < a;
+        }
+    double *dg = fc_calloc((size_t)n + 1, sizeof *dg);
+    int *lp = fc_calloc((size_t)n + 2, sizeof *lp), *mark = fc_calloc((size_t)n + 1, sizeof *mark);
+    int *pos = fc_calloc((size_t)n + 1, sizeof *pos);
+    int *lrow = fc_calloc((size_t)nl + 1, sizeof *lrow), *lk = fc_calloc((size_t)nl + 1, sizeof *lk);
+    fc_matrix *U = dg && lp && mark && pos && lrow && lk ? fc_matrix_bsr(A->rows, A->cols, d, (long)n + nu) : NULL;
+    if (!U) goto done;
+    /* the copy first, streaming through A: each row's diagonal block first
+     * (zero when not stored), its largest diagonal entry into dg; the
+     * lower blocks listed by block column (b > a stored in row b, column a) */
+    long t = 0;
+    for (int a = 0; a < n; a++) {
+        U->j[t] = a;
+        mark[a] = -1;
+        for (int k = A->p[a]; k < A->p[a + 1]; k++)
+            if (A->j[k] == a) memcpy(U->x + (size_t)t * dd, A->x + (size_t)k * dd, dd * sizeof *U->x);
+        for (int i = 0; i < d; i++) dg[a] = fmax(dg[a], fabs(U->x[(size_t)t * dd + (size_t)i * d + i]));
+        t++;
+        for (int k = A->p[a]; k < A->p[a + 1]; k++)
+            if (A->j[k] > a) {
+                U->j[t] = A->j[k];
+                memcpy(U->x + (size_t)t * dd, A->x + (size_t)k * dd, dd * sizeof *U->x);
+                t++;
+            } else if (A->j[k] < a)
+                lp[A->j[k] + 2]++;
+        U->p[a + 1] = (int)t;
+    }
+    U->nnz = t * (long)dd;
+    for (int a = 0; a < n; a++) lp[a + 2] += lp[a + 1];
+    for (int b = 0; b < n; b++)
+        for (int k = A->p[b]; k < A->p[b + 1]; k++)
+            if (A->j[k] < b) {
+                long l = lp[A->j[k] + 1]++;
+                lrow[l] = b;
+                lk[l] = k;
+            }
+    /* now lp[a] .. lp[a + 1]: column a's lower blocks; each pair checked,
+     * the upper block from U (just written), the lower one from A */
+    *why = 1;
+    for (int a = 0; a < n; a++) {
+        for (int k = U->p[a] + 1; k < U->p[a + 1]; k++) { mark[U->j[k]] = a; pos[U->j[k]] = k; }
+        for (int l = lp[a]; l < lp[a + 1]; l++) {
+            int b = lrow[l];
+            if (l + 8 < nl) {   /* the blocks ahead, scattered in memory: their misses overlap */
+                const char *x = (const char *)(A->x + (size_t)lk[l + 8] * dd);
+                __builtin_prefetch(x);
+                __builtin_prefetch(x + dd * sizeof *A->x - 1);
+            }
+            const double *Ub = mark[b] == a ? U->x + (size_t)pos[b] * dd : NULL;
+            if (!pair_ok(Ub, A->x + (size_t)lk[l] * dd, d, sqrt(dg[a] * dg[b]), tol)) goto fail;
+            mark[b] = -1;   /* matched */
+        }
+        for (int k = U->p[a] + 1; k < U->p[a + 1]; k++) {
+            int b = U->j[k];
+            if (mark[b] == a && !pair_ok(U->x + (size_t)k * dd, NULL, d, sqrt(dg[a] * dg[b]), tol))
+                goto fail;
+        }
+    }
+    *why = 0;
+    goto done;
+fail:
+    fc_matrix_free(U);
+    U = NULL;
+done:
+    free(dg); free(lp); free(mark); free(pos); free(lrow); free(lk);
+    return U;
+}
+
+/* fc_bsr_upper_affine's loop, d a constant in its inlined copies. */
+static inline void upper_affine_d(const fc_matrix *U, int d, const double *x, double *y)
+{
+    int n = U->rows / d;
+    for (int a = 0; a < n; a++) {
+        const double *xa = x + (size_t)a * d;
+        double *ya = y + (size_t)a * d;
+        for (int k = U->p[a]; k < U->p[a + 1]; k++) {
+            const double *B = U->x + (size_t)k * d * d;
+            int b = U->j[k];
+            const double *xb = x + (size_t)b * d;
+            double *yb = y + (size_t)b * d;
+            for (int c = 0; c < d; c++)
+                for (int r = 0; r < d; r++) ya[r] += B[c * d + r] * xb[c];
+            if (b == a) continue;
+            for (int c = 0; c < d; c++) {
+                double s = 0.0;
+                for (int r = 0; r < d; r++) s += B[c * d + r] * xa[r];
+                yb[c] += s;
+            }
+        }
+    }
+}
+
+void fc_bsr_upper_affine(const fc_matrix *U, const double *x, const double *q, double *y)
+{
+    fc_copy(U->rows, q, y);
+    if (U->bs == 3) upper_affine_d(U, 3, x, y);
+    else if (U->bs == 2) upper_affine_d(U, 2, x, y);
+    else upper_affine_d(U, U->bs, x, y);
+}

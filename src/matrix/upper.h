@@ -1,0 +1,14 @@
+/* The upper block triangle of a symmetric block-CSR matrix (nsgs's half sweep). */
+#ifndef FRICON_UPPER_H
+#define FRICON_UPPER_H
+
+#include "fricon.h"
+
+/* A_ab for b >= a, each row's diagonal block first, when A is symmetric to tol a block
+ * pair (upper.c); *why: 0 built, 1 not symmetric, -1 out of memory. */
+fc_matrix *fc_bsr_upper(const fc_matrix *A, double tol, int *why);
+
+/* y = q + A x from U = fc_bsr_upper(A), each block for its row and its column. */
+void fc_bsr_upper_affine(const fc_matrix *U, const double *x, const double *q, double *y);
+
+#endif
