@@ -174,7 +174,7 @@ static inline int update(const fc_matrix *W, int row, int skip, const nsgs_work 
 static inline int half_update_d(const fc_matrix *H, const nsgs_work *w, const fc_local_params *par,
                                 double omega, const double *q, double *r, int d, int a)
 {
-    double qa[5], ra[5], acc[5] = {0}, *rp = r + (size_t)d * a, *ta = w->t + (size_t)d * a, *t = w->t;
+    double qa[5] = {0}, ra[5] = {0}, acc[5] = {0}, *rp = r + (size_t)d * a, *ta = w->t + (size_t)d * a, *t = w->t;
     int k0 = H->p[a] + 1, k1 = H->p[a + 1];   /* past the diagonal block */
     for (int k = k0; k < k1; k++) {   /* acc, not qa: in registers (qa's address escapes) */
         const double *B = H->x + (size_t)k * d * d, *xb = r + (size_t)H->j[k] * d;
