@@ -3,6 +3,7 @@
  * 0 disables the watch; converging runs and the caller's callback are
  * unaffected; the time limit counts CPU time with cpu_clock = 1. */
 
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "test.h"
 #include "check.h"
 
