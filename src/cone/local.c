@@ -202,12 +202,18 @@ static inline double hybrid(int d, const fc_local *c, const double *q, double to
     return search(d, c, q, tol, it, r);
 }
 
+/* par's Newton iterations (20 when not set). */
+static int local_iters(const fc_local_params *par)
+{
+    return par->max_iter > 0 ? par->max_iter : 20;
+}
+
 /* Solve one contact with the solver chosen in par. */
 double fc_local_solve(const fc_local *c, const double *q, const fc_local_params *par,
                       double *r)
 {
     double tol = par->tol;
-    int it = par->max_iter > 0 ? par->max_iter : 20;
+    int it = local_iters(par);
     if (par->kind == FC_LOCAL_PROJECTION)
         return fc_local_projection(c, q, tol, 50 * it, r);
     if (par->kind == FC_LOCAL_NEWTON_AC) return fc_local_newton_ac(c, q, tol, it, r);
@@ -222,5 +228,5 @@ double fc_local_solve_open(const fc_local *c, const double *q, const fc_local_pa
                            double *r)
 {
     if (par->kind != FC_LOCAL_HYBRID || c->d != 3) return fc_local_solve(c, q, par, r);
-    return search(3, c, q, par->tol, par->max_iter > 0 ? par->max_iter : 20, r);
+    return search(3, c, q, par->tol, local_iters(par), r);
 }

@@ -40,7 +40,9 @@ void fc_velocity_contact(const fc_local *loc, const fc_local_params *par, const 
  * for d = 3 then W_aa's factor (fc_local's lu) and one slot holding its
  * pivots, lu_ok and iso (fc_vsweep_set_local), so that the closed forms
  * need no factorisation in the sweep. */
-#define VSWEEP_HEAD(d) ((d) * (d) + 2 + ((d) == 3 ? 10 : 0))
+#define VSWEEP_LU (3 * 3 + 2)          /* d = 3: the factor's 9 values, */
+#define VSWEEP_META (VSWEEP_LU + 9)    /* then the slot of piv, lu_ok, iso */
+#define VSWEEP_HEAD(d) ((d) == 3 ? VSWEEP_META + 1 : (d) * (d) + 2)
 
 void fc_vsweep_free(fc_vsweep *S)
 {
@@ -186,8 +188,8 @@ void fc_vsweep_set_local(fc_vsweep *S, int a, const fc_local *loc)
     x[d * d + 1] = loc->mu_r;
     if (d == 3) {
         signed char meta[sizeof(double)] = {loc->piv[0], loc->piv[1], loc->piv[2], loc->lu_ok, loc->iso};
-        memcpy(x + 11, loc->lu, sizeof loc->lu);
-        memcpy(x + 20, meta, sizeof meta);
+        memcpy(x + VSWEEP_LU, loc->lu, sizeof loc->lu);
+        memcpy(x + VSWEEP_META, meta, sizeof meta);
     }
 }
 
@@ -199,8 +201,8 @@ static inline void head_local(int D, const double *x, fc_local *c)
     memcpy(c->W, x, (size_t)D * D * sizeof *x);
     if (D == 3) {
         signed char meta[sizeof(double)];
-        memcpy(c->lu, x + 11, sizeof c->lu);
-        memcpy(meta, x + 20, sizeof meta);
+        memcpy(c->lu, x + VSWEEP_LU, sizeof c->lu);
+        memcpy(meta, x + VSWEEP_META, sizeof meta);
         c->piv[0] = meta[0]; c->piv[1] = meta[1]; c->piv[2] = meta[2];
         c->lu_ok = meta[3];
         c->iso = meta[4];
