@@ -37,61 +37,90 @@ static fc_law contact_law(int d, double mu, const double *r, const double *u, do
     return FC_LAW_SLIDING;
 }
 
-/* At most this many chunks of contacts, each at least ERR_CHUNK_MIN. */
-#define ERR_CHUNKS 256
+/* Contacts below which the measure is one chunk (the plain loop). */
 #define ERR_CHUNK_MIN 512
 
-/* The measure of Coulomb's law (desaxce = 1) or of the relaxation. */
-/* One chunk of contacts of the measure: its running scale *big and sum
- * of squares *ssq, the diagnostics; 1 when an error is not finite. */
-static int measure_chunk(int d, int nc, int chunk, int k, const double *mu, const double *mu_r,
-                         const double *r, const double *u, double s, fc_contact_diag *diag,
-                         int desaxce, double *big, double *ssq)
+/* The sums over one chunk of contacts: ||e||^2 with a running scale (no
+ * overflow), and the plain sums of squares of the three vectors whose
+ * norms make the measure's scale s. */
+typedef struct err_part {
+    double big, ssq;  /* ||e|| = big sqrt(ssq) */
+    double sum[3];    /* scale, r, u */
+    int bad;          /* an error not finite */
+} err_part;
+
+/* One chunk: contacts a0 .. a1 - 1; diag[a].error gets the unscaled
+ * ||e_a|| (divided by s once s is known). */
+static void measure_chunk(int d, int a0, int a1, const double *mu, const double *mu_r,
+                          const double *scale, const double *r, const double *u,
+                          fc_contact_diag *diag, int desaxce, err_part *part)
 {
-    double b = 0.0, q = 1.0;
-    int bad = 0, end = (k + 1) * chunk < nc ? (k + 1) * chunk : nc;
-    for (int a = k * chunk; a < end; a++) {
+    double b = 0.0, q = 1.0, s0 = 0.0, s1 = 0.0, s2 = 0.0;
+    int bad = 0;
+    for (int i = d * a0; i < d * a1; i++) {
+        s0 += scale[i] * scale[i];
+        s1 += r[i] * r[i];
+        s2 += u[i] * u[i];
+    }
+    for (int a = a0; a < a1; a++) {
         double e[5];
         natural_map(d, mu[a], mu_r ? mu_r[a] : 0.0, r + d * a, u + d * a, desaxce, e);
         double ea = fc_norm_small(d, e);
-        if (diag) {
-            diag[a].contact = a;
-            diag[a].error = ea / s;
-            diag[a].law = contact_law(d, mu[a], r + d * a, u + d * a, s);
-        }
+        if (diag) { diag[a].contact = a; diag[a].error = ea; }
         if (ea == 0.0) continue;
         if (!isfinite(ea)) { bad = 1; continue; }
         if (ea > b) { q = 1.0 + q * (b / ea) * (b / ea); b = ea; }
         else q += (ea / b) * (ea / b);
     }
-    *big = b;
-    *ssq = q;
-    return bad;
+    part->big = b;
+    part->ssq = q;
+    part->bad = bad;
+    part->sum[0] = s0;
+    part->sum[1] = s1;
+    part->sum[2] = s2;
 }
 
+/* The measure of Coulomb's law (desaxce = 1) or of the relaxation: one
+ * pass over the contacts, in chunks whose layout depends on nc alone
+ * (fc_chunks_of); the chunks' sums are combined in chunk order, so the
+ * result is the same for any thread count. */
 static double measure(int d, int nc, const double *mu, const double *mu_r, const double *scale,
                       const double *r, const double *u, fc_contact_diag *diag, int desaxce)
 {
     int m = d * nc;
-    double s = fc_norm2_max3(m, scale, r, u);
-    if (s < 1e-300) s = 1.0;
-    /* ||e||^2 accumulated with a running scale (no overflow), in chunks of
-     * contacts whose size depends on nc alone: the threads' partial sums
-     * are combined in chunk order, so the result is the same for any
-     * thread count */
-    double big[ERR_CHUNKS], ssq[ERR_CHUNKS];
-    int chunk = nc / ERR_CHUNKS + 1 > ERR_CHUNK_MIN ? nc / ERR_CHUNKS + 1 : ERR_CHUNK_MIN;
-    int nchunks = (nc + chunk - 1) / chunk, bad = 0;
-    FC_PAR_FOR(nc, reduction(| : bad), for (int k = 0; k < nchunks; k++) {
-        bad |= measure_chunk(d, nc, chunk, k, mu, mu_r, r, u, s, diag, desaxce, big + k, ssq + k);
+    fc_chunks c = fc_chunks_of(nc, ERR_CHUNK_MIN);
+    err_part part[FC_CHUNKS_MAX];
+    FC_PAR_FOR(nc, , for (int k = 0; k < c.count; k++) {
+        measure_chunk(d, k * c.len, fc_chunk_end(c, k, nc), mu, mu_r, scale, r, u, diag, desaxce,
+                      part + k);
     });
-    if (bad) return NAN;
-    double total = 0.0, sq = 1.0;
-    for (int k = 0; k < nchunks; k++) {
-        if (big[k] == 0.0) continue;
-        if (big[k] > total) { sq = ssq[k] + sq * (total / big[k]) * (total / big[k]); total = big[k]; }
-        else sq += ssq[k] * (big[k] / total) * (big[k] / total);
+    /* s = max(||scale||, ||r||, ||u||): the plain sums when safe, else
+     * the careful norm (a zero vector: its sum may be an underflow) */
+    double s = 0.0, total = 0.0, sq = 1.0;
+    int bad = 0;
+    const double *v[3] = {scale, r, u};
+    for (int i = 0; i < 3; i++) {
+        double sum = 0.0;
+        for (int k = 0; k < c.count; k++) sum += part[k].sum[i];
+        s = fmax(s, fc_plain_square_ok(sum) ? sqrt(sum) : fc_norm2(m, v[i]));
     }
+    if (s < 1e-300) s = 1.0;
+    for (int k = 0; k < c.count; k++) {
+        bad |= part[k].bad;
+        if (part[k].big == 0.0) continue;
+        if (part[k].big > total) {
+            sq = part[k].ssq + sq * (total / part[k].big) * (total / part[k].big);
+            total = part[k].big;
+        } else {
+            sq += part[k].ssq * (part[k].big / total) * (part[k].big / total);
+        }
+    }
+    if (diag)
+        for (int a = 0; a < nc; a++) {
+            diag[a].error /= s;
+            diag[a].law = contact_law(d, mu[a], r + d * a, u + d * a, s);
+        }
+    if (bad) return NAN;
     double err = total * sqrt(sq) / s;
     return isfinite(s) ? err : NAN;
 }
