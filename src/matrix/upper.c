@@ -175,6 +175,11 @@ int fc_bsr_symmetric(const fc_matrix *A, double tol)
             if (A->j[k] > a) { mark[A->j[k]] = a; pos[A->j[k]] = k; }
         for (int l = lp[a]; l < lp[a + 1]; l++) {
             int b = lrow[l];
+            if (l + 8 < nl) {   /* as fc_bsr_upper: the scattered blocks ahead */
+                const char *x = (const char *)(A->x + (size_t)lk[l + 8] * dd);
+                __builtin_prefetch(x);
+                __builtin_prefetch(x + dd * sizeof *A->x - 1);
+            }
             const double *Ub = mark[b] == a ? A->x + (size_t)pos[b] * dd : NULL;
             if (!pair_ok(Ub, A->x + (size_t)lk[l] * dd, d, sqrt(dg[a] * dg[b]), tol)) goto done;
             mark[b] = -1;
