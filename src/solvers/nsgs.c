@@ -29,7 +29,9 @@
  * block triangle alone, each block used for its row's gather and,
  * transposed, for its column's scatter into the accumulator t
  * (half_update_d; docs/solvers.md#the-half-sweep-nsgshalf): half of W's
- * reads a sweep, the same iterates to round-off.
+ * reads a sweep, the same iterates to round-off.  In the stretches' order
+ * the same inside each stretch (its thread alone writes its contacts' t),
+ * the interface's blocks gathered in full (fc_bsr_upper_stretches).
  *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
