@@ -197,8 +197,8 @@ done:
 }
 
 /* The stretches' half sweep (nsgs on threads): symmetric A in the order of
- * c (fc_stretch_blocks), row i block row c->member[i] with its diagonal
- * block first; a stretch's row a then its blocks to the interface
+ * c (fc_stretch_blocks), row i block row c->member[i] without its diagonal
+ * block (nsgs keeps it with the contact); a stretch's row a its blocks to the interface
  * (gathered only: the interface is swept later, by any thread), then to
  * its own stretch's later contacts, from (*split)[i] (gathered and,
  * transposed, scattered into the stretch's own accumulator); an interface
@@ -217,20 +217,15 @@ fc_matrix *fc_bsr_upper_stretches(const fc_matrix *A, const fc_colouring *c, int
      * scattered (b later in a's own stretch), 0 dropped (earlier in a's
      * stretch: t brings it; another stretch's: zero by the cut) */
 #define KEEP(a, b) (grp[a] == S || grp[b] == S ? 1 : grp[a] == grp[b] && (b) > (a) ? 2 : 0)
-    long nb = n;
+    long nb = 0;
     for (int a = 0; a < n; a++)
         for (int k = A->p[a]; k < A->p[a + 1]; k++)
             if (A->j[k] != a) nb += KEEP(a, A->j[k]) > 0;
-    U = fc_matrix_bsr(A->rows, A->cols, d, nb);
+    U = fc_matrix_bsr(A->rows, A->cols, d, nb > 0 ? nb : 1);
     if (!U) goto done;
     long t = 0;
     for (int i = 0; i < n; i++) {
         int a = c->member[i];
-        U->j[t] = a;
-        memset(U->x + (size_t)t * dd, 0, dd * sizeof *U->x);
-        for (int k = A->p[a]; k < A->p[a + 1]; k++)
-            if (A->j[k] == a) memcpy(U->x + (size_t)t * dd, A->x + (size_t)k * dd, dd * sizeof *U->x);
-        t++;
         for (int pass = 1; pass <= 2; pass++) {
             if (pass == 2) sp[i] = (int)t;
             for (int k = A->p[a]; k < A->p[a + 1]; k++) {

@@ -93,8 +93,8 @@ typedef struct nsgs_work {
                            rows; zeroed again as contact a reads it;
                            with split, over those of a's own stretch   */
     int *split;         /* the stretches' half sweep: Wc from
-                           fc_bsr_upper_stretches (diagonal blocks
-                           first), row i scattering from split[i]     */
+                           fc_bsr_upper_stretches (no diagonal
+                           blocks), row i scattering from split[i]    */
 } nsgs_work;
 
 static void work_free(nsgs_work *w)
@@ -178,14 +178,15 @@ static inline int update(const fc_matrix *W, int row, int skip, const nsgs_work 
  * its diagonal block: b not yet swept, the previous values), as the full
  * row gives it (W_ba = W_ab^T); then the one-contact solve, and the row's
  * blocks from ks on scatter the new r_a into the later contacts' t_b +=
- * W_ab^T r_a.  The file order: H = Wh, row a, ks its blocks past the
- * diagonal; the stretches: H = Wc, ks = split[row]. */
-static inline int half_update_d(const fc_matrix *H, int row, int ks, const nsgs_work *w,
+ * W_ab^T r_a.  The file order: H = Wh, row a, k0 and ks its blocks past
+ * the diagonal; the stretches: H = Wc (no diagonal blocks), k0 its start,
+ * ks = split[row]. */
+static inline int half_update_d(const fc_matrix *H, int row, int k0, int ks, const nsgs_work *w,
                                 const fc_local_params *par, double omega, const double *q, double *r,
                                 int d, int a)
 {
     double qa[5] = {0}, ra[5] = {0}, acc[5] = {0}, *rp = r + (size_t)d * a, *ta = w->t + (size_t)d * a, *t = w->t;
-    int k0 = H->p[row] + 1, k1 = H->p[row + 1];   /* past the diagonal block */
+    int k1 = H->p[row + 1];
     for (int k = k0; k < k1; k++) {   /* acc, not qa: in registers (qa's address escapes) */
         const double *B = H->x + (size_t)k * d * d, *xb = r + (size_t)H->j[k] * d;
         for (int c = 0; c < d; c++)
@@ -216,10 +217,10 @@ static inline int half_update_d(const fc_matrix *H, int row, int ks, const nsgs_
 static inline int half_update(const fc_matrix *H, int row, const nsgs_work *w, const fc_local_params *par,
                               double omega, const double *q, double *r, int d, int a)
 {
-    int ks = w->split[row];
-    if (d == 3) return half_update_d(H, row, ks, w, par, omega, q, r, 3, a);
-    if (d == 2) return half_update_d(H, row, ks, w, par, omega, q, r, 2, a);
-    return half_update_d(H, row, ks, w, par, omega, q, r, d, a);
+    int k0 = H->p[row], ks = w->split[row];
+    if (d == 3) return half_update_d(H, row, k0, ks, w, par, omega, q, r, 3, a);
+    if (d == 2) return half_update_d(H, row, k0, ks, w, par, omega, q, r, 2, a);
+    return half_update_d(H, row, k0, ks, w, par, omega, q, r, d, a);
 }
 
 /* Ask for block row `row` of block-CSR W (d x d blocks) and contact c's
@@ -357,9 +358,9 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         for (int a = 0; a < p->nc; a++) {
             if (a + 1 < p->nc) prefetch_row(H, d, a + 1, &w->loc[a + 1]);
             int ks = H->p[a] + 1;
-            if (d == 3) missed += half_update_d(H, a, ks, w, par, omega, q, r, 3, a);
-            else if (d == 2) missed += half_update_d(H, a, ks, w, par, omega, q, r, 2, a);
-            else missed += half_update_d(H, a, ks, w, par, omega, q, r, d, a);
+            if (d == 3) missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, 3, a);
+            else if (d == 2) missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, 2, a);
+            else missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, d, a);
         }
         return missed;
     }
@@ -441,8 +442,9 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
 }
 
 /* y_a = q_a + (W x)_a for the contacts of rows i0 .. i1 of the stretches'
- * Wc (w->split): each row gathers all its blocks and scatters those from
- * split[i] into rows later in i0 .. i1 (d a constant in the inlined copies). */
+ * Wc (w->split): each row gathers W_aa (the contact's copy, loc[a].W) and
+ * all its blocks, and scatters those from split[i] into rows later in
+ * i0 .. i1 (d a constant in the inlined copies). */
 static inline void stretch_affine_d(const nsgs_work *w, int i0, int i1, const double *x,
                                     const double *q, double *y, int d)
 {
@@ -453,6 +455,8 @@ static inline void stretch_affine_d(const nsgs_work *w, int i0, int i1, const do
         int a = mem[i];
         const double *xa = x + (size_t)d * a;
         double acc[5] = {0};
+        for (int c = 0; c < d; c++)
+            for (int r = 0; r < d; r++) acc[r] += w->loc[a].W[c * d + r] * xa[c];
         for (int k = H->p[i]; k < H->p[i + 1]; k++) {
             const double *B = H->x + (size_t)k * d * d, *xb = x + (size_t)H->j[k] * d;
             for (int c = 0; c < d; c++)
