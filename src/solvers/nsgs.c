@@ -59,6 +59,9 @@
 /* nsgs.half's auto: the half sweep from this many contacts (below, about
  * as fast as the full rows: docs/measurements.md, tenth sweep session). */
 #define FC_NSGS_HALF_FROM 1000
+/* The stretches' W r: interface rows a thread takes at a time (a few
+ * blocks' rows: the static schedule's share without a call per row). */
+#define FC_NSGS_AFFINE_ROWS 64
 
 /* The solver's workspace. */
 typedef struct nsgs_work {
@@ -490,7 +493,7 @@ static void stretch_affine(const nsgs_work *w, int d, const double *x, const dou
 {
     const fc_colouring *c = &w->col;
     int S = c->stretches, nt = fc_threads(), i0 = c->start[S], ni = c->start[S + 1] - i0;
-    int chunk = 64;
+    int chunk = FC_NSGS_AFFINE_ROWS;
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
 #pragma omp for schedule(static, 1) nowait
