@@ -1,8 +1,9 @@
 /* nsgs's half sweep (nsgs.half = 1: the file order on W's upper block
  * triangle) against the full rows (nsgs.half = 2) in one process, 1
- * thread, file order (issue 28): built with the library (target
+ * thread, file order, or with --threads 2 the stretches' order (nsgs.order
+ * = 3: their half sweep; issue 28): built with the library (target
  * bench_sweep_half, not a ctest):
- *   build/bench_sweep_half PROBLEM [--sweeps K] [--reps R] [--tol T] [--max-sweeps M]
+ *   build/bench_sweep_half PROBLEM [--sweeps K] [--reps R] [--tol T] [--max-sweeps M] [--threads N]
  * From the file's .sol when there is one (else r = 0), each of R rounds
  * runs, for the full rows then the half, nsgs with 10 and with K + 10
  * plain sweeps (no Anderson, the error measured at the last sweep only)
@@ -53,17 +54,18 @@ static fc_info run(const fc_problem *p, const fc_options *base, int half, int sw
 int main(int argc, char **argv)
 {
     const char *file = NULL;
-    int K = 50, reps = 5, maxs = 3000;
+    int K = 50, reps = 5, maxs = 3000, nt = 1;
     double tol = 0.0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sweeps") && i + 1 < argc) K = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--tol") && i + 1 < argc) tol = atof(argv[++i]);
         else if (!strcmp(argv[i], "--max-sweeps") && i + 1 < argc) maxs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) nt = atoi(argv[++i]);
         else file = argv[i];
     }
-    if (!file || K < 1 || reps < 1 || reps > 64) {
-        fprintf(stderr, "usage: bench_sweep_half PROBLEM [--sweeps K] [--reps R] [--tol T] [--max-sweeps M]\n");
+    if (!file || K < 1 || reps < 1 || reps > 64 || nt < 1) {
+        fprintf(stderr, "usage: bench_sweep_half PROBLEM [--sweeps K] [--reps R] [--tol T] [--max-sweeps M] [--threads N]\n");
         return 2;
     }
     fc_problem *p;
@@ -82,8 +84,8 @@ int main(int argc, char **argv)
     if (!warm) memset(r0, 0, m * sizeof *r0);
     fc_options base;
     fc_default_options(&base);
-    base.threads = 1;
-    base.nsgs.order = 1;
+    base.threads = nt;
+    base.nsgs.order = nt > 1 ? 3 : 1;
     base.nsgs.anderson = 0;
     base.nsgs.error_every = 1 << 30;
     base.stall_iterations = 0;
@@ -103,8 +105,8 @@ int main(int argc, char **argv)
     }
     double fc = median(tc[0], reps), fw = median(tw[0], reps);
     double hc = median(tc[1], reps), hw = median(tw[1], reps);
-    printf("%s: nc %d, %s start, %d rounds of %d sweeps, 1 thread, file order\n", file, p->nc,
-           warm ? "warm (.sol)" : "cold", reps, K);
+    printf("%s: nc %d, %s start, %d rounds of %d sweeps, %d thread(s), %s order\n", file, p->nc,
+           warm ? "warm (.sol)" : "cold", reps, K, nt, nt > 1 ? "stretches'" : "file");
     printf("ms a sweep (medians): full rows CPU %.3f wall %.3f; half CPU %.3f wall %.3f; "
            "full / half CPU %.2fx wall %.2fx\n",
            1e3 * fc, 1e3 * fw, 1e3 * hc, 1e3 * hw, fc / hc, fw / hw);
@@ -113,8 +115,8 @@ int main(int argc, char **argv)
     if (tol > 0) {
         fc_options o;
         fc_default_options(&o);
-        o.threads = 1;
-        o.nsgs.order = 1;
+        o.threads = nt;
+        o.nsgs.order = nt > 1 ? 3 : 1;
         for (int v = 0; v < 2; v++) {
             double c, w;
             fc_info info = run(p, &o, v ? 1 : 2, maxs, tol, r0, r, u, &c, &w);

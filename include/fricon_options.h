@@ -65,15 +65,17 @@ typedef struct fc_nsgs_options {
                               passive, which the command sets on a machine
                               without a free core: a level's barrier then
                               waits for a sleeping thread); default -1    */
-    int half;              /* the file-order sweep on W's upper block
-                              triangle alone when W is symmetric (to
-                              1e-12 a block pair): each stored block serves
-                              its row's gather and, transposed, its
-                              column's scatter into an accumulator, so a
-                              sweep reads half of W; the same iterates to
-                              round-off.  0 auto (from 1000 contacts),
-                              1 on, 2 off; not with the
-                              coloured or stretches' orders or shuffle
+    int half;              /* the sweep on W's upper block triangle
+                              alone when W is symmetric (to 1e-12 a
+                              block pair): each stored block serves its
+                              row's gather and, transposed, its column's
+                              scatter into an accumulator, so a sweep
+                              reads about half of W; the same iterates to
+                              round-off.  The file order, and the
+                              stretches' (2 threads: inside each
+                              stretch; the interface's rows full).
+                              0 auto (from 1000 contacts), 1 on, 2 off;
+                              not with the coloured order or shuffle
                               (docs/solvers.md#nsgs-psor); default 0     */
 } fc_nsgs_options;
 

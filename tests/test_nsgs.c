@@ -293,12 +293,147 @@ static void test_half(void)
     half_against_full(p, "KaplasTower moved by 1e-9", 1.0, 0, 0);
 }
 
+static int half2_used, half2_stretches;
+static void half2_log(void *user, int level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    if (strstr(msg, "the half sweep on the stretches")) half2_used = 1;
+    if (strstr(msg, "stretches for")) half2_stretches = 1;
+}
+
+/* One 2-thread stretches' solve of p (nsgs.half = half) into r: 40 plain
+ * sweeps from r = 0; whether the half sweep ran. */
+static int half2_run(const fc_problem *p, const char *name, int half, double omega, double *r)
+{
+    int m = fc_problem_m(p);
+    double *u = calloc((size_t)m, sizeof *u);
+    fc_options opt;
+    fc_default_options(&opt);
+    opt.threads = 2;
+    opt.nsgs.order = 3;
+    opt.nsgs.omega = omega;
+    opt.nsgs.half = half;
+    opt.nsgs.anderson = 0;
+    opt.max_iter = 40;
+    opt.tolerance = 1e-300;
+    opt.verbose = 2;
+    opt.log = half2_log;
+    fc_info info;
+    fc_error err;
+    memset(r, 0, (size_t)m * sizeof *r);
+    half2_used = half2_stretches = 0;
+    CHECK(fc_solve(p, "nsgs", &opt, r, u, NULL, &info, &err) == FC_OK, "%s: %s", name, err.msg);
+    CHECK(half2_stretches, "%s: two threads did not sweep the stretches", name);
+    CHECK(info.iterations == 40, "%s: %d sweeps, not 40", name, info.iterations);
+    free(u);
+    return half2_used;
+}
+
+/* The half sweep on two threads (the stretches' order) against the full
+ * rows on the same order: 40 sweeps give the same r to round-off, judged
+ * also by check.h's error of each; a non-symmetric W keeps the full rows
+ * bit for bit; two runs of the half sweep give the same bits.  Then
+ * (converge, not under TSan) with Anderson, the half reaches 1e-8 when the
+ * full rows do. */
+static void half2_against_full(fc_problem *p, const char *name, double omega, int symmetric,
+                               int converge)
+{
+    if (!p) return;
+    int m = fc_problem_m(p);
+    double *rf = calloc((size_t)m, sizeof *rf), *rh = calloc((size_t)m, sizeof *rh);
+    double *r2 = calloc((size_t)m, sizeof *r2);
+    CHECK(!half2_run(p, name, 2, omega, rf), "%s: nsgs.half = 2 ran the half sweep", name);
+    int used = half2_run(p, name, 1, omega, rh);
+    CHECK(used == symmetric, "%s: the half sweep on two threads %s", name, used ? "ran" : "did not run");
+    half2_run(p, name, 1, omega, r2);
+    CHECK(memcmp(rh, r2, (size_t)m * sizeof *rh) == 0, "%s: two runs at 2 threads differ", name);
+    double dmax = 0.0, rmax = 0.0;
+    for (int i = 0; i < m; i++) {
+        dmax = fmax(dmax, fabs(rf[i] - rh[i]));
+        rmax = fmax(rmax, fabs(rf[i]));
+    }
+    double ef = check_error(p, rf), eh = check_error(p, rh);
+    printf("%-40s 2 threads, half %d: 40 sweeps, |r_half - r_full| %.1e of max |r| %.1e; errors %.6e %.6e\n",
+           name, used, dmax, rmax, eh, ef);
+    CHECK(rmax > 0.0, "%s: r = 0 after 40 sweeps", name);
+    if (symmetric)
+        CHECK(dmax <= 1e-10 * rmax && fabs(eh - ef) <= 1e-6 * ef, "%s: 2 threads, half and full rows "
+              "differ: |dr| %.3e of %.3e, errors %.6e and %.6e", name, dmax, rmax, eh, ef);
+    else
+        CHECK(dmax == 0.0, "%s: not symmetric, yet the runs differ by %.3e", name, dmax);
+#ifndef FRICON_TEST_QUICK
+    if (converge) {
+        fc_options opt;
+        fc_info info;
+        fc_default_options(&opt);
+        opt.threads = 2;
+        opt.nsgs.order = 3;
+        opt.nsgs.omega = omega;
+        opt.max_iter = 20000;
+        opt.nsgs.half = 2;
+        double full = solve(p, "nsgs", &opt, &info, name);
+        int full_sweeps = info.iterations;
+        opt.nsgs.half = 1;
+        double half = solve(p, "nsgs", &opt, &info, name);
+        printf("%-40s 2 threads to 1e-8: full rows %d sweeps (%.2e), half %d sweeps (%.2e)\n", name,
+               full_sweeps, full, info.iterations, half);
+        CHECK(!(full <= 1e-8) || half <= 1e-8, "%s: the half sweep on 2 threads did not reach 1e-8 "
+              "(%.3e after %d)", name, half, info.iterations);
+    }
+#else
+    (void)converge;
+#endif
+    free(rf); free(rh); free(r2);
+    fc_problem_free(p);
+}
+
+/* The 2-thread half sweep on bundled and shared problems (3-D column and
+ * pile steps, KaplasTower, BoxesStack1, PSOR's relaxation, a 2-D CSR W,
+ * rolling d = 5, a global problem reduced), and non-symmetric W
+ * (Capsules; KaplasTower with one entry moved by 1e-9): the full rows. */
+static void test_half2(void)
+{
+    half2_against_full(read_problem(FRICON_EXAMPLES, ".", "column500-step2.hdf5"), "column500", 1.0, 1, 1);
+    half2_against_full(read_problem(FRICON_EXAMPLES, ".", "pile-step24.hdf5"), "pile-step24", 1.0, 1, 0);
+    half2_against_full(read_problem(FRICON_EXAMPLES, ".", "pile-step24.hdf5"), "pile-step24 psor", 1.5, 1, 0);
+    half2_against_full(read_problem(FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat"),
+                       "KaplasTower", 1.0, 1, 1);
+    half2_against_full(read_problem(FRICON_SHARED_DATA, "fc3d", "BoxesStack1-i100000-32.hdf5.dat"),
+                       "BoxesStack1", 1.0, 1, 0);
+    half2_against_full(read_problem(FRICON_SHARED_DATA, "fc2d", "fc2d_granularflowonwall_00667_00000.dat"),
+                       "fc2d granularflow", 1.0, 1, 1);
+    half2_against_full(read_problem(FRICON_SHARED_DATA, "rolling", "RFC3D_cube_1.dat"), "RFC3D_cube_1",
+                       1.0, 1, 0);
+    half2_against_full(read_problem(FRICON_EXAMPLES, ".", "Capsules-i125-1213.hdf5"), "Capsules-i125",
+                       1.0, 0, 0);
+    fc_problem *p = read_problem(FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat");
+    if (!p) return;
+    const fc_matrix *W = p->W;
+    int moved = 0;
+    for (int a = 0; a < p->nc && !moved && W->kind == FC_MAT_BSR; a++)
+        for (int k = W->p[a]; k < W->p[a + 1] && !moved; k++)
+            if (W->j[k] > a && W->x[9 * (size_t)k] != 0.0) {
+                W->x[9 * (size_t)k] *= 1.0 + 1e-9;
+                moved = 1;
+            }
+    CHECK(moved, "KaplasTower: no off-diagonal block to move");
+    half2_against_full(p, "KaplasTower moved by 1e-9", 1.0, 0, 0);
+}
+
 int main(int argc, char **argv)
 {
+#ifdef FRICON_TEST_QUICK
+    /* ThreadSanitizer's build (ctest -L threads): the threaded part alone */
+    (void)argc; (void)argv;
+    test_half2();
+    TEST_DONE();
+#endif
     test_small();
     test_stopping();
     test_plain_phases();
     test_half();
+    test_half2();
     if (argc > 1 && strcmp(argv[1], "--quick") == 0) TEST_DONE();
     const char *fc3d[] = {"BoxesStack1-i100000-32.hdf5.dat", "Capsules-i122-1617.dat",
                           "Capsules-i125-1213.hdf5", "Confeti-ex13-4contact-Fc3D-SBM.dat",

@@ -138,3 +138,111 @@ void fc_bsr_upper_affine(const fc_matrix *U, const double *x, const double *q, d
     else if (U->bs == 2) upper_affine_d(U, 2, x, y);
     else upper_affine_d(U, U->bs, x, y);
 }
+
+int fc_bsr_symmetric(const fc_matrix *A, double tol)
+{
+    if (A->kind != FC_MAT_BSR || A->rows != A->cols) return 1;
+    int d = A->bs, n = A->rows / d, rc = -1;
+    size_t dd = (size_t)d * d;
+    long nl = 0;
+    for (int a = 0; a < n; a++)
+        for (int k = A->p[a]; k < A->p[a + 1]; k++) nl += A->j[k] < a;
+    double *dg = fc_calloc((size_t)n + 1, sizeof *dg);
+    int *lp = fc_calloc((size_t)n + 2, sizeof *lp), *mark = fc_calloc((size_t)n + 1, sizeof *mark);
+    int *pos = fc_calloc((size_t)n + 1, sizeof *pos);
+    int *lrow = fc_calloc((size_t)nl + 1, sizeof *lrow), *lk = fc_calloc((size_t)nl + 1, sizeof *lk);
+    if (!(dg && lp && mark && pos && lrow && lk)) goto done;
+    /* dg: each row's largest diagonal entry; the lower blocks by column */
+    for (int a = 0; a < n; a++) {
+        mark[a] = -1;
+        for (int k = A->p[a]; k < A->p[a + 1]; k++)
+            if (A->j[k] == a)
+                for (int i = 0; i < d; i++) dg[a] = fmax(dg[a], fabs(A->x[(size_t)k * dd + (size_t)i * d + i]));
+            else if (A->j[k] < a)
+                lp[A->j[k] + 2]++;
+    }
+    for (int a = 0; a < n; a++) lp[a + 2] += lp[a + 1];
+    for (int b = 0; b < n; b++)
+        for (int k = A->p[b]; k < A->p[b + 1]; k++)
+            if (A->j[k] < b) {
+                long l = lp[A->j[k] + 1]++;
+                lrow[l] = b;
+                lk[l] = k;
+            }
+    rc = 1;
+    for (int a = 0; a < n; a++) {   /* row a's upper blocks against column a's lower ones */
+        for (int k = A->p[a]; k < A->p[a + 1]; k++)
+            if (A->j[k] > a) { mark[A->j[k]] = a; pos[A->j[k]] = k; }
+        for (int l = lp[a]; l < lp[a + 1]; l++) {
+            int b = lrow[l];
+            if (l + 8 < nl) {   /* as fc_bsr_upper: the scattered blocks ahead */
+                const char *x = (const char *)(A->x + (size_t)lk[l + 8] * dd);
+                __builtin_prefetch(x);
+                __builtin_prefetch(x + dd * sizeof *A->x - 1);
+            }
+            const double *Ub = mark[b] == a ? A->x + (size_t)pos[b] * dd : NULL;
+            if (!pair_ok(Ub, A->x + (size_t)lk[l] * dd, d, sqrt(dg[a] * dg[b]), tol)) goto done;
+            mark[b] = -1;
+        }
+        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+            int b = A->j[k];
+            if (b > a && mark[b] == a && !pair_ok(A->x + (size_t)k * dd, NULL, d, sqrt(dg[a] * dg[b]), tol))
+                goto done;
+        }
+    }
+    rc = 0;
+done:
+    free(dg); free(lp); free(mark); free(pos); free(lrow); free(lk);
+    return rc;
+}
+
+/* The stretches' half sweep (nsgs on threads): symmetric A in the order of
+ * c (fc_stretch_blocks), row i block row c->member[i] without its diagonal
+ * block (nsgs keeps it with the contact); a stretch's row a its blocks to the interface
+ * (gathered only: the interface is swept later, by any thread), then to
+ * its own stretch's later contacts, from (*split)[i] (gathered and,
+ * transposed, scattered into the stretch's own accumulator); an interface
+ * row every block ((*split)[i] its end).  NULL: out of memory. */
+fc_matrix *fc_bsr_upper_stretches(const fc_matrix *A, const fc_colouring *c, int **split)
+{
+    int d = A->bs, n = c->n, S = c->stretches;
+    size_t dd = (size_t)d * d;
+    *split = NULL;
+    int *grp = fc_calloc((size_t)n + 1, sizeof *grp), *sp = fc_calloc((size_t)n + 1, sizeof *sp);
+    fc_matrix *U = NULL;
+    if (!grp || !sp) goto done;
+    for (int g = 0; g <= S; g++)
+        for (int i = c->start[g]; i < c->start[g + 1]; i++) grp[c->member[i]] = g;
+    /* keep(a, b): 1 gathered only (b at the interface, or a is), 2 also
+     * scattered (b later in a's own stretch), 0 dropped (earlier in a's
+     * stretch: t brings it; another stretch's: zero by the cut) */
+#define KEEP(a, b) (grp[a] == S || grp[b] == S ? 1 : grp[a] == grp[b] && (b) > (a) ? 2 : 0)
+    long nb = 0;
+    for (int a = 0; a < n; a++)
+        for (int k = A->p[a]; k < A->p[a + 1]; k++)
+            if (A->j[k] != a) nb += KEEP(a, A->j[k]) > 0;
+    U = fc_matrix_bsr(A->rows, A->cols, d, nb > 0 ? nb : 1);
+    if (!U) goto done;
+    long t = 0;
+    for (int i = 0; i < n; i++) {
+        int a = c->member[i];
+        for (int pass = 1; pass <= 2; pass++) {
+            if (pass == 2) sp[i] = (int)t;
+            for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+                int b = A->j[k];
+                if (b == a || KEEP(a, b) != pass) continue;
+                U->j[t] = b;
+                memcpy(U->x + (size_t)t * dd, A->x + (size_t)k * dd, dd * sizeof *U->x);
+                t++;
+            }
+        }
+        U->p[i + 1] = (int)t;
+    }
+#undef KEEP
+    U->nnz = t * (long)dd;
+    *split = sp;
+    sp = NULL;
+done:
+    free(grp); free(sp);
+    return U;
+}

@@ -29,7 +29,9 @@
  * block triangle alone, each block used for its row's gather and,
  * transposed, for its column's scatter into the accumulator t
  * (half_update_d; docs/solvers.md#the-half-sweep-nsgshalf): half of W's
- * reads a sweep, the same iterates to round-off.
+ * reads a sweep, the same iterates to round-off.  In the stretches' order
+ * the same inside each stretch (its thread alone writes its contacts' t),
+ * the interface's blocks gathered in full (fc_bsr_upper_stretches).
  *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
@@ -57,6 +59,9 @@
 /* nsgs.half's auto: the half sweep from this many contacts (below, about
  * as fast as the full rows: docs/measurements.md, tenth sweep session). */
 #define FC_NSGS_HALF_FROM 1000
+/* The stretches' W r: interface rows a thread takes at a time (a few
+ * blocks' rows: the static schedule's share without a call per row). */
+#define FC_NSGS_AFFINE_ROWS 64
 
 /* The solver's workspace. */
 typedef struct nsgs_work {
@@ -88,7 +93,11 @@ typedef struct nsgs_work {
                            NULL: the full rows                           */
     double *t;          /* m: with Wh, t_a = sum over the contacts b < a
                            swept so far of W_ba r_b, scattered from their
-                           rows; zeroed again as contact a reads it     */
+                           rows; zeroed again as contact a reads it;
+                           with split, over those of a's own stretch   */
+    int *split;         /* the stretches' half sweep: Wc from
+                           fc_bsr_upper_stretches (no diagonal
+                           blocks), row i scattering from split[i]    */
 } nsgs_work;
 
 static void work_free(nsgs_work *w)
@@ -110,6 +119,7 @@ static void work_free(nsgs_work *w)
     free(w->qe);
     fc_matrix_free(w->Wh);
     free(w->t);
+    free(w->split);
 }
 
 /* xorshift64* step of a local PRNG state. */
@@ -166,16 +176,20 @@ static inline int update(const fc_matrix *W, int row, int skip, const nsgs_work 
     return update_d(W, row, skip, w, par, omega, q, r, d, bsr, a);
 }
 
-/* The half sweep's update of contact a (d a constant in the inlined copies
- * below): q'_a = q_a + t_a + the upper row's W_ab r_b (b > a, not yet
- * swept: the previous values), as the full row gives it (W_ba = W_ab^T);
- * then the one-contact solve, and the same row scatters the new r_a into
- * the later contacts' t_b += W_ab^T r_a. */
-static inline int half_update_d(const fc_matrix *H, const nsgs_work *w, const fc_local_params *par,
-                                double omega, const double *q, double *r, int d, int a)
+/* The half sweep's update of contact a from row `row` of H (d a constant
+ * in the inlined copies below): q'_a = q_a + t_a + the row's W_ab r_b (past
+ * its diagonal block: b not yet swept, the previous values), as the full
+ * row gives it (W_ba = W_ab^T); then the one-contact solve, and the row's
+ * blocks from ks on scatter the new r_a into the later contacts' t_b +=
+ * W_ab^T r_a.  The file order: H = Wh, row a, k0 and ks its blocks past
+ * the diagonal; the stretches: H = Wc (no diagonal blocks), k0 its start,
+ * ks = split[row]. */
+static inline int half_update_d(const fc_matrix *H, int row, int k0, int ks, const nsgs_work *w,
+                                const fc_local_params *par, double omega, const double *q, double *r,
+                                int d, int a)
 {
     double qa[5] = {0}, ra[5] = {0}, acc[5] = {0}, *rp = r + (size_t)d * a, *ta = w->t + (size_t)d * a, *t = w->t;
-    int k0 = H->p[a] + 1, k1 = H->p[a + 1];   /* past the diagonal block */
+    int k1 = H->p[row + 1];
     for (int k = k0; k < k1; k++) {   /* acc, not qa: in registers (qa's address escapes) */
         const double *B = H->x + (size_t)k * d * d, *xb = r + (size_t)H->j[k] * d;
         for (int c = 0; c < d; c++)
@@ -190,7 +204,7 @@ static inline int half_update_d(const fc_matrix *H, const nsgs_work *w, const fc
     if (omega != 1.0)
         for (int k = 0; k < d; k++) ra[k] = omega * ra[k] + (1.0 - omega) * rp[k];
     for (int k = 0; k < d; k++) rp[k] = ra[k];
-    for (int k = k0; k < k1; k++) {   /* ra, not rp: the stores to t cannot alias it */
+    for (int k = ks; k < k1; k++) {   /* ra, not rp: the stores to t cannot alias it */
         const double *B = H->x + (size_t)k * d * d;
         double *tb = t + (size_t)H->j[k] * d;
         for (int c = 0; c < d; c++) {
@@ -200,6 +214,16 @@ static inline int half_update_d(const fc_matrix *H, const nsgs_work *w, const fc
         }
     }
     return !(e <= par->tol);
+}
+
+/* half_update_d on the stretches' row `row` of Wc (w->split), d a constant for 3 and 2. */
+static inline int half_update(const fc_matrix *H, int row, const nsgs_work *w, const fc_local_params *par,
+                              double omega, const double *q, double *r, int d, int a)
+{
+    int k0 = H->p[row], ks = w->split[row];
+    if (d == 3) return half_update_d(H, row, k0, ks, w, par, omega, q, r, 3, a);
+    if (d == 2) return half_update_d(H, row, k0, ks, w, par, omega, q, r, 2, a);
+    return half_update_d(H, row, k0, ks, w, par, omega, q, r, d, a);
 }
 
 /* Ask for block row `row` of block-CSR W (d x d blocks) and contact c's
@@ -336,9 +360,10 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         const fc_matrix *H = w->Wh;
         for (int a = 0; a < p->nc; a++) {
             if (a + 1 < p->nc) prefetch_row(H, d, a + 1, &w->loc[a + 1]);
-            if (d == 3) missed += half_update_d(H, w, par, omega, q, r, 3, a);
-            else if (d == 2) missed += half_update_d(H, w, par, omega, q, r, 2, a);
-            else missed += half_update_d(H, w, par, omega, q, r, d, a);
+            int ks = H->p[a] + 1;
+            if (d == 3) missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, 3, a);
+            else if (d == 2) missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, 2, a);
+            else missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, d, a);
         }
         return missed;
     }
@@ -353,6 +378,34 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         return missed;
     }
     int nt = fc_threads();
+    if (c->stretches && w->split) {   /* the same on the stretches' half */
+        int S = c->stretches;
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
+        {
+#pragma omp for schedule(static, 1)
+            for (int s = 0; s < S; s++)
+                for (int i = c->start[s]; i < c->start[s + 1]; i++) {
+                    if (i + 1 < c->start[s + 1]) prefetch_row(w->Wc, d, i + 1, &w->loc[c->member[i + 1]]);
+                    missed += half_update(w->Wc, i, w, par, omega, q, r, d, c->member[i]);
+                }
+            for (int g = 0; g < w->nseg; g++) {
+                if (w->seg_par[g]) {
+#pragma omp for schedule(static)
+                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
+                        int i = w->seg_row[k];
+                        missed += half_update(w->Wc, i, w, par, omega, q, r, d, c->member[i]);
+                    }
+                } else {
+#pragma omp single
+                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
+                        int i = w->seg_row[k];
+                        missed += half_update(w->Wc, i, w, par, omega, q, r, d, c->member[i]);
+                    }
+                }
+            }
+        }
+        return missed;
+    }
     if (c->stretches) {   /* one stretch per thread, then the interface's levels */
         int S = c->stretches;
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
@@ -391,6 +444,66 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
     return missed;
 }
 
+/* y_a = q_a + (W x)_a for the contacts of rows i0 .. i1 of the stretches'
+ * Wc (w->split): each row gathers W_aa (the contact's copy, loc[a].W) and
+ * all its blocks, and scatters those from split[i] into rows later in
+ * i0 .. i1 (d a constant in the inlined copies). */
+static inline void stretch_affine_d(const nsgs_work *w, int i0, int i1, const double *x,
+                                    const double *q, double *y, int d)
+{
+    const fc_matrix *H = w->Wc;
+    const int *mem = w->col.member;
+    for (int i = i0; i < i1; i++) fc_copy(d, q + (size_t)d * mem[i], y + (size_t)d * mem[i]);
+    for (int i = i0; i < i1; i++) {
+        int a = mem[i];
+        const double *xa = x + (size_t)d * a;
+        double acc[5] = {0};
+        for (int c = 0; c < d; c++)
+            for (int r = 0; r < d; r++) acc[r] += w->loc[a].W[c * d + r] * xa[c];
+        for (int k = H->p[i]; k < H->p[i + 1]; k++) {
+            const double *B = H->x + (size_t)k * d * d, *xb = x + (size_t)H->j[k] * d;
+            for (int c = 0; c < d; c++)
+                for (int r = 0; r < d; r++) acc[r] += B[c * d + r] * xb[c];
+        }
+        for (int r = 0; r < d; r++) y[(size_t)d * a + r] += acc[r];
+        for (int k = w->split[i]; k < H->p[i + 1]; k++) {
+            const double *B = H->x + (size_t)k * d * d;
+            double *yb = y + (size_t)H->j[k] * d;
+            for (int c = 0; c < d; c++) {
+                double s = 0.0;
+                for (int r = 0; r < d; r++) s += B[c * d + r] * xa[r];
+                yb[c] += s;
+            }
+        }
+    }
+}
+
+static void stretch_affine_rows(const nsgs_work *w, int i0, int i1, const double *x, const double *q,
+                                double *y, int d)
+{
+    if (d == 3) stretch_affine_d(w, i0, i1, x, q, y, 3);
+    else if (d == 2) stretch_affine_d(w, i0, i1, x, q, y, 2);
+    else stretch_affine_d(w, i0, i1, x, q, y, d);
+}
+
+/* y = q + W x from the stretches' half: a stretch per thread (its scatter
+ * stays in it), then the interface's rows, full, in static chunks; the
+ * same sums whatever the schedule. */
+static void stretch_affine(const nsgs_work *w, int d, const double *x, const double *q, double *y)
+{
+    const fc_colouring *c = &w->col;
+    int S = c->stretches, nt = fc_threads(), i0 = c->start[S], ni = c->start[S + 1] - i0;
+    int chunk = FC_NSGS_AFFINE_ROWS;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+#pragma omp for schedule(static, 1) nowait
+        for (int s = 0; s < S; s++) stretch_affine_rows(w, c->start[s], c->start[s + 1], x, q, y, d);
+#pragma omp for schedule(static)
+        for (int k = 0; k < ni; k += chunk)
+            stretch_affine_rows(w, i0 + k, i0 + (k + chunk < ni ? k + chunk : ni), x, q, y, d);
+    }
+}
+
 /* The SPEC error at the sweep's (r, lambda), u into u; with equalities the
  * larger of the contact error and the equality residual (*eqres).  half:
  * u from the half sweep's triangle when there is one (half of W's reads;
@@ -400,6 +513,7 @@ static double measure(const fc_problem *p, const fc_matrix *W, const nsgs_work *
 {
     int m = fc_problem_m(p);
     if (half && w->Wh) fc_bsr_upper_affine(w->Wh, r, w->eq.neq ? w->qe : p->q, u);
+    else if (half && w->split) stretch_affine(w, p->d, r, w->eq.neq ? w->qe : p->q, u);
     else fc_affine(W, r, w->eq.neq ? w->qe : p->q, u);
     double err = fc_error_local(p, r, u);
     if (!w->eq.neq) return err;
@@ -458,12 +572,32 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     }
     int order = W->kind == FC_MAT_BSR ? fc_sweep_order(o->order, nc) : FC_ORDER_FILE;
     if (order == FC_ORDER_STRETCHES && o->shuffle) order = FC_ORDER_FILE;
+    int half = (o->half == 1 || (o->half == 0 && nc >= FC_NSGS_HALF_FROM)) && !o->shuffle &&
+               W->kind == FC_MAT_BSR;
     if (order != FC_ORDER_FILE) {
         int e = order == FC_ORDER_STRETCHES ? fc_stretch_blocks(W, fc_threads(), &w.col)
                                             : fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
         if (!e) {
             w.corder = fc_calloc((size_t)w.col.ncolours, sizeof *w.corder);
-            w.Wc = coloured_rows(W, &w.col);
+            if (w.col.stretches && half && W->bs == d) {
+                /* the half sweep on the stretches: W symmetric; else (or
+                 * out of memory for it) the full rows */
+                int why = fc_bsr_symmetric(W, FC_NSGS_HALF_SYM);
+                if (!why) w.Wc = fc_bsr_upper_stretches(W, &w.col, &w.split);
+                w.t = w.Wc ? fc_calloc((size_t)m0, sizeof *w.t) : NULL;
+                if (w.Wc && w.t)
+                    fc_log(opt, 1, "nsgs: the half sweep on the stretches (%d of %d blocks)",
+                           w.Wc->p[nc], W->p[nc]);
+                else {
+                    fc_matrix_free(w.Wc); w.Wc = NULL;
+                    free(w.split); w.split = NULL;
+                    free(w.t); w.t = NULL;
+                    fc_log(opt, 1, why > 0 ? "nsgs: W not symmetric to %.0e a block pair: the full rows"
+                                           : "nsgs: no memory for the half sweep (%.0e): the full rows",
+                           FC_NSGS_HALF_SYM);
+                }
+            }
+            if (!w.Wc) w.Wc = coloured_rows(W, &w.col);
         }
         if (e < 0 || (!e && !(w.corder && w.Wc))) {
             work_free(&w);
@@ -476,6 +610,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             snprintf(info->message, sizeof info->message, "out of memory");
             return FC_STATUS_ERROR;
         }
+        if (w.split && w.Wb) { fc_matrix_free(w.Wb); w.Wb = NULL; W = p->W; }   /* as for Wh below */
         if (w.col.stretches) {
             int on = 0;   /* interface contacts in the levels swept on threads */
             for (int g = 0; g < w.nseg; g++) on += w.seg_par[g] ? w.seg_ptr[g + 1] - w.seg_ptr[g] : 0;
@@ -491,7 +626,6 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     /* the half sweep: file order, fixed, W symmetric; W's block copy, if
      * any, then no longer needed (the last u comes from p->W).  Out of
      * memory for it: the full rows. */
-    int half = o->half == 1 || (o->half == 0 && nc >= FC_NSGS_HALF_FROM);
     if (half && order == FC_ORDER_FILE && !o->shuffle && W->kind == FC_MAT_BSR && W->bs == d) {
         int why;
         w.Wh = fc_bsr_upper(W, FC_NSGS_HALF_SYM, &why);
