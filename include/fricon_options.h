@@ -426,6 +426,9 @@ typedef struct fc_nncg_options {
                               0: none; default 0                          */
     int cluster_count;     /* clusters per pass; default 4                 */
     int cluster_gap;       /* sweeps between two passes at least; default 8 */
+    double cluster_tol;    /* a cluster's solve stops when its natural-map
+                              error is this fraction of its start's;
+                              default 1e-2                                */
     int sweep_data;        /* the velocity form's sweep data (nncg, and
                               dist-nsgs / dist-nncg): 0 CSR rows of H^T and
                               G^T = (M^-1 H)^T, 1 laid out per contact with

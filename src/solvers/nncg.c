@@ -74,9 +74,7 @@ enum { NNCG_AUTO = 0, NNCG_LOAD_UP = 1, NNCG_LOAD_DOWN = 2, NNCG_FILE = 3, NNCG_
  * sweep or two with short line-search steps kept the conjugate step
  * from ever building up on pile300-step30). */
 #define NNCG_NEWTON_WEAK 0.9
-/* nncg.cluster: a cluster's solve stops when its natural-map error is
- * this fraction of its start's, or after this many steps. */
-#define NNCG_CLUSTER_TOL 1e-6
+/* nncg.cluster: a cluster's solve stops after this many steps at most. */
 #define NNCG_CLUSTER_STEPS 30
 
 typedef struct nncg_work {
@@ -425,11 +423,14 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
             if (cluster && it - last_cluster >= o->cluster_gap) {
                 /* the clusters are part of this sweep's map for the conjugate step */
                 int moved = fc_cluster_pass(&w->cl, p, w->Ht, w->Gt, w->w, u, o->cluster_count,
-                                            NNCG_CLUSTER_TOL, NNCG_CLUSTER_STEPS, r, w->v);
+                                            o->cluster_tol, NNCG_CLUSTER_STEPS, r, w->v);
                 last_cluster = it;
                 cluster_passes++;
                 cluster_moved += moved;
                 if (moved) change_norms(m, r, w->x, &gg, &rn);
+                if (opt->verbose >= 3)   /* the pass's effect on the error: a measurement more */
+                    fc_log(opt, 2, "nncg sweep %d: cluster pass, %d contacts moved (%.0f%% of ||e||^2 in the clusters), error %.3e -> %.3e", it,
+                           moved, 100.0 * w->cl.share, err, measure(p, w, r, u));
             }
         }
         if (o->accel == 2) {   /* Anderson: r extrapolated, v moved along by G */
@@ -472,8 +473,9 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations; %d factorisations of %d body blocks",
                w->nk.steps, w->nk.accepted, w->nk.krylov_its, w->nk.refactored, w->nk.nbk);
     if (cluster)
-        fc_log(opt, 0, "nncg: %d cluster passes, %ld clusters solved (%ld improved, %ld contacts in all, %ld moved), %ld Levenberg-Marquardt steps",
-               cluster_passes, w->cl.solves, w->cl.improved, w->cl.contacts, cluster_moved, w->cl.newton);
+        fc_log(opt, 0, "nncg: %d cluster passes, %ld clusters solved (%ld improved, %ld contacts in all, %ld moved), %ld Levenberg-Marquardt steps, mean step fraction %.2f",
+               cluster_passes, w->cl.solves, w->cl.improved, w->cl.contacts, cluster_moved, w->cl.newton,
+               w->cl.tsum / fmax(1.0, (double)w->cl.improved));
     if (focus)
         fc_log(opt, 0, "nncg: %ld contact solves in the focus passes (%.1f sweeps' worth)", focused,
                (double)focused / fmax(1.0, (double)w->nc));

@@ -23,6 +23,8 @@
 #define CLUSTER_LM 1.0
 #define CLUSTER_LM_MAX 1e-2
 #define CLUSTER_LM_MIN 1e-12
+/* The shortest fraction of a cluster's step tried. */
+#define CLUSTER_T_MIN (1.0 / 16)
 
 int fc_cluster_init(fc_cluster *c, int d, int nc, int n, int cap, const int *body, int nbodies)
 {
@@ -35,6 +37,11 @@ int fc_cluster_init(fc_cluster *c, int d, int nc, int n, int cap, const int *bod
     c->taken = fc_calloc((size_t)nc + 1, 1);
     c->mem = fc_calloc((size_t)cap + 1, sizeof *c->mem);
     c->err = fc_calloc((size_t)nc + 1, sizeof *c->err);
+    c->near = fc_calloc((size_t)nc + 1, 1);
+    c->set = fc_calloc((size_t)nc + 1, sizeof *c->set);
+    double **big[] = {&c->sr, &c->sdr, &c->su, &c->sdu};
+    for (size_t k = 0; k < sizeof big / sizeof big[0]; k++)
+        if (!(*big[k] = fc_calloc((size_t)d * nc + 1, sizeof **big[k]))) return 1;
     c->x = fc_calloc((size_t)n + 1, sizeof *c->x);
     c->W = fc_calloc(m * m + 1, sizeof *c->W);
     c->J = fc_calloc(m * m + 1, sizeof *c->J);
@@ -45,7 +52,7 @@ int fc_cluster_init(fc_cluster *c, int d, int nc, int n, int cap, const int *bod
     c->muc = fc_calloc((size_t)cap + 1, sizeof *c->muc);
     c->A = fc_calloc(m * d + 1, sizeof *c->A);
     c->B = fc_calloc(m * d + 1, sizeof *c->B);
-    if (!c->bptr || !c->bcon || !c->taken || !c->mem || !c->err || !c->x || !c->W || !c->J || !c->JJ ||
+    if (!c->bptr || !c->bcon || !c->taken || !c->near || !c->set || !c->mem || !c->err || !c->x || !c->W || !c->J || !c->JJ ||
         !c->muc || !c->A || !c->B)
         return 1;
     fc_body_contacts(nc, nbodies, body, c->bptr, c->bcon);
@@ -57,7 +64,8 @@ void fc_cluster_free(fc_cluster *c)
     free(c->bptr); free(c->bcon); free(c->taken); free(c->mem); free(c->err); free(c->x);
     free(c->W); free(c->J); free(c->JJ);
     free(c->q); free(c->r); free(c->r0); free(c->u); free(c->F); free(c->g); free(c->dr);
-    free(c->rt); free(c->ut); free(c->Ft); free(c->rho); free(c->muc); free(c->A); free(c->B);
+    free(c->rt); free(c->ut); free(c->Ft); free(c->rho); free(c->muc);
+    free(c->near); free(c->set); free(c->sr); free(c->sdr); free(c->su); free(c->sdu); free(c->A); free(c->B);
     memset(c, 0, sizeof *c);
 }
 
@@ -123,6 +131,88 @@ static double eval(const fc_cluster *c, int mc, const double *mu, const double *
     }
     *nat = ee;
     return ff;
+}
+
+/* Sum of the squared natural-map errors of the ns contacts S (set[]) at
+ * r0 + t dr, u0 + t du (their entries in S's order). */
+static double set_error(const fc_cluster *c, const fc_problem *p, int ns, double t)
+{
+    int d = c->d;
+    double s = 0.0;
+    for (int i = 0; i < ns; i++) {
+        double ra[5], ua[5], e[5];
+        for (int l = 0; l < d; l++) {
+            ra[l] = c->sr[d * i + l] + t * c->sdr[d * i + l];
+            ua[l] = c->su[d * i + l] + t * c->sdu[d * i + l];
+        }
+        fc_contact_residual(d, p->mu[c->set[i]], 0.0, ra, ua, e);
+        for (int l = 0; l < d; l++) s += e[l] * e[l];
+    }
+    return s;
+}
+
+/* The cluster's step dr = rt - r0 taken at the t in 1, 1/2, ... that
+ * lowers most the error of the contacts it changes (the cluster and
+ * every contact sharing a body with it: the other contacts' u do not
+ * move), so a pass never raises the problem's error; none: 0. */
+static int settle(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
+                  const double *w, int mc, double *r, double *v)
+{
+    int d = c->d, m = d * mc, ns = 0;
+    double *x = c->x;
+    for (int ic = 0; ic < m; ic++) {   /* x = M^-1 H_c dr */
+        int j = d * c->mem[ic / d] + ic % d;
+        double dr = c->rt[ic] - c->r0[ic];
+        if (dr != 0.0)
+            for (int t = Gt->p[j]; t < Gt->p[j + 1]; t++) x[Gt->j[t]] += dr * Gt->x[t];
+    }
+    for (int k = 0; k < mc; k++) {
+        c->near[c->mem[k]] = 1;
+        c->set[ns++] = c->mem[k];
+    }
+    for (int k = 0; k < mc; k++)
+        for (int e = 0; e < 2; e++) {
+            int b = c->body[2 * c->mem[k] + e];
+            if (b < 0) continue;
+            for (int t = c->bptr[b]; t < c->bptr[b + 1]; t++)
+                if (!c->near[c->bcon[t]]) {
+                    c->near[c->bcon[t]] = 1;
+                    c->set[ns++] = c->bcon[t];
+                }
+        }
+    for (int i = 0; i < ns; i++) {
+        int a = c->set[i];
+        for (int l = 0; l < d; l++) {
+            int row = d * a + l;
+            c->sr[d * i + l] = r[row];
+            c->sdr[d * i + l] = i < mc ? c->rt[d * i + l] - c->r0[d * i + l] : 0.0;
+            c->su[d * i + l] = row_dot(Ht, row, v) + w[row];
+            c->sdu[d * i + l] = row_dot(Ht, row, x);
+        }
+        c->near[a] = 0;
+    }
+    double e0 = set_error(c, p, ns, 0.0), eb = e0, tb = 0.0;
+    for (double t = 1.0; t >= CLUSTER_T_MIN; t *= 0.5) {
+        double et = set_error(c, p, ns, t);
+        if (et < eb) { eb = et; tb = t; }
+        if (tb > 0.0 && et >= eb) break;   /* past the best */
+    }
+    if (tb > 0.0)
+        for (int ic = 0; ic < m; ic++) {
+            int j = d * c->mem[ic / d] + ic % d;
+            double dr = c->rt[ic] - c->r0[ic];
+            r[j] = c->r0[ic] + tb * dr;
+            if (dr != 0.0)
+                for (int t = Gt->p[j]; t < Gt->p[j + 1]; t++) v[Gt->j[t]] += tb * dr * Gt->x[t];
+        }
+    for (int ic = 0; ic < m; ic++) {
+        int j = d * c->mem[ic / d] + ic % d;
+        for (int t = Gt->p[j]; t < Gt->p[j + 1]; t++) x[Gt->j[t]] = 0.0;
+    }
+    if (tb == 0.0) return 0;
+    c->improved++;
+    c->tsum += tb;
+    return 1;
 }
 
 /* The cluster mem[0 .. mc-1] solved in place of r, v updated.  1 when r
@@ -229,16 +319,7 @@ static int solve_one(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, co
     c->newton += it;
     c->solves++;
     if (!(best < nat0)) return 0;
-    c->improved++;
-    /* r_c = the best iterate; v += G_c (r_c - r_c0) */
-    for (int ic = 0; ic < m; ic++) {
-        int j = d * c->mem[ic / d] + ic % d;
-        double dr = c->rt[ic] - c->r0[ic];
-        r[j] = c->rt[ic];
-        if (dr == 0.0) continue;
-        for (int t = Gt->p[j]; t < Gt->p[j + 1]; t++) v[Gt->j[t]] += dr * Gt->x[t];
-    }
-    return 1;
+    return settle(c, p, Ht, Gt, w, mc, r, v);
 }
 
 int fc_cluster_pass(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
@@ -251,7 +332,9 @@ int fc_cluster_pass(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, con
         fc_contact_residual(d, p->mu[a], 0.0, r + (size_t)d * a, u + (size_t)d * a, e);
         c->err[a] = fc_norm_small(d, e);
     }
-    memset(c->taken, 0, (size_t)c->nc);
+    double all = 0.0, in = 0.0;
+    for (int a = 0; a < c->nc; a++) all += c->err[a] * c->err[a];
+    for (int a = 0; a < c->nc; a++) c->taken[a] = 0;
     for (int k = 0; k < count; k++) {
         int seed = -1;
         double top = 0.0;
@@ -260,7 +343,9 @@ int fc_cluster_pass(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, con
         if (seed < 0) break;
         int mc = grow(c, seed);
         c->contacts += mc;
+        for (int i = 0; i < mc; i++) in += c->err[c->mem[i]] * c->err[c->mem[i]];
         if (solve_one(c, p, Ht, Gt, w, mc, newton_tol, newton_max, r, v)) moved += mc;
     }
+    c->share = all > 0.0 ? in / all : 0.0;
     return moved;
 }

@@ -19,7 +19,12 @@ typedef struct fc_cluster {
     double *W, *J, *JJ;           /* (d cap)^2 each */
     double *q, *r, *r0, *u, *F, *A, *B, *g, *dr, *rt, *ut, *Ft, *rho;   /* d cap (A, B: d d cap) */
     double *muc;                  /* cap: the cluster's mu */
+    unsigned char *near;          /* nc: marks of the contacts a step changes */
+    int *set;                     /* nc: those contacts */
+    double *sr, *sdr, *su, *sdu;  /* d nc: their r, dr, u, du */
     long solves, contacts, newton, improved;   /* the solves' counts */
+    double share;                 /* the last pass's clusters' share of ||e||^2 */
+    double tsum;                  /* the steps' fractions taken, summed */
 } fc_cluster;
 
 /* Once per solve: clusters of at most cap contacts; 1: out of memory. */
