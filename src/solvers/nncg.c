@@ -320,6 +320,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     /* nncg.cluster: the velocity form's rows and bodies are needed */
     int cluster = o->cluster > 0 && w->Gt && w->body && (w->d == 2 || w->d == 3);
     int last_cluster = 0, cluster_passes = 0;
+    double prev_err = INFINITY;   /* the measurement before the last (nncg.cluster_rise) */
     long cluster_moved = 0;
     if (cluster && fc_cluster_init(&w->cl, w->d, w->nc, n, o->cluster, w->body, n)) {
         snprintf(info->message, sizeof info->message, "out of memory");
@@ -406,6 +407,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         int due = it == 1 || it - checked_at >= NNCG_MEASURE_GAP ||
                   !(ratio * change > NNCG_PREDICT_MARGIN * opt->tolerance);
         if (due || it >= opt->max_iter) {
+            prev_err = err;
             err = measure(p, w, r, u);
             checked_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
@@ -420,9 +422,9 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                          "stopped by the progress callback at sweep %d", it);
                 break;
             }
-            if (cluster && it - last_cluster >= o->cluster_gap) {
+            if (cluster && it - last_cluster >= o->cluster_gap && (!o->cluster_rise || err > prev_err)) {
                 /* the clusters are part of this sweep's map for the conjugate step */
-                int moved = fc_cluster_pass(&w->cl, p, w->Ht, w->Gt, w->w, u, o->cluster_count,
+                int moved = fc_cluster_pass(&w->cl, p, w->Ht, w->Gt, w->w, u, o->cluster_count, o->cluster_chains,
                                             o->cluster_tol, NNCG_CLUSTER_STEPS, r, w->v);
                 last_cluster = it;
                 cluster_passes++;

@@ -25,6 +25,8 @@
 #define CLUSTER_LM_MIN 1e-12
 /* The shortest fraction of a cluster's step tried. */
 #define CLUSTER_T_MIN (1.0 / 16)
+/* Sticking: ||r_T|| below (1 - this) mu r_N. */
+#define CLUSTER_EDGE 1e-3
 
 int fc_cluster_init(fc_cluster *c, int d, int nc, int n, int cap, const int *body, int nbodies)
 {
@@ -76,11 +78,21 @@ static double row_dot(const fc_matrix *A, int i, const double *x)
     return s;
 }
 
-/* The cluster grown from seed over the body graph, breadth first, up to
- * cap contacts not taken by an earlier cluster of the pass; its size. */
-static int grow(fc_cluster *c, int seed)
+/* 1 when contact a is sticking at r: r_N > 0, r_T strictly inside the
+ * cone (by the margin of nncg_focus.c's split). */
+static int sticking(int d, double mu, const double *ra)
 {
-    int size = 0, head = 0;
+    if (!(ra[0] > 0.0)) return 0;
+    double t = d == 3 ? hypot(ra[1], ra[2]) : fabs(ra[1]);
+    return t < (1.0 - CLUSTER_EDGE) * mu * ra[0];
+}
+
+/* The cluster grown from seed over the body graph, breadth first, up to
+ * cap contacts not taken by an earlier cluster of the pass (chains: the
+ * sticking ones only); its size. */
+static int grow(fc_cluster *c, const double *mu, const double *r, int seed, int chains)
+{
+    int size = 0, head = 0, d = c->d;
     c->mem[size++] = seed;
     c->taken[seed] = 1;
     while (head < size && size < c->cap) {
@@ -90,7 +102,7 @@ static int grow(fc_cluster *c, int seed)
             if (b < 0) continue;
             for (int t = c->bptr[b]; t < c->bptr[b + 1] && size < c->cap; t++) {
                 int k = c->bcon[t];
-                if (c->taken[k]) continue;
+                if (c->taken[k] || (chains && !sticking(d, mu[k], r + (size_t)d * k))) continue;
                 c->taken[k] = 1;
                 c->mem[size++] = k;
             }
@@ -323,8 +335,8 @@ static int solve_one(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, co
 }
 
 int fc_cluster_pass(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
-                    const double *w, const double *u, int count, double newton_tol, int newton_max,
-                    double *r, double *v)
+                    const double *w, const double *u, int count, int chains, double newton_tol,
+                    int newton_max, double *r, double *v)
 {
     int d = c->d, moved = 0;
     for (int a = 0; a < c->nc; a++) {
@@ -341,7 +353,7 @@ int fc_cluster_pass(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, con
         for (int a = 0; a < c->nc; a++)
             if (!c->taken[a] && c->err[a] > top) { top = c->err[a]; seed = a; }
         if (seed < 0) break;
-        int mc = grow(c, seed);
+        int mc = grow(c, p->mu, r, seed, chains);
         c->contacts += mc;
         for (int i = 0; i < mc; i++) in += c->err[c->mem[i]] * c->err[c->mem[i]];
         if (solve_one(c, p, Ht, Gt, w, mc, newton_tol, newton_max, r, v)) moved += mc;

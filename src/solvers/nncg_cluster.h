@@ -31,12 +31,13 @@ typedef struct fc_cluster {
 int fc_cluster_init(fc_cluster *c, int d, int nc, int n, int cap, const int *body, int nbodies);
 void fc_cluster_free(fc_cluster *c);
 
-/* count disjoint clusters at (r, u = H^T v + w), each solved to newton_tol
+/* count disjoint clusters at (r, u = H^T v + w) (chains: grown through
+ * the sticking contacts only), each solved to newton_tol
  * (its natural-map error relative to its start) in at most newton_max
  * steps, r and v updated in place (v += M^-1 H dr through Gt's rows).
  * Returns the contacts whose r changed. */
 int fc_cluster_pass(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
-                    const double *w, const double *u, int count, double newton_tol, int newton_max,
-                    double *r, double *v);
+                    const double *w, const double *u, int count, int chains, double newton_tol,
+                    int newton_max, double *r, double *v);
 
 #endif
