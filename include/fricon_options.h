@@ -428,8 +428,8 @@ typedef struct fc_nncg_options {
     int cluster_gap;       /* sweeps between two passes at least; default 8 */
     int cluster_chains;    /* 1: clusters grow through the sticking contacts
                               only (chains held by friction); default 0   */
-    int cluster_rise;      /* 1: a pass only when the measured error rose
-                              since the measurement before; default 0    */
+    int cluster_rise;      /* 1: a pass only when the error rose between
+                              its last two checks; default 0    */
     double cluster_tol;    /* a cluster's solve stops when its natural-map
                               error is this fraction of its start's;
                               default 1e-2                                */

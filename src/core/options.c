@@ -157,7 +157,7 @@ static const fc_option_info table[] = {
     I(nncg.cluster_count, 4, 1, 1000, "nncg: clusters per pass (nncg.cluster)"),
     I(nncg.cluster_gap, 8, 1, INT_MAX, "nncg: sweeps between two cluster passes at least (nncg.cluster)"),
     I(nncg.cluster_chains, 0, 0, 1, "nncg: 1 clusters grow through the sticking contacts only (nncg.cluster)"),
-    I(nncg.cluster_rise, 0, 0, 1, "nncg: 1 a cluster pass only when the measured error rose since the measurement before (nncg.cluster)"),
+    I(nncg.cluster_rise, 0, 0, 1, "nncg: 1 a cluster pass only when the error rose between its last two checks (nncg.cluster)"),
     D(nncg.cluster_tol, 1e-2, 0, 1, OPEN, "nncg: a cluster's solve stops at this fraction of its starting error (nncg.cluster)"),
     I(nncg.sweep_data, 2, 0, 2, "nncg, dist-nsgs, dist-nncg sweep data: 0 CSR rows of H^T, G^T; 1 per contact, G stored; 2 per contact, G from M^-1's blocks"),
     I(nncg.newton_form, 0, 0, 3, "nncg Newton function: 0 Alart-Curnier, 1 Jean-Moreau, 2 Fischer-Burmeister, 3 natural map"),
