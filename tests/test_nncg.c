@@ -5,7 +5,8 @@
  * TwoRods), local problems; every order and acceleration converges; the
  * conjugate step takes fewer sweeps than plain sweeps on the stacks;
  * max_iter and the time limit are honoured; so with the Newton-Krylov
- * steps (nncg.newton) and the focus passes (nncg.focus). */
+ * steps (nncg.newton), the focus passes (nncg.focus) and the cluster
+ * solves (nncg.cluster). */
 #include "test.h"
 #include "check.h"
 
@@ -258,6 +259,90 @@ static void focus_passes(void)
     converges("fc2d/fc2d_granularflowonwall_00667_00000.dat", 1e-6, "nncg.focus", "2");
 }
 
+/* The cluster passes' log lines "error a -> b": how many, and how many
+ * raised the error. */
+typedef struct pass_log {
+    int passes, raised, moved;
+} pass_log;
+
+static void pass_logger(void *user, int level, const char *msg)
+{
+    (void)level;
+    pass_log *pl = user;
+    const char *s = strstr(msg, "cluster pass, ");
+    if (!s) return;
+    int moved = 0;
+    double a = 0.0, b = 0.0;
+    const char *e = strstr(s, "error ");
+    if (sscanf(s, "cluster pass, %d", &moved) != 1 || !e || sscanf(e, "error %lf -> %lf", &a, &b) != 2) {
+        pl->raised++;   /* an unreadable line fails the check */
+        return;
+    }
+    pl->passes++;
+    pl->moved += moved > 0;
+    if (b > a) pl->raised++;
+}
+
+/* The cluster solves (nncg.cluster) on the bundled pile step: nncg
+ * converges, the error recomputed independently meets the tolerance, the
+ * passes move contacts and never raise the error (the logged measurement
+ * after each), the iterates change; off (0) and on a local problem (no
+ * velocity form) they change nothing; the limits are honoured. */
+static void cluster_solves(void)
+{
+    const char *path = FRICON_EXAMPLES "/pile-step24.hdf5";
+    fc_problem *p = test_read(path);
+    if (p) {
+        int m = fc_problem_m(p);
+        double *r = calloc((size_t)m, sizeof *r), *u = calloc((size_t)m, sizeof *u);
+        double *v = calloc((size_t)p->n, sizeof *v);
+        fc_options o;
+        fc_default_options(&o);
+        o.tolerance = 1e-4;
+        o.nncg.cluster = 24;
+        o.nncg.cluster_gap = 16;
+        o.verbose = 3;
+        pass_log pl = {0};
+        o.log = pass_logger;
+        o.log_user = &pl;
+        fc_info info, i0, ioff;
+        fc_error err;
+        CHECK(fc_solve(p, "nncg", &o, r, u, v, &info, &err) == FC_OK, "nncg.cluster: %s", err.msg);
+        double e = check_error(p, r);
+        static const char *const base[] = {NULL}, *const off[] = {"nncg.cluster", "0", NULL};
+        double e0 = run_kv(p, 1e-4, base, 0, 60.0, &i0), eoff = run_kv(p, 1e-4, off, 0, 60.0, &ioff);
+        printf("pile-step24 nncg.cluster=24: %s after %d sweeps (plain nncg %d), independent error %.3e; "
+               "%d passes, %d moved contacts, %d raised the error\n",
+               fc_status_name(info.status), info.iterations, i0.iterations, e, pl.passes, pl.moved, pl.raised);
+        CHECK(info.status == FC_CONVERGED && e <= 1e-4 * (1 + 1e-6), "cluster: %s, %.3e",
+              fc_status_name(info.status), e);
+        CHECK(info.dyn_residual <= 1e-8, "cluster: dynamics residual %.3e", info.dyn_residual);
+        CHECK(pl.passes > 0 && pl.moved > 0 && pl.raised == 0, "cluster: %d passes, %d moved, %d raised",
+              pl.passes, pl.moved, pl.raised);
+        CHECK(info.iterations != i0.iterations, "cluster: the same %d sweeps", info.iterations);
+        CHECK(ioff.iterations == i0.iterations && eoff == e0, "cluster 0: %d sweeps, %.17g against %d, %.17g",
+              ioff.iterations, eoff, i0.iterations, e0);
+        free(r); free(u); free(v);
+        static const char *const c24[] = {"nncg.cluster", "24", NULL};
+        e = run_kv(p, 1e-14, c24, 7, 60.0, &info);
+        CHECK(info.status == FC_MAX_ITER && info.iterations == 7 && isfinite(e) && e < 1.0,
+              "cluster, max_iter 7: %s after %d, %.3e", fc_status_name(info.status), info.iterations, e);
+        e = run_kv(p, 1e-14, c24, 0, 0.05, &info);
+        CHECK(info.status == FC_TIME_LIMIT && info.seconds < 2.0 && isfinite(e),
+              "cluster, time limit 0.05 s: %s after %.3f s", fc_status_name(info.status), info.seconds);
+        fc_problem_free(p);
+    }
+    fc_problem *q = test_load("fc3d/KaplasTower-i1061-4.hdf5.dat");
+    if (q) {
+        static const char *const base[] = {NULL}, *const c24[] = {"nncg.cluster", "24", NULL};
+        fc_info i0, info;
+        double e0 = run_kv(q, 1e-6, base, 0, 60.0, &i0), e = run_kv(q, 1e-6, c24, 0, 60.0, &info);
+        CHECK(info.iterations == i0.iterations && e == e0, "cluster on a local problem: %d sweeps, %.3e against %d, %.3e",
+              info.iterations, e, i0.iterations, e0);
+        fc_problem_free(q);
+    }
+}
+
 int main(void)
 {
     warm_start("global/Spheres-i099-356-679.hdf5");
@@ -277,5 +362,6 @@ int main(void)
     pile_step();
     newton_steps();
     focus_passes();
+    cluster_solves();
     TEST_DONE();
 }

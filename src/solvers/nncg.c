@@ -25,6 +25,8 @@
  * (nncg_newton.c; off by default, measured even with the sweeps).
  * nncg.focus: passes, after each sweep, over the contacts whose status
  * changed in it and their neighbours (nncg_focus.c; off by default).
+ * nncg.cluster: exact solves of clusters of contacts around the largest
+ * errors at the measurements (nncg_cluster.c; off by default).
  * docs/granular-piles.md: the approaches tried and the choice. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "internal.h"
@@ -35,6 +37,7 @@
 #include "solvers/nncg.h"
 #include "solvers/nncg_newton.h"
 #include "solvers/nncg_focus.h"
+#include "solvers/nncg_cluster.h"
 #include "solvers/velocity_contact.h"
 #include "matrix/blocks.h"
 #include "matrix/colour.h"
@@ -71,6 +74,8 @@ enum { NNCG_AUTO = 0, NNCG_LOAD_UP = 1, NNCG_LOAD_DOWN = 2, NNCG_FILE = 3, NNCG_
  * sweep or two with short line-search steps kept the conjugate step
  * from ever building up on pile300-step30). */
 #define NNCG_NEWTON_WEAK 0.9
+/* nncg.cluster: a cluster's solve stops after this many steps at most. */
+#define NNCG_CLUSTER_STEPS 30
 
 typedef struct nncg_work {
     int d, nc, m, n;
@@ -93,6 +98,7 @@ typedef struct nncg_work {
     double *vn;                /* n: G x in the Newton step's products with W */
     fc_nk nk;                  /* the Newton-Krylov step (nncg.newton > 0) */
     fc_focus focus;            /* nncg.focus's status and lists */
+    fc_cluster cl;             /* nncg.cluster's workspace */
 } nncg_work;
 
 static void work_free(nncg_work *w)
@@ -109,6 +115,7 @@ static void work_free(nncg_work *w)
     free(w->x); free(w->pdir); free(w->best);
     free(w->vn);
     fc_focus_free(&w->focus);
+    fc_cluster_free(&w->cl);
     fc_nk_free(&w->nk);
 }
 
@@ -310,6 +317,15 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         return FC_STATUS_ERROR;
     }
     if (focus) fc_focus_list(&w->focus, p->mu, r, 1);
+    /* nncg.cluster: the velocity form's rows and bodies are needed */
+    int cluster = o->cluster > 0 && w->Gt && w->body && (w->d == 2 || w->d == 3);
+    int last_cluster = 0, cluster_passes = 0;
+    double prev_err = INFINITY;   /* the measurement before the last (nncg.cluster_rise) */
+    long cluster_moved = 0;
+    if (cluster && fc_cluster_init(&w->cl, w->d, w->nc, n, o->cluster, w->body, n)) {
+        snprintf(info->message, sizeof info->message, "out of memory");
+        return FC_STATUS_ERROR;
+    }
     fo_accel aa = {0};
     if (o->accel == 2 && fo_accel_init_nsgs(&aa, &opt->nsgs, m)) {
         snprintf(info->message, sizeof info->message, "out of memory");
@@ -391,6 +407,7 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         int due = it == 1 || it - checked_at >= NNCG_MEASURE_GAP ||
                   !(ratio * change > NNCG_PREDICT_MARGIN * opt->tolerance);
         if (due || it >= opt->max_iter) {
+            prev_err = err;
             err = measure(p, w, r, u);
             checked_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
@@ -404,6 +421,18 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                 snprintf(info->message, sizeof info->message,
                          "stopped by the progress callback at sweep %d", it);
                 break;
+            }
+            if (cluster && it - last_cluster >= o->cluster_gap && (!o->cluster_rise || err > prev_err)) {
+                /* the clusters are part of this sweep's map for the conjugate step */
+                int moved = fc_cluster_pass(&w->cl, p, w->Ht, w->Gt, w->w, u, o->cluster_count, o->cluster_chains,
+                                            o->cluster_tol, NNCG_CLUSTER_STEPS, r, w->v);
+                last_cluster = it;
+                cluster_passes++;
+                cluster_moved += moved;
+                if (moved) change_norms(m, r, w->x, &gg, &rn);
+                if (opt->verbose >= 3)   /* the pass's effect on the error: a measurement more */
+                    fc_log(opt, 2, "nncg sweep %d: cluster pass, %d contacts moved (%.0f%% of ||e||^2 in the clusters), error %.3e -> %.3e", it,
+                           moved, 100.0 * w->cl.share, err, measure(p, w, r, u));
             }
         }
         if (o->accel == 2) {   /* Anderson: r extrapolated, v moved along by G */
@@ -445,6 +474,10 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     if (newton)
         fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations; %d factorisations of %d body blocks",
                w->nk.steps, w->nk.accepted, w->nk.krylov_its, w->nk.refactored, w->nk.nbk);
+    if (cluster)
+        fc_log(opt, 0, "nncg: %d cluster passes, %ld clusters solved (%ld improved, %ld contacts in all, %ld moved), %ld Levenberg-Marquardt steps, mean step fraction %.2f",
+               cluster_passes, w->cl.solves, w->cl.improved, w->cl.contacts, cluster_moved, w->cl.newton,
+               w->cl.tsum / fmax(1.0, (double)w->cl.improved));
     if (focus)
         fc_log(opt, 0, "nncg: %ld contact solves in the focus passes (%.1f sweeps' worth)", focused,
                (double)focused / fmax(1.0, (double)w->nc));
@@ -660,7 +693,7 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
     }
     int order = resolve_order(opt->nncg.order, nc);
     if ((order == NNCG_LOAD_UP || order == NNCG_LOAD_DOWN || order == NNCG_SLABS || opt->nncg.newton_body ||
-         opt->nncg.focus) &&
+         opt->nncg.focus || opt->nncg.cluster) &&
         contact_bodies(Mc, Hc, w->Ht, d, nc, &body))
         goto out;
     /* W_aa = H_a^T G_a */
