@@ -26,84 +26,35 @@ static int pair_ok(const double *U, const double *L, int d, double scale, double
 
 /* The blocks A_ab, b >= a, of square block-CSR A, each block row's
  * diagonal block first (zero when A stores none), when every pair A_ab,
- * A_ba (a block not stored: zero) are transposes within tol (pair_ok). */
+ * A_ba (a block not stored: zero) are transposes within tol
+ * (fc_bsr_symmetric). */
 fc_matrix *fc_bsr_upper(const fc_matrix *A, double tol, int *why)
 {
+    *why = fc_bsr_symmetric(A, tol);
+    if (*why) return NULL;
     int d = A->bs, n = A->rows / d;
     size_t dd = (size_t)d * d;
-    *why = 1;
-    if (A->kind != FC_MAT_BSR || A->rows != A->cols) return NULL;
-    *why = -1;
-    long nu = 0, nl = 0;   /* strictly upper, strictly lower blocks */
+    long nu = 0;   /* strictly upper blocks */
     for (int a = 0; a < n; a++)
-        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
-            nu += A->j[k] > a;
-            nl += A->j[k] < a;
-        }
-    double *dg = fc_calloc((size_t)n + 1, sizeof *dg);
-    int *lp = fc_calloc((size_t)n + 2, sizeof *lp), *mark = fc_calloc((size_t)n + 1, sizeof *mark);
-    int *pos = fc_calloc((size_t)n + 1, sizeof *pos);
-    int *lrow = fc_calloc((size_t)nl + 1, sizeof *lrow), *lk = fc_calloc((size_t)nl + 1, sizeof *lk);
-    fc_matrix *U = dg && lp && mark && pos && lrow && lk ? fc_matrix_bsr(A->rows, A->cols, d, (long)n + nu) : NULL;
-    if (!U) goto done;
-    /* the copy first, streaming through A: each row's diagonal block first
-     * (zero when not stored), its largest diagonal entry into dg; the
-     * lower blocks listed by block column (b > a stored in row b, column a) */
+        for (int k = A->p[a]; k < A->p[a + 1]; k++) nu += A->j[k] > a;
+    fc_matrix *U = fc_matrix_bsr(A->rows, A->cols, d, (long)n + nu);
+    if (!U) { *why = -1; return NULL; }
     long t = 0;
     for (int a = 0; a < n; a++) {
         U->j[t] = a;
-        mark[a] = -1;
+        memset(U->x + (size_t)t * dd, 0, dd * sizeof *U->x);
         for (int k = A->p[a]; k < A->p[a + 1]; k++)
             if (A->j[k] == a) memcpy(U->x + (size_t)t * dd, A->x + (size_t)k * dd, dd * sizeof *U->x);
-        for (int i = 0; i < d; i++) dg[a] = fmax(dg[a], fabs(U->x[(size_t)t * dd + (size_t)i * d + i]));
         t++;
         for (int k = A->p[a]; k < A->p[a + 1]; k++)
             if (A->j[k] > a) {
                 U->j[t] = A->j[k];
                 memcpy(U->x + (size_t)t * dd, A->x + (size_t)k * dd, dd * sizeof *U->x);
                 t++;
-            } else if (A->j[k] < a)
-                lp[A->j[k] + 2]++;
+            }
         U->p[a + 1] = (int)t;
     }
     U->nnz = t * (long)dd;
-    for (int a = 0; a < n; a++) lp[a + 2] += lp[a + 1];
-    for (int b = 0; b < n; b++)
-        for (int k = A->p[b]; k < A->p[b + 1]; k++)
-            if (A->j[k] < b) {
-                long l = lp[A->j[k] + 1]++;
-                lrow[l] = b;
-                lk[l] = k;
-            }
-    /* now lp[a] .. lp[a + 1]: column a's lower blocks; each pair checked,
-     * the upper block from U (just written), the lower one from A */
-    *why = 1;
-    for (int a = 0; a < n; a++) {
-        for (int k = U->p[a] + 1; k < U->p[a + 1]; k++) { mark[U->j[k]] = a; pos[U->j[k]] = k; }
-        for (int l = lp[a]; l < lp[a + 1]; l++) {
-            int b = lrow[l];
-            if (l + 8 < nl) {   /* the blocks ahead, scattered in memory: their misses overlap */
-                const char *x = (const char *)(A->x + (size_t)lk[l + 8] * dd);
-                __builtin_prefetch(x);
-                __builtin_prefetch(x + dd * sizeof *A->x - 1);
-            }
-            const double *Ub = mark[b] == a ? U->x + (size_t)pos[b] * dd : NULL;
-            if (!pair_ok(Ub, A->x + (size_t)lk[l] * dd, d, sqrt(dg[a] * dg[b]), tol)) goto fail;
-            mark[b] = -1;   /* matched */
-        }
-        for (int k = U->p[a] + 1; k < U->p[a + 1]; k++) {
-            int b = U->j[k];
-            if (mark[b] == a && !pair_ok(U->x + (size_t)k * dd, NULL, d, sqrt(dg[a] * dg[b]), tol))
-                goto fail;
-        }
-    }
-    *why = 0;
-    goto done;
-fail:
-    fc_matrix_free(U);
-    U = NULL;
-done:
-    free(dg); free(lp); free(mark); free(pos); free(lrow); free(lk);
     return U;
 }
 

@@ -12,7 +12,8 @@ fc_matrix *fc_bsr_upper(const fc_matrix *A, double tol, int *why);
 /* y = q + A x from U = fc_bsr_upper(A), each block for its row and its column. */
 void fc_bsr_upper_affine(const fc_matrix *U, const double *x, const double *q, double *y);
 
-/* 0: every block pair of A transposes within tol (fc_bsr_upper's test); 1: not; -1: no memory. */
+/* 0: every block pair of A transposes within tol (the half sweeps' test); 1: not, or A not
+ * square block-CSR; -1: no memory. */
 int fc_bsr_symmetric(const fc_matrix *A, double tol);
 
 /* Symmetric A's rows in the stretches' order of c for the half sweep on threads (upper.c). */
