@@ -226,6 +226,15 @@ static inline int half_update(const fc_matrix *H, int row, const nsgs_work *w, c
     return half_update_d(H, row, k0, ks, w, par, omega, q, r, d, a);
 }
 
+/* Row i of the stretches' Wc: the half (w->split) or the full rows. */
+static inline int stretch_update(const nsgs_work *w, int i, const fc_local_params *par, double omega,
+                                 const double *q, double *r, int d)
+{
+    int a = w->col.member[i];
+    return w->split ? half_update(w->Wc, i, w, par, omega, q, r, d, a)
+                    : update(w->Wc, i, 0, w, par, omega, q, r, d, 1, a);
+}
+
 /* Ask for block row `row` of block-CSR W (d x d blocks) and contact c's
  * data ahead of their use, one row before: the next update's reads then
  * stream in while this one's one-contact solve computes (the hardware
@@ -378,34 +387,6 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         return missed;
     }
     int nt = fc_threads();
-    if (c->stretches && w->split) {   /* the same on the stretches' half */
-        int S = c->stretches;
-#pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
-        {
-#pragma omp for schedule(static, 1)
-            for (int s = 0; s < S; s++)
-                for (int i = c->start[s]; i < c->start[s + 1]; i++) {
-                    if (i + 1 < c->start[s + 1]) prefetch_row(w->Wc, d, i + 1, &w->loc[c->member[i + 1]]);
-                    missed += half_update(w->Wc, i, w, par, omega, q, r, d, c->member[i]);
-                }
-            for (int g = 0; g < w->nseg; g++) {
-                if (w->seg_par[g]) {
-#pragma omp for schedule(static)
-                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
-                        int i = w->seg_row[k];
-                        missed += half_update(w->Wc, i, w, par, omega, q, r, d, c->member[i]);
-                    }
-                } else {
-#pragma omp single
-                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
-                        int i = w->seg_row[k];
-                        missed += half_update(w->Wc, i, w, par, omega, q, r, d, c->member[i]);
-                    }
-                }
-            }
-        }
-        return missed;
-    }
     if (c->stretches) {   /* one stretch per thread, then the interface's levels */
         int S = c->stretches;
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
@@ -414,21 +395,17 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
             for (int s = 0; s < S; s++)
                 for (int i = c->start[s]; i < c->start[s + 1]; i++) {
                     if (i + 1 < c->start[s + 1]) prefetch_row(w->Wc, d, i + 1, &w->loc[c->member[i + 1]]);
-                    missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
+                    missed += stretch_update(w, i, par, omega, q, r, d);
                 }
             for (int g = 0; g < w->nseg; g++) {
                 if (w->seg_par[g]) {
 #pragma omp for schedule(static)
-                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
-                        int i = w->seg_row[k];
-                        missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
-                    }
+                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++)
+                        missed += stretch_update(w, w->seg_row[k], par, omega, q, r, d);
                 } else {
 #pragma omp single
-                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
-                        int i = w->seg_row[k];
-                        missed += update(w->Wc, i, 0, w, par, omega, q, r, d, 1, c->member[i]);
-                    }
+                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++)
+                        missed += stretch_update(w, w->seg_row[k], par, omega, q, r, d);
                 }
             }
         }
