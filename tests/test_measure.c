@@ -73,6 +73,18 @@ int main(void)
         CHECK_NEAR(measure(5, 0.5, 0.1, z, r5b, u5b), enorm / 5.0, 1e-14, "rolling u_hat");
     }
 
+    /* scale invariance where the plain sums of squares leave the safe
+       range: r outside the cone (error sqrt(.1) above) and r = 0 with a
+       penetrating u (error 1), everything times 1e-170 (the squares
+       underflow) or 1e170 (they overflow) */
+    for (int k = 0; k < 2; k++) {
+        double f = k ? 1e170 : 1e-170, rt[3], ut[3], qt[3];
+        for (int i = 0; i < 3; i++) { rt[i] = f * rout[i]; ut[i] = 0.0; qt[i] = 0.0; }
+        CHECK_NEAR(measure(3, 0.5, 0, qt, rt, ut), sqrt(0.1), 1e-14, "r outside the cone, scaled");
+        for (int i = 0; i < 3; i++) { rt[i] = 0.0; ut[i] = f * upen[i]; qt[i] = f * 0.5 * upen[i]; }
+        CHECK_NEAR(measure(3, 0.5, 0, qt, rt, ut), 1.0, 1e-14, "penetration, scaled");
+    }
+
     /* fc_diagnose: the three laws on a 3-contact problem */
     fc_problem *p = fc_problem_new(FC_LOCAL, 3, 3);
     p->W = fc_matrix_dense(9, 9);

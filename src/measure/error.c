@@ -39,6 +39,8 @@ static fc_law contact_law(int d, double mu, const double *r, const double *u, do
 
 /* Contacts below which the measure is one chunk (the plain loop). */
 #define ERR_CHUNK_MIN 512
+/* A norm above every vector's whose plain sum of squares underflows. */
+#define ERR_TINY_NORM 1e-140
 
 /* The sums over one chunk of contacts: ||e||^2 with a running scale (no
  * overflow), and the plain sums of squares of the three vectors whose
@@ -94,16 +96,21 @@ static double measure(int d, int nc, const double *mu, const double *mu_r, const
         measure_chunk(d, k * c.len, fc_chunk_end(c, k, nc), mu, mu_r, scale, r, u, diag, desaxce,
                       part + k);
     });
-    /* s = max(||scale||, ||r||, ||u||): the plain sums when safe, else
-     * the careful norm (a zero vector: its sum may be an underflow) */
+    /* s = max(||scale||, ||r||, ||u||): the plain sums when safe; an
+     * overflowed sum's careful norm; a sum below the safe range (a zero
+     * vector, r at a cold start) bounds its norm far below ERR_TINY_NORM,
+     * so it needs the careful norm only when no other vector reaches that */
     double s = 0.0, total = 0.0, sq = 1.0;
-    int bad = 0;
+    int bad = 0, tiny[3];
     const double *v[3] = {scale, r, u};
     for (int i = 0; i < 3; i++) {
         double sum = 0.0;
         for (int k = 0; k < c.count; k++) sum += part[k].sum[i];
-        s = fmax(s, fc_plain_square_ok(sum) ? sqrt(sum) : fc_norm2(m, v[i]));
+        tiny[i] = sum <= 1e-300;
+        if (!tiny[i]) s = fmax(s, fc_plain_square_ok(sum) ? sqrt(sum) : fc_norm2(m, v[i]));
     }
+    for (int i = 0; i < 3; i++)
+        if (tiny[i] && !(s >= ERR_TINY_NORM)) s = fmax(s, fc_norm2(m, v[i]));
     if (s < 1e-300) s = 1.0;
     for (int k = 0; k < c.count; k++) {
         bad |= part[k].bad;
