@@ -16,19 +16,13 @@
  * rank order: every rank takes the same decisions. */
 #include "internal.h"
 #include "dist/dist.h"
+#include "matrix/bsr.h"
 
 #include <stdio.h>
 #include <time.h>
 
 /* Most estimates of L tried in one iteration. */
 #define DAPGD_MAX_BACKTRACK 60
-
-static double row_dot(const fc_matrix *A, int i, const double *x)
-{
-    double s = 0.0;
-    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
-    return s;
-}
 
 /* w->v = v0 + G (w->rl - r0), made consistent by the exchange (the rest
  * counted as this rank's work).  Collective. */
@@ -78,7 +72,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         move(w, x, vx);   /* x, vx still zero: v = G 1 */
         double s2[2] = {0.0, (double)rows};
         for (int j = 0; j < rows; j++) {
-            double t = row_dot(w->Hl, j, w->v);
+            double t = csr_row_dot(w->Hl, j, w->v);
             s2[0] += t * t;
         }
         fc_dist_sum(w->L.comm, s2, 2, w->red);
@@ -107,7 +101,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
         for (int c = 0; c < w->L.nown; c++) {   /* g = u_hat at y */
             int a = w->L.own[c];
             double *ga = g + (size_t)d * c, t2 = 0.0;
-            for (int k = 0; k < d; k++) ga[k] = row_dot(w->Hl, d * c + k, vy) + p->w[(size_t)d * a + k];
+            for (int k = 0; k < d; k++) ga[k] = csr_row_dot(w->Hl, d * c + k, vy) + p->w[(size_t)d * a + k];
             for (int k = 1; k < d; k++) t2 += ga[k] * ga[k];
             ga[0] += p->mu[a] * sqrt(t2);
         }
@@ -122,7 +116,7 @@ static fc_status iterate(fc_dist_work *w, const fc_problem *p, const fc_options 
             for (int j = 0; j < rows; j++) {
                 double dj = w->rl[j] - y[j];
                 s[0] += dj * dj;
-                s[1] += dj * (row_dot(w->Hl, j, w->v) - row_dot(w->Hl, j, vy));
+                s[1] += dj * (csr_row_dot(w->Hl, j, w->v) - csr_row_dot(w->Hl, j, vy));
                 s[2] += g[j] * (w->rl[j] - x[j]);
             }
             fc_dist_sum(w->L.comm, s, 3, w->red);

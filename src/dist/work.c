@@ -11,6 +11,7 @@
 #include "measure/measure.h"
 #include "dist/dist.h"
 #include "solvers/velocity_contact.h"
+#include "matrix/bsr.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -291,13 +292,6 @@ out:
 
 /* ---- the iteration's parts ---- */
 
-static double row_dot(const fc_matrix *A, int i, const double *x)
-{
-    double s = 0.0;
-    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
-    return s;
-}
-
 void fc_dist_sum_start(MPI_Comm comm, const double *s, int n, double *all, MPI_Request *req)
 {
     MPI_Iallgather(s, n, MPI_DOUBLE, all, n, MPI_DOUBLE, comm, req);
@@ -346,7 +340,7 @@ double fc_dist_measure(fc_dist_work *w, const fc_problem *p, const fc_clock *clk
     for (int o = 0; o < w->L.nown; o++) {
         int a = w->L.own[o];
         double u[5], e[5], *ra = w->rl + (size_t)d * o;
-        for (int k = 0; k < d; k++) u[k] = row_dot(w->Hl, d * o + k, w->v) + p->w[d * a + k];
+        for (int k = 0; k < d; k++) u[k] = csr_row_dot(w->Hl, d * o + k, w->v) + p->w[d * a + k];
         fc_contact_residual(d, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0, ra, u, e);
         for (int k = 0; k < d; k++) {
             s[0] += e[k] * e[k];

@@ -1,6 +1,7 @@
 /* Block-CSR kernels inlined where the block size is a constant (the
  * contact dimension 2 or 3), so that the block loops unroll: the products
- * dominate the Gauss-Seidel sweeps and the error measure.  Private to the
+ * dominate the Gauss-Seidel sweeps and the error measure; and a CSR row's
+ * dot product, inlined in the velocity-form sweeps.  Private to the
  * library. */
 #ifndef FRICON_BSR_H
 #define FRICON_BSR_H
@@ -29,6 +30,14 @@ static inline void bsr_row_dot(const fc_matrix *A, int bs, int a, const double *
     }
     if (sum == acc)
         for (int r = 0; r < bs; r++) out[r] = acc[r];
+}
+
+/* sum over the entries k of row i of CSR A of A_ik x_k. */
+static inline double csr_row_dot(const fc_matrix *A, int i, const double *x)
+{
+    double s = 0.0;
+    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
+    return s;
 }
 
 #endif

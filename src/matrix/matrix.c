@@ -240,7 +240,7 @@ double fc_matrix_row_dot(const fc_matrix *A, int i, const double *x)
     if (A->kind == FC_MAT_DENSE) {
         for (int c = 0; c < A->cols; c++) s += A->x[(size_t)c * A->rows + i] * x[c];
     } else if (A->kind == FC_MAT_CSR) {
-        for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
+        s = csr_row_dot(A, i, x);
     } else {
         int bs = A->bs, a = i / bs, r = i % bs;
         for (int k = A->p[a]; k < A->p[a + 1]; k++) {

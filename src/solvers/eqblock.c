@@ -1,5 +1,6 @@
 /* Gauss-Seidel blocks for equality rows (eqblock.h). */
 #include "solvers/eqblock.h"
+#include "matrix/bsr.h"
 
 #include <stdio.h>
 
@@ -44,13 +45,6 @@ void fc_eqb_chol_solve_neg(int n, const double *L, double *x)
         x[j] = L[j + (size_t)n * j] > 0 ? v / L[j + (size_t)n * j] : 0.0;
     }
     for (int j = 0; j < n; j++) x[j] = -x[j];
-}
-
-static double row_dot(const fc_matrix *C, int i, const double *x)
-{
-    double s = 0.0;
-    for (int k = C->p[i]; k < C->p[i + 1]; k++) s += C->x[k] * x[C->j[k]];
-    return s;
 }
 
 int fc_eqb_init(fc_eqb *E, const fc_problem *p, char *msg, size_t len)
@@ -113,7 +107,7 @@ void fc_eqb_sweep(const fc_eqb *E, const double *s, const double *r, double *lam
     for (int k = 0; k < E->nb; k++) {
         int a = E->start[k], n = E->start[k + 1] - a;
         for (int i = 0; i < n; i++)
-            E->res[i] = row_dot(E->Vt, a + i, r) + row_dot(E->Rc, a + i, lambda) + s[a + i];
+            E->res[i] = csr_row_dot(E->Vt, a + i, r) + csr_row_dot(E->Rc, a + i, lambda) + s[a + i];
         fc_eqb_chol_solve_neg(n, E->L + E->off[k], E->res);
         for (int i = 0; i < n; i++) lambda[a + i] += E->res[i];
     }
@@ -131,7 +125,7 @@ double fc_eqb_residual(const fc_eqb *E, const double *s, const double *r, const 
 {
     double num = 0.0;
     for (int i = 0; i < E->neq; i++) {
-        double e = row_dot(E->Vt, i, r) + row_dot(E->Rc, i, lambda) + s[i];
+        double e = csr_row_dot(E->Vt, i, r) + csr_row_dot(E->Rc, i, lambda) + s[i];
         num += e * e;
     }
     return sqrt(num) / fmax(1.0, fc_norm2(E->neq, s));

@@ -119,13 +119,6 @@ static void work_free(nncg_work *w)
     fc_nk_free(&w->nk);
 }
 
-static double row_dot(const fc_matrix *A, int i, const double *x)
-{
-    double s = 0.0;
-    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
-    return s;
-}
-
 /* One contact in the velocity form (velocity_contact.c): qa = H_a^T v + w_a - W_aa r_a. */
 static void contact_v(nncg_work *w, const fc_local_params *par, int a, int next, double *r)
 {
@@ -233,7 +226,7 @@ static void focus_passes(nncg_work *w, const fc_local_params *par, int passes, c
 static double measure(const fc_problem *p, nncg_work *w, const double *r, double *u)
 {
     if (w->Gt) {
-        FC_PAR_FOR(w->m, , for (int i = 0; i < w->m; i++) { u[i] = row_dot(w->Ht, i, w->v) + w->w[i]; });
+        FC_PAR_FOR(w->m, , for (int i = 0; i < w->m; i++) { u[i] = csr_row_dot(w->Ht, i, w->v) + w->w[i]; });
     } else {
         fc_affine(w->W, r, w->q, u);
     }
@@ -263,7 +256,7 @@ static void w_apply(void *ctx, const double *x, double *y)
         if (x[j] == 0.0) continue;
         for (int t = w->Gt->p[j]; t < w->Gt->p[j + 1]; t++) w->vn[w->Gt->j[t]] += x[j] * w->Gt->x[t];
     }
-    for (int i = 0; i < w->m; i++) y[i] = row_dot(w->Ht, i, w->vn);
+    for (int i = 0; i < w->m; i++) y[i] = csr_row_dot(w->Ht, i, w->vn);
 }
 
 /* gg = ||r - x||^2 and rn = ||r||^2 in chunks (the same sums for any
@@ -704,7 +697,7 @@ static int setup_velocity(const fc_problem *p, const fc_options *opt, nncg_work 
         for (int l = 0; l < d; l++) {
             int jl = d * a + l;
             for (int t = w->Gt->p[jl]; t < w->Gt->p[jl + 1]; t++) x[w->Gt->j[t]] = w->Gt->x[t];
-            for (int k = 0; k < d; k++) W[k + l * d] = row_dot(w->Ht, d * a + k, x);
+            for (int k = 0; k < d; k++) W[k + l * d] = csr_row_dot(w->Ht, d * a + k, x);
             for (int t = w->Gt->p[jl]; t < w->Gt->p[jl + 1]; t++) x[w->Gt->j[t]] = 0.0;
         }
         for (int k = 0; k < d; k++)

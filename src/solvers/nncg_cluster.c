@@ -11,6 +11,7 @@
 #include "measure/measure.h"
 #include "solvers/nsn.h"
 #include "solvers/nncg_cluster.h"
+#include "matrix/bsr.h"
 
 #include <lapacke.h>
 
@@ -69,13 +70,6 @@ void fc_cluster_free(fc_cluster *c)
     free(c->rt); free(c->ut); free(c->Ft); free(c->rho); free(c->muc);
     free(c->near); free(c->set); free(c->sr); free(c->sdr); free(c->su); free(c->sdu); free(c->A); free(c->B);
     memset(c, 0, sizeof *c);
-}
-
-static double row_dot(const fc_matrix *A, int i, const double *x)
-{
-    double s = 0.0;
-    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
-    return s;
 }
 
 /* 1 when contact a is sticking at r: r_N > 0, r_T strictly inside the
@@ -198,8 +192,8 @@ static int settle(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, const
             int row = d * a + l;
             c->sr[d * i + l] = r[row];
             c->sdr[d * i + l] = i < mc ? c->rt[d * i + l] - c->r0[d * i + l] : 0.0;
-            c->su[d * i + l] = row_dot(Ht, row, v) + w[row];
-            c->sdu[d * i + l] = row_dot(Ht, row, x);
+            c->su[d * i + l] = csr_row_dot(Ht, row, v) + w[row];
+            c->sdu[d * i + l] = csr_row_dot(Ht, row, x);
         }
         c->near[a] = 0;
     }
@@ -238,7 +232,7 @@ static int solve_one(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, co
     for (int jc = 0; jc < m; jc++) {
         int j = d * c->mem[jc / d] + jc % d;
         for (int t = Gt->p[j]; t < Gt->p[j + 1]; t++) x[Gt->j[t]] = Gt->x[t];
-        for (int ic = 0; ic < m; ic++) W[ic + (size_t)jc * m] = row_dot(Ht, d * c->mem[ic / d] + ic % d, x);
+        for (int ic = 0; ic < m; ic++) W[ic + (size_t)jc * m] = csr_row_dot(Ht, d * c->mem[ic / d] + ic % d, x);
         for (int t = Gt->p[j]; t < Gt->p[j + 1]; t++) x[Gt->j[t]] = 0.0;
     }
     for (int jc = 0; jc < m; jc++)
@@ -250,7 +244,7 @@ static int solve_one(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, co
         c->muc[k] = p->mu[a];
         for (int l = 0; l < d; l++) {
             c->r0[d * k + l] = c->r[d * k + l] = r[d * a + l];
-            c->u[d * k + l] = row_dot(Ht, d * a + l, v) + w[d * a + l];
+            c->u[d * k + l] = csr_row_dot(Ht, d * a + l, v) + w[d * a + l];
         }
         /* rho: the inverse of W_aa's normal and tangential diagonal */
         double wn = W[(size_t)(d * k) * (m + 1)], wt = 0.0;

@@ -25,6 +25,7 @@
 #include "solvers/eqblock.h"
 #include "solvers/velocity_contact.h"
 #include "matrix/colour.h"
+#include "matrix/bsr.h"
 
 #include <stdio.h>
 
@@ -55,13 +56,6 @@ static fc_matrix *inverse_times(fc_chol *F, const fc_matrix *Ht, int n, long cap
     }
     G->nnz = nz;
     return G;
-}
-
-static double sparse_row_dot(const fc_matrix *A, int i, const double *x)
-{
-    double s = 0.0;
-    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
-    return s;
 }
 
 static fc_status nsgs_local(const fc_problem *loc, const fc_options *opt, double *r, double *u,
@@ -139,7 +133,7 @@ static int vblocks_init(vblocks *B, const fc_problem *p, fc_chol *F, double *b, 
         for (int j = 0; j < nk; j++) {
             const fc_matrix *K = B->Kt;
             for (int q = K->p[a + j]; q < K->p[a + j + 1]; q++) x[K->j[q]] = K->x[q];
-            for (int i = 0; i < nk; i++) L[i + (size_t)nk * j] = sparse_row_dot(B->Gt, a + i, x);
+            for (int i = 0; i < nk; i++) L[i + (size_t)nk * j] = csr_row_dot(B->Gt, a + i, x);
             for (int q = K->p[a + j]; q < K->p[a + j + 1]; q++) x[K->j[q]] = 0.0;
             if (!(L[j + (size_t)nk * j] > 0)) return 1;
         }
@@ -159,7 +153,7 @@ static void vblocks_sweep(const vblocks *B, const double *bv, double *lambda, do
 {
     for (int k = 0; k < B->nb; k++) {
         int a = B->start[k], nk = B->start[k + 1] - a;
-        for (int i = 0; i < nk; i++) B->e[i] = sparse_row_dot(B->Gt, a + i, v) + bv[a + i];
+        for (int i = 0; i < nk; i++) B->e[i] = csr_row_dot(B->Gt, a + i, v) + bv[a + i];
         fc_eqb_chol_solve_neg(nk, B->L + B->off[k], B->e);
         for (int i = 0; i < nk; i++) {
             lambda[a + i] += B->e[i];
@@ -173,7 +167,7 @@ static double vblocks_residual(const vblocks *B, const double *bv, const double 
 {
     double s = 0.0;
     for (int i = 0; i < B->neq; i++) {
-        double e = sparse_row_dot(B->Gt, i, v) + bv[i];
+        double e = csr_row_dot(B->Gt, i, v) + bv[i];
         s += e * e;
     }
     return sqrt(s) / fmax(1.0, fc_norm2(B->neq, bv));
@@ -293,7 +287,7 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
         for (int l = 0; l < d; l++) {
             int jl = d * a + l;
             for (int k = Gt->p[jl]; k < Gt->p[jl + 1]; k++) x[Gt->j[k]] = Gt->x[k];
-            for (int k2 = 0; k2 < d; k2++) blk[k2 + l * d] = sparse_row_dot(Ht, d * a + k2, x);
+            for (int k2 = 0; k2 < d; k2++) blk[k2 + l * d] = csr_row_dot(Ht, d * a + k2, x);
             for (int k = Gt->p[jl]; k < Gt->p[jl + 1]; k++) x[Gt->j[k]] = 0.0;
         }
         for (int k = 0; k < d; k++)       /* symmetrise the round-off */
@@ -343,7 +337,7 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
     }
     int rs = -1;
     for (int it = 0;; it++) {
-        for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
+        for (int i = 0; i < m; i++) u[i] = csr_row_dot(Ht, i, v) + p->w[i];
         double err = fc_error_local(p, r, u);
         if (neq) err = fmax(err, vblocks_residual(&B, p->b, v));
         if ((rs = fo_run_check(&R, it, r, err)) >= 0) break;
@@ -367,7 +361,7 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
     fc_affine(p->H, r, p->f, b);
     if (neq) fc_matrix_gemv(p->G, 1.0, lambda, 1.0, b);
     fc_chol_solve(F, b, v, NULL);
-    for (int i = 0; i < m; i++) u[i] = sparse_row_dot(Ht, i, v) + p->w[i];
+    for (int i = 0; i < m; i++) u[i] = csr_row_dot(Ht, i, v) + p->w[i];
     st = fo_run_report(&R, (fc_status)rs, info);
 done:
     vblocks_free(&B);

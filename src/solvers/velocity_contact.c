@@ -2,15 +2,9 @@
  * rows of H^T and G^T, or on the sweep's data laid out per contact
  * (fc_vsweep: fewer bytes per contact, docs/distributed.md). */
 #include "solvers/velocity_contact.h"
+#include "matrix/bsr.h"
 
 #include <limits.h>
-
-static double row_dot(const fc_matrix *A, int i, const double *x)
-{
-    double s = 0.0;
-    for (int k = A->p[i]; k < A->p[i + 1]; k++) s += A->x[k] * x[A->j[k]];
-    return s;
-}
 
 void fc_velocity_contact(const fc_local *loc, const fc_local_params *par, const fc_matrix *Ht,
                          const fc_matrix *Gt, int row, const double *wa, double *ra, double *v)
@@ -18,7 +12,7 @@ void fc_velocity_contact(const fc_local *loc, const fc_local_params *par, const 
     int d = loc->d;
     double qa[5] = {0}, rn[5] = {0};
     for (int k = 0; k < d; k++) {
-        qa[k] = row_dot(Ht, row + k, v) + wa[k];
+        qa[k] = csr_row_dot(Ht, row + k, v) + wa[k];
         for (int l = 0; l < d; l++) qa[k] -= loc->W[k + l * d] * ra[l];
         rn[k] = ra[k];
     }
