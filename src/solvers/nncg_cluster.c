@@ -11,6 +11,7 @@
 #include "measure/measure.h"
 #include "solvers/nsn.h"
 #include "solvers/nncg_cluster.h"
+#include "solvers/nncg_focus.h"
 #include "matrix/bsr.h"
 
 #include <lapacke.h>
@@ -26,8 +27,6 @@
 #define CLUSTER_LM_MIN 1e-12
 /* The shortest fraction of a cluster's step tried. */
 #define CLUSTER_T_MIN (1.0 / 16)
-/* Sticking: ||r_T|| below (1 - this) mu r_N. */
-#define CLUSTER_EDGE 1e-3
 
 int fc_cluster_init(fc_cluster *c, int d, int nc, int n, int cap, const int *body, int nbodies)
 {
@@ -72,15 +71,6 @@ void fc_cluster_free(fc_cluster *c)
     memset(c, 0, sizeof *c);
 }
 
-/* 1 when contact a is sticking at r: r_N > 0, r_T strictly inside the
- * cone (by the margin of nncg_focus.c's split). */
-static int sticking(int d, double mu, const double *ra)
-{
-    if (!(ra[0] > 0.0)) return 0;
-    double t = d == 3 ? hypot(ra[1], ra[2]) : fabs(ra[1]);
-    return t < (1.0 - CLUSTER_EDGE) * mu * ra[0];
-}
-
 /* The cluster grown from seed over the body graph, breadth first, up to
  * cap contacts not taken by an earlier cluster of the pass (chains: the
  * sticking ones only); its size. */
@@ -96,7 +86,9 @@ static int grow(fc_cluster *c, const double *mu, const double *r, int seed, int 
             if (b < 0) continue;
             for (int t = c->bptr[b]; t < c->bptr[b + 1] && size < c->cap; t++) {
                 int k = c->bcon[t];
-                if (c->taken[k] || (chains && !sticking(d, mu[k], r + (size_t)d * k))) continue;
+                if (c->taken[k] ||
+                    (chains && fc_focus_status(d, mu[k], r + (size_t)d * k) != FC_FOCUS_STICK))
+                    continue;
                 c->taken[k] = 1;
                 c->mem[size++] = k;
             }

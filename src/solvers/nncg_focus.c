@@ -1,20 +1,9 @@
 /* nncg.focus's status tracking (nncg_focus.h).  A contact is open when
- * r_N <= 0, sliding when ||r_T|| >= (1 - FOCUS_EDGE) mu r_N, else
- * sticking: the split of docs/granular-piles.md's diagnosis. */
+ * r_N <= 0, sliding when ||r_T|| >= (1 - FC_FOCUS_EDGE) mu r_N, else
+ * sticking (fc_focus_status): the split of docs/granular-piles.md's diagnosis. */
 #include "internal.h"
 #include "matrix/colour.h"
 #include "solvers/nncg_focus.h"
-
-#define FOCUS_EDGE 1e-3
-
-enum { FOCUS_OPEN = 0, FOCUS_STICK = 1, FOCUS_SLIDE = 2 };
-
-static unsigned char status_of(int d, double mu, const double *ra)
-{
-    if (!(ra[0] > 0.0)) return FOCUS_OPEN;
-    double t = d == 3 ? hypot(ra[1], ra[2]) : fabs(ra[1]);
-    return t >= (1.0 - FOCUS_EDGE) * mu * ra[0] ? FOCUS_SLIDE : FOCUS_STICK;
-}
 
 int fc_focus_init(fc_focus *f, int d, int nc, const int *body, int nbodies)
 {
@@ -46,7 +35,7 @@ int fc_focus_list(fc_focus *f, const double *mu, const double *r, int first)
     const int *body = f->body;
     int changed = 0;
     for (int a = 0; a < f->nc; a++) {
-        unsigned char s = status_of(f->d, mu[a], r + (size_t)f->d * a);
+        unsigned char s = fc_focus_status(f->d, mu[a], r + (size_t)f->d * a);
         if (!first && s != f->status[a]) {
             f->mark[a] = 1;
             changed++;

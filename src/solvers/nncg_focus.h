@@ -3,6 +3,19 @@
 #ifndef FRICON_NNCG_FOCUS_H
 #define FRICON_NNCG_FOCUS_H
 
+#include <math.h>
+
+/* A contact's status at ra: open when r_N <= 0, sliding when r_T is within
+ * FC_FOCUS_EDGE of the cone's edge, else sticking (nncg.focus, nncg.cluster). */
+#define FC_FOCUS_EDGE 1e-3
+enum { FC_FOCUS_OPEN = 0, FC_FOCUS_STICK = 1, FC_FOCUS_SLIDE = 2 };
+static inline unsigned char fc_focus_status(int d, double mu, const double *ra)
+{
+    if (!(ra[0] > 0.0)) return FC_FOCUS_OPEN;
+    double t = d == 3 ? hypot(ra[1], ra[2]) : fabs(ra[1]);
+    return t >= (1.0 - FC_FOCUS_EDGE) * mu * ra[0] ? FC_FOCUS_SLIDE : FC_FOCUS_STICK;
+}
+
 typedef struct fc_focus {
     int d, nc;
     unsigned char *status, *mark;   /* nc each */
