@@ -498,6 +498,14 @@ static double measure(const fc_problem *p, const fc_matrix *W, const nsgs_work *
     return isnan(*eqres) ? NAN : fmax(err, *eqres);
 }
 
+/* Why the half sweep was not built (why: fc_bsr_symmetric's 1 or -1). */
+static void log_full_rows(const fc_options *opt, int why)
+{
+    fc_log(opt, 1, why > 0 ? "nsgs: W not symmetric to %.0e a block pair: the full rows"
+                           : "nsgs: no memory for the half sweep (%.0e): the full rows",
+           FC_NSGS_HALF_SYM);
+}
+
 /* The common driver of nsgs and psor with relaxation omega. */
 static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double omega,
                           double *r_out, double *u, double *lambda, fc_info *info)
@@ -549,14 +557,16 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     }
     int order = W->kind == FC_MAT_BSR ? fc_sweep_order(o->order, nc) : FC_ORDER_FILE;
     if (order == FC_ORDER_STRETCHES && o->shuffle) order = FC_ORDER_FILE;
+    /* the half sweep (file order or stretches): fixed order, d x d blocks,
+     * W symmetric (checked below) */
     int half = (o->half == 1 || (o->half == 0 && nc >= FC_NSGS_HALF_FROM)) && !o->shuffle &&
-               W->kind == FC_MAT_BSR;
+               W->kind == FC_MAT_BSR && W->bs == d;
     if (order != FC_ORDER_FILE) {
         int e = order == FC_ORDER_STRETCHES ? fc_stretch_blocks(W, fc_threads(), &w.col)
                                             : fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
         if (!e) {
             w.corder = fc_calloc((size_t)w.col.ncolours, sizeof *w.corder);
-            if (w.col.stretches && half && W->bs == d) {
+            if (w.col.stretches && half) {
                 /* the half sweep on the stretches: W symmetric; else (or
                  * out of memory for it) the full rows */
                 int why = fc_bsr_symmetric(W, FC_NSGS_HALF_SYM);
@@ -569,9 +579,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                     fc_matrix_free(w.Wc); w.Wc = NULL;
                     free(w.split); w.split = NULL;
                     free(w.t); w.t = NULL;
-                    fc_log(opt, 1, why > 0 ? "nsgs: W not symmetric to %.0e a block pair: the full rows"
-                                           : "nsgs: no memory for the half sweep (%.0e): the full rows",
-                           FC_NSGS_HALF_SYM);
+                    log_full_rows(opt, why);
                 }
             }
             if (!w.Wc) w.Wc = coloured_rows(W, &w.col);
@@ -603,7 +611,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     /* the half sweep: file order, fixed, W symmetric; W's block copy, if
      * any, then no longer needed (the last u comes from p->W).  Out of
      * memory for it: the full rows. */
-    if (half && order == FC_ORDER_FILE && !o->shuffle && W->kind == FC_MAT_BSR && W->bs == d) {
+    if (half && order == FC_ORDER_FILE) {
         int why;
         w.Wh = fc_bsr_upper(W, FC_NSGS_HALF_SYM, &why);
         w.t = w.Wh ? fc_calloc((size_t)m0, sizeof *w.t) : NULL;
@@ -613,9 +621,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                    w.Wh->p[nc], W->p[nc]);
             if (w.Wb) { fc_matrix_free(w.Wb); w.Wb = NULL; W = p->W; }
         } else
-            fc_log(opt, 1, why > 0 ? "nsgs: W not symmetric to %.0e a block pair: the full rows"
-                                   : "nsgs: no memory for the half sweep (%.0e): the full rows",
-                   FC_NSGS_HALF_SYM);
+            log_full_rows(opt, why);
     }
     fc_local_params par = {o->local, o->local_tol > 0 ? o->local_tol : 1e-14,
                            o->local_max_iter > 0 ? o->local_max_iter : 20};
