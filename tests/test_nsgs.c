@@ -253,33 +253,36 @@ static void half_against_full(fc_problem *p, const char *name, double omega, int
     fc_problem_free(p);
 }
 
-/* The half sweep on bundled and shared problems: 3-D (the column and pile
- * steps, global problems reduced to W = H^T M^-1 H; KaplasTower,
+/* The half sweep's problems, bundled and shared: 3-D (the column and
+ * pile steps, global problems reduced to W = H^T M^-1 H; KaplasTower,
  * BoxesStack, symmetric to round-off), with PSOR's relaxation, 2-D (a CSR
  * W: nsgs's block copy freed for the triangle) and rolling (d = 5); a
- * non-symmetric W (Capsules, 1e-3; KaplasTower with one entry moved by
- * 1e-9) keeps the full rows. */
-static void test_half(void)
+ * non-symmetric W (Capsules, 1e-3) keeps the full rows.  converge: the
+ * runs to 1e-8 of test_half (1 thread) and test_half2 (2 threads; -1: the
+ * problem not run there). */
+typedef struct half_case {
+    const char *top, *dir, *file, *name;
+    double omega;
+    int symmetric, converge1, converge2;
+} half_case;
+static const half_case half_cases[] = {
+    {FRICON_EXAMPLES, ".", "column500-step2.hdf5", "column500", 1.0, 1, 1, 1},
+    {FRICON_EXAMPLES, ".", "pile-step24.hdf5", "pile-step24", 1.0, 1, 0, 0},
+    {FRICON_EXAMPLES, ".", "pile-step24.hdf5", "pile-step24 psor", 1.5, 1, 0, 0},
+    {FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat", "KaplasTower", 1.0, 1, 1, 1},
+    {FRICON_SHARED_DATA, "fc3d", "BoxesStack1-i100000-32.hdf5.dat", "BoxesStack1", 1.0, 1, 0, 0},
+    {FRICON_SHARED_DATA, "fc2d", "fc2d_granularflowonwall_00667_00000.dat", "fc2d granularflow", 1.0, 1, 1, 1},
+    {FRICON_SHARED_DATA, "fc2d", "FrictionContactProblem00071.dat", "fc2d 00071", 1.0, 1, 1, -1},
+    {FRICON_SHARED_DATA, "rolling", "RFC3D_cube_1.dat", "RFC3D_cube_1", 1.0, 1, 1, 0},
+    {FRICON_EXAMPLES, ".", "Capsules-i125-1213.hdf5", "Capsules-i125", 1.0, 0, 1, 0},
+};
+
+/* KaplasTower with one off-diagonal entry of W (symmetric to 1e-13) moved
+ * by 1e-9 of itself: above the 1e-12 a block pair, so the full rows. */
+static fc_problem *kaplas_moved(void)
 {
-    half_against_full(read_problem(FRICON_EXAMPLES, ".", "column500-step2.hdf5"), "column500", 1.0, 1, 1);
-    half_against_full(read_problem(FRICON_EXAMPLES, ".", "pile-step24.hdf5"), "pile-step24", 1.0, 1, 0);
-    half_against_full(read_problem(FRICON_EXAMPLES, ".", "pile-step24.hdf5"), "pile-step24 psor", 1.5, 1, 0);
-    half_against_full(read_problem(FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat"),
-                      "KaplasTower", 1.0, 1, 1);
-    half_against_full(read_problem(FRICON_SHARED_DATA, "fc3d", "BoxesStack1-i100000-32.hdf5.dat"),
-                      "BoxesStack1", 1.0, 1, 0);
-    half_against_full(read_problem(FRICON_SHARED_DATA, "fc2d", "fc2d_granularflowonwall_00667_00000.dat"),
-                      "fc2d granularflow", 1.0, 1, 1);
-    half_against_full(read_problem(FRICON_SHARED_DATA, "fc2d", "FrictionContactProblem00071.dat"),
-                      "fc2d 00071", 1.0, 1, 1);
-    half_against_full(read_problem(FRICON_SHARED_DATA, "rolling", "RFC3D_cube_1.dat"), "RFC3D_cube_1",
-                      1.0, 1, 1);
-    half_against_full(read_problem(FRICON_EXAMPLES, ".", "Capsules-i125-1213.hdf5"), "Capsules-i125",
-                      1.0, 0, 1);
-    /* one off-diagonal entry of KaplasTower's W (symmetric to 1e-13) moved
-     * by 1e-9 of itself: above the 1e-12 a block pair, the full rows */
     fc_problem *p = read_problem(FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat");
-    if (!p) return;
+    if (!p) return NULL;
     const fc_matrix *W = p->W;
     CHECK(W->kind == FC_MAT_BSR && W->bs == 3, "KaplasTower: W is not 3 x 3 block-CSR");
     int moved = 0;
@@ -290,7 +293,18 @@ static void test_half(void)
                 moved = 1;
             }
     CHECK(moved, "KaplasTower: no off-diagonal block to move");
-    half_against_full(p, "KaplasTower moved by 1e-9", 1.0, 0, 0);
+    return p;
+}
+
+static void test_half(void)
+{
+    for (size_t i = 0; i < sizeof half_cases / sizeof half_cases[0]; i++) {
+        const half_case *c = &half_cases[i];
+        half_against_full(read_problem(c->top, c->dir, c->file), c->name, c->omega, c->symmetric,
+                          c->converge1);
+    }
+    fc_problem *p = kaplas_moved();
+    if (p) half_against_full(p, "KaplasTower moved by 1e-9", 1.0, 0, 0);
 }
 
 static int half2_used, half2_stretches;
@@ -388,37 +402,18 @@ static void half2_against_full(fc_problem *p, const char *name, double omega, in
     fc_problem_free(p);
 }
 
-/* The 2-thread half sweep on bundled and shared problems (3-D column and
- * pile steps, KaplasTower, BoxesStack1, PSOR's relaxation, a 2-D CSR W,
- * rolling d = 5, a global problem reduced), and non-symmetric W
- * (Capsules; KaplasTower with one entry moved by 1e-9): the full rows. */
+/* The 2-thread half sweep on half_cases (their converge2) and the moved
+ * KaplasTower (the full rows). */
 static void test_half2(void)
 {
-    half2_against_full(read_problem(FRICON_EXAMPLES, ".", "column500-step2.hdf5"), "column500", 1.0, 1, 1);
-    half2_against_full(read_problem(FRICON_EXAMPLES, ".", "pile-step24.hdf5"), "pile-step24", 1.0, 1, 0);
-    half2_against_full(read_problem(FRICON_EXAMPLES, ".", "pile-step24.hdf5"), "pile-step24 psor", 1.5, 1, 0);
-    half2_against_full(read_problem(FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat"),
-                       "KaplasTower", 1.0, 1, 1);
-    half2_against_full(read_problem(FRICON_SHARED_DATA, "fc3d", "BoxesStack1-i100000-32.hdf5.dat"),
-                       "BoxesStack1", 1.0, 1, 0);
-    half2_against_full(read_problem(FRICON_SHARED_DATA, "fc2d", "fc2d_granularflowonwall_00667_00000.dat"),
-                       "fc2d granularflow", 1.0, 1, 1);
-    half2_against_full(read_problem(FRICON_SHARED_DATA, "rolling", "RFC3D_cube_1.dat"), "RFC3D_cube_1",
-                       1.0, 1, 0);
-    half2_against_full(read_problem(FRICON_EXAMPLES, ".", "Capsules-i125-1213.hdf5"), "Capsules-i125",
-                       1.0, 0, 0);
-    fc_problem *p = read_problem(FRICON_SHARED_DATA, "fc3d", "KaplasTower-i1061-4.hdf5.dat");
-    if (!p) return;
-    const fc_matrix *W = p->W;
-    int moved = 0;
-    for (int a = 0; a < p->nc && !moved && W->kind == FC_MAT_BSR; a++)
-        for (int k = W->p[a]; k < W->p[a + 1] && !moved; k++)
-            if (W->j[k] > a && W->x[9 * (size_t)k] != 0.0) {
-                W->x[9 * (size_t)k] *= 1.0 + 1e-9;
-                moved = 1;
-            }
-    CHECK(moved, "KaplasTower: no off-diagonal block to move");
-    half2_against_full(p, "KaplasTower moved by 1e-9", 1.0, 0, 0);
+    for (size_t i = 0; i < sizeof half_cases / sizeof half_cases[0]; i++) {
+        const half_case *c = &half_cases[i];
+        if (c->converge2 >= 0)
+            half2_against_full(read_problem(c->top, c->dir, c->file), c->name, c->omega, c->symmetric,
+                               c->converge2);
+    }
+    fc_problem *p = kaplas_moved();
+    if (p) half2_against_full(p, "KaplasTower moved by 1e-9", 1.0, 0, 0);
 }
 
 int main(int argc, char **argv)
