@@ -33,6 +33,19 @@ static double run_kv(const fc_problem *p, double tol, const char *const *kv, int
     return e;
 }
 
+/* With options kv, the iteration cap (7 sweeps) and the time limit (0.05 s)
+ * stop the solve with a finite error (what: the options' name). */
+static void limits_honoured(const fc_problem *p, const char *const *kv, const char *what)
+{
+    fc_info info;
+    double e = run_kv(p, 1e-14, kv, 7, 60.0, &info);
+    CHECK(info.status == FC_MAX_ITER && info.iterations == 7 && isfinite(e) && e < 1.0,
+          "%s, max_iter 7: %s after %d, %.3e", what, fc_status_name(info.status), info.iterations, e);
+    e = run_kv(p, 1e-14, kv, 0, 0.05, &info);
+    CHECK(info.status == FC_TIME_LIMIT && info.seconds < 2.0 && isfinite(e),
+          "%s, time limit 0.05 s: %s after %.3f s", what, fc_status_name(info.status), info.seconds);
+}
+
 /* nncg on p with tolerance tol and the option patch set (NULL: none);
  * returns the independent error, info filled. */
 static double run(const fc_problem *p, double tol, const char *set, const char *val,
@@ -247,12 +260,7 @@ static void focus_passes(void)
               fc_status_name(info.status), e);
         CHECK(info.dyn_residual <= 1e-8, "focus: dynamics residual %.3e", info.dyn_residual);
         CHECK(info.iterations != i0.iterations, "focus: the same %d sweeps", info.iterations);
-        e = run_kv(p, 1e-14, f2, 7, 60.0, &info);
-        CHECK(info.status == FC_MAX_ITER && info.iterations == 7 && isfinite(e) && e < 1.0,
-              "focus, max_iter 7: %s after %d, %.3e", fc_status_name(info.status), info.iterations, e);
-        e = run_kv(p, 1e-14, f2, 0, 0.05, &info);
-        CHECK(info.status == FC_TIME_LIMIT && info.seconds < 2.0 && isfinite(e),
-              "focus, time limit 0.05 s: %s after %.3f s", fc_status_name(info.status), info.seconds);
+        limits_honoured(p, f2, "focus");
         fc_problem_free(p);
     }
     converges("fc3d/KaplasTower-i1061-4.hdf5.dat", 1e-6, "nncg.focus", "2");
@@ -324,12 +332,7 @@ static void cluster_solves(void)
               ioff.iterations, eoff, i0.iterations, e0);
         free(r); free(u); free(v);
         static const char *const c24[] = {"nncg.cluster", "24", NULL};
-        e = run_kv(p, 1e-14, c24, 7, 60.0, &info);
-        CHECK(info.status == FC_MAX_ITER && info.iterations == 7 && isfinite(e) && e < 1.0,
-              "cluster, max_iter 7: %s after %d, %.3e", fc_status_name(info.status), info.iterations, e);
-        e = run_kv(p, 1e-14, c24, 0, 0.05, &info);
-        CHECK(info.status == FC_TIME_LIMIT && info.seconds < 2.0 && isfinite(e),
-              "cluster, time limit 0.05 s: %s after %.3f s", fc_status_name(info.status), info.seconds);
+        limits_honoured(p, c24, "cluster");
         fc_problem_free(p);
     }
     fc_problem *q = test_load("fc3d/KaplasTower-i1061-4.hdf5.dat");
