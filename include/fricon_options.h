@@ -425,16 +425,21 @@ typedef struct fc_nncg_options {
                               k contacts grown over the body graph from the
                               contacts of largest error, each solved exactly
                               with the other contacts fixed (velocity form);
-                              0: none; default 0                          */
+                              0: none; default 24                         */
     int cluster_count;     /* clusters per pass; default 4                 */
     int cluster_gap;       /* sweeps between two passes at least; default 8 */
     int cluster_chains;    /* 1: clusters grow through the sticking contacts
-                              only (chains held by friction); default 0   */
+                              only (chains held by friction); default 1   */
     int cluster_rise;      /* 1: a pass only when the error rose between
                               its last two checks; default 0    */
     double cluster_tol;    /* a cluster's solve stops when its natural-map
                               error is this fraction of its start's;
                               default 1e-2                                */
+    double cluster_budget; /* a pass only when the passes' operations, the
+                              next one's included (predicted from the
+                              last), stay within this fraction of the
+                              sweeps' (counted, so the choice is
+                              deterministic); default 0.35                */
     int sweep_data;        /* the velocity form's sweep data (nncg, and
                               dist-nsgs / dist-nncg): 0 CSR rows of H^T and
                               G^T = (M^-1 H)^T, 1 laid out per contact with

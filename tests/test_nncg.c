@@ -294,8 +294,9 @@ static void pass_logger(void *user, int level, const char *msg)
 /* The cluster solves (nncg.cluster) on the bundled pile step: nncg
  * converges, the error recomputed independently meets the tolerance, the
  * passes move contacts and never raise the error (the logged measurement
- * after each), the iterates change; off (0) and on a local problem (no
- * velocity form) they change nothing; the limits are honoured. */
+ * after each), the iterates change; off (0), with a budget too small for
+ * any pass, and on a local problem (no velocity form) they change nothing;
+ * the default setting converges; the limits are honoured. */
 static void cluster_solves(void)
 {
     const char *path = FRICON_EXAMPLES "/pile-step24.hdf5";
@@ -309,37 +310,45 @@ static void cluster_solves(void)
         o.tolerance = 1e-4;
         o.nncg.cluster = 24;
         o.nncg.cluster_gap = 16;
+        o.nncg.cluster_chains = 0;
+        o.nncg.cluster_budget = 1e9;   /* every measurement 16 sweeps apart */
         o.verbose = 3;
         pass_log pl = {0};
         o.log = pass_logger;
         o.log_user = &pl;
-        fc_info info, i0, ioff;
+        fc_info info, i0, itiny, idef;
         fc_error err;
         CHECK(fc_solve(p, "nncg", &o, r, u, v, &info, &err) == FC_OK, "nncg.cluster: %s", err.msg);
         double e = check_error(p, r);
-        static const char *const base[] = {NULL}, *const off[] = {"nncg.cluster", "0", NULL};
-        double e0 = run_kv(p, 1e-4, base, 0, 60.0, &i0), eoff = run_kv(p, 1e-4, off, 0, 60.0, &ioff);
-        printf("pile-step24 nncg.cluster=24: %s after %d sweeps (plain nncg %d), independent error %.3e; "
+        static const char *const off[] = {"nncg.cluster", "0", NULL},
+                                 *const tiny[] = {"nncg.cluster_budget", "1e-12", NULL}, *const def[] = {NULL};
+        double e0 = run_kv(p, 1e-4, off, 0, 60.0, &i0), etiny = run_kv(p, 1e-4, tiny, 0, 60.0, &itiny);
+        double edef = run_kv(p, 1e-4, def, 0, 60.0, &idef);
+        printf("pile-step24 nncg.cluster=24: %s after %d sweeps (plain nncg %d, the default %d), independent error %.3e; "
                "%d passes, %d moved contacts, %d raised the error\n",
-               fc_status_name(info.status), info.iterations, i0.iterations, e, pl.passes, pl.moved, pl.raised);
+               fc_status_name(info.status), info.iterations, i0.iterations, idef.iterations, e, pl.passes, pl.moved,
+               pl.raised);
         CHECK(info.status == FC_CONVERGED && e <= 1e-4 * (1 + 1e-6), "cluster: %s, %.3e",
               fc_status_name(info.status), e);
         CHECK(info.dyn_residual <= 1e-8, "cluster: dynamics residual %.3e", info.dyn_residual);
         CHECK(pl.passes > 0 && pl.moved > 0 && pl.raised == 0, "cluster: %d passes, %d moved, %d raised",
               pl.passes, pl.moved, pl.raised);
         CHECK(info.iterations != i0.iterations, "cluster: the same %d sweeps", info.iterations);
-        CHECK(ioff.iterations == i0.iterations && eoff == e0, "cluster 0: %d sweeps, %.17g against %d, %.17g",
-              ioff.iterations, eoff, i0.iterations, e0);
+        CHECK(itiny.iterations == i0.iterations && etiny == e0,
+              "cluster_budget 1e-12: %d sweeps, %.17g against %d, %.17g", itiny.iterations, etiny, i0.iterations, e0);
+        CHECK(idef.status == FC_CONVERGED && edef <= 1e-4 * (1 + 1e-6), "cluster by default: %s, %.3e",
+              fc_status_name(idef.status), edef);
         free(r); free(u); free(v);
-        static const char *const c24[] = {"nncg.cluster", "24", NULL};
+        static const char *const c24[] = {"nncg.cluster", "24", "nncg.cluster_budget", "1e9", NULL};
         limits_honoured(p, c24, "cluster");
         fc_problem_free(p);
     }
     fc_problem *q = test_load("fc3d/KaplasTower-i1061-4.hdf5.dat");
     if (q) {
-        static const char *const base[] = {NULL}, *const c24[] = {"nncg.cluster", "24", NULL};
+        static const char *const off[] = {"nncg.cluster", "0", NULL},
+                                 *const c24[] = {"nncg.cluster", "24", "nncg.cluster_budget", "1e9", NULL};
         fc_info i0, info;
-        double e0 = run_kv(q, 1e-6, base, 0, 60.0, &i0), e = run_kv(q, 1e-6, c24, 0, 60.0, &info);
+        double e0 = run_kv(q, 1e-6, off, 0, 60.0, &i0), e = run_kv(q, 1e-6, c24, 0, 60.0, &info);
         CHECK(info.iterations == i0.iterations && e == e0, "cluster on a local problem: %d sweeps, %.3e against %d, %.3e",
               info.iterations, e, i0.iterations, e0);
         fc_problem_free(q);

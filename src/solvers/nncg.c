@@ -26,7 +26,8 @@
  * nncg.focus: passes, after each sweep, over the contacts whose status
  * changed in it and their neighbours (nncg_focus.c; off by default).
  * nncg.cluster: exact solves of clusters of contacts around the largest
- * errors at the measurements (nncg_cluster.c; off by default).
+ * errors at the measurements (nncg_cluster.c), within a budget of counted
+ * operations against the sweeps'.
  * docs/granular-piles.md: the approaches tried and the choice. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "internal.h"
@@ -315,6 +316,12 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
     int last_cluster = 0, cluster_passes = 0;
     double prev_err = INFINITY;   /* the measurement before the last (nncg.cluster_rise) */
     long cluster_moved = 0;
+    /* nncg.cluster_budget: a sweep's operations (a row of Ht and a row of
+     * Gt per unknown, twice); a pass's, the last one's, or before any ten
+     * Levenberg-Marquardt steps on each cluster (J^T J and its factor) */
+    double sweep_work = cluster ? 2.0 * ((double)w->Ht->nnz + (double)w->Gt->nnz) : 0.0;
+    double cm = (double)w->d * (o->cluster < w->nc ? o->cluster : w->nc);
+    double pass_work = o->cluster_count * 10.0 * (4.0 / 3.0) * cm * cm * cm;
     if (cluster && fc_cluster_init(&w->cl, w->d, w->nc, n, o->cluster, w->body, n)) {
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
@@ -415,10 +422,13 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
                          "stopped by the progress callback at sweep %d", it);
                 break;
             }
-            if (cluster && it - last_cluster >= o->cluster_gap && (!o->cluster_rise || err > prev_err)) {
+            if (cluster && it - last_cluster >= o->cluster_gap && (!o->cluster_rise || err > prev_err) &&
+                w->cl.work + pass_work <= o->cluster_budget * it * sweep_work) {
+                double before = w->cl.work;
                 /* the clusters are part of this sweep's map for the conjugate step */
                 int moved = fc_cluster_pass(&w->cl, p, w->Ht, w->Gt, w->w, u, o->cluster_count, o->cluster_chains,
                                             o->cluster_tol, NNCG_CLUSTER_STEPS, r, w->v);
+                pass_work = w->cl.work - before;
                 last_cluster = it;
                 cluster_passes++;
                 cluster_moved += moved;
@@ -468,9 +478,9 @@ static fc_status iterate(const fc_problem *p, const fc_options *opt, const fc_cl
         fc_log(opt, 0, "nncg: %d Newton-Krylov steps (%d taken), %d Krylov iterations; %d factorisations of %d body blocks",
                w->nk.steps, w->nk.accepted, w->nk.krylov_its, w->nk.refactored, w->nk.nbk);
     if (cluster)
-        fc_log(opt, 0, "nncg: %d cluster passes, %ld clusters solved (%ld improved, %ld contacts in all, %ld moved), %ld Levenberg-Marquardt steps, mean step fraction %.2f",
+        fc_log(opt, 0, "nncg: %d cluster passes, %ld clusters solved (%ld improved, %ld contacts in all, %ld moved), %ld Levenberg-Marquardt steps, mean step fraction %.2f, operations %.2f of the sweeps'",
                cluster_passes, w->cl.solves, w->cl.improved, w->cl.contacts, cluster_moved, w->cl.newton,
-               w->cl.tsum / fmax(1.0, (double)w->cl.improved));
+               w->cl.tsum / fmax(1.0, (double)w->cl.improved), w->cl.work / fmax(1.0, it * sweep_work));
     if (focus)
         fc_log(opt, 0, "nncg: %ld contact solves in the focus passes (%.1f sweeps' worth)", focused,
                (double)focused / fmax(1.0, (double)w->nc));

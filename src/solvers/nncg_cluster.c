@@ -186,6 +186,7 @@ static int settle(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, const
             c->sdr[d * i + l] = i < mc ? c->rt[d * i + l] - c->r0[d * i + l] : 0.0;
             c->su[d * i + l] = csr_row_dot(Ht, row, v) + w[row];
             c->sdu[d * i + l] = csr_row_dot(Ht, row, x);
+            c->work += 4.0 * (Ht->p[row + 1] - Ht->p[row]);
         }
         c->near[a] = 0;
     }
@@ -221,6 +222,12 @@ static int solve_one(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, co
     int d = c->d, m = d * mc;
     double *W = c->W, *J = c->J, *JJ = c->JJ, *x = c->x;
     /* W_cc = H_c^T (M^-1 H_c), column by column through x */
+    double rows = 0.0;   /* the cluster's entries of Ht */
+    for (int ic = 0; ic < m; ic++) {
+        int i = d * c->mem[ic / d] + ic % d;
+        rows += Ht->p[i + 1] - Ht->p[i];
+    }
+    c->work += 2.0 * m * rows;
     for (int jc = 0; jc < m; jc++) {
         int j = d * c->mem[jc / d] + jc % d;
         for (int t = Gt->p[j]; t < Gt->p[j + 1]; t++) x[Gt->j[t]] = Gt->x[t];
@@ -305,6 +312,8 @@ static int solve_one(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, co
             fft = eval(c, mc, c->muc, c->Ft, c->ut, c->g, NULL, NULL, &natt);   /* g: the trial F */
             if (0.5 * fft <= 0.5 * ff + CLUSTER_ARMIJO * t * slope) break;
         }
+        /* J, J^T J, its Cholesky factor and the line search's products */
+        c->work += 2.0 * d * m * m + (double)m * m * m + m * m * (double)m / 3.0 + 2.0 * (h + 1) * m * m;
         if (h == CLUSTER_HALVINGS) break;
         memcpy(c->r, c->Ft, (size_t)m * sizeof *c->r);
         memcpy(c->u, c->ut, (size_t)m * sizeof *c->u);

@@ -25,6 +25,7 @@ typedef struct fc_cluster {
     long solves, contacts, newton, improved;   /* the solves' counts */
     double share;                 /* the last pass's clusters' share of ||e||^2 */
     double tsum;                  /* the steps' fractions taken, summed */
+    double work;                  /* the passes' floating-point operations, counted */
 } fc_cluster;
 
 /* Once per solve: clusters of at most cap contacts; 1: out of memory. */
@@ -35,7 +36,8 @@ void fc_cluster_free(fc_cluster *c);
  * the sticking contacts only), each solved to newton_tol
  * (its natural-map error relative to its start) in at most newton_max
  * steps, r and v updated in place (v += M^-1 H dr through Gt's rows).
- * Returns the contacts whose r changed. */
+ * Returns the contacts whose r changed; c->work grows by the pass's
+ * operations (the dense solves' and the products with Ht and Gt). */
 int fc_cluster_pass(fc_cluster *c, const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
                     const double *w, const double *u, int count, int chains, double newton_tol,
                     int newton_max, double *r, double *v);
