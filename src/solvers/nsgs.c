@@ -47,7 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-
 /* PSOR's relaxation when opt->nsgs.omega is left at its default 1.0. */
 #define FC_PSOR_DEFAULT_OMEGA 1.5
 /* Most sweeps between two measurements of the error (adaptive mode). */
@@ -122,80 +121,6 @@ static void work_free(nsgs_work *w)
     free(w->t);
     free(w->split);
 }
-
-#ifdef FC_NSGS_TRACE
-/* Temporary instrumentation (issue 28, bal): per thread, each phase's
- * thread CPU and wall time and its work (rows, blocks, solves by case). */
-#include <omp.h>
-#include <time.h>
-enum { TR_STRETCH, TR_BARRIER, TR_IPAR, TR_ISINGLE, TR_IWAIT, TR_FILE, TR_NPH };
-typedef struct tr_thr {
-    double cpu[TR_NPH], wall[TR_NPH];
-    long rows[TR_NPH], blocks[TR_NPH], st[TR_NPH][4];   /* take-off, stick, slide iso, slide other */
-    char pad[64];
-} tr_thr;
-static tr_thr tr[8];
-static long tr_sweeps;
-/* the iteration's parts (main thread): copy+sweep, sums, measure, accel; wall and process CPU */
-static double tr_loopw[5], tr_loopc[5];
-static long tr_measures;
-static double tr_pnow(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-#define TR_LOOP(k) do { double w_ = tr_now(0), c_ = tr_pnow(); tr_loopw[k] += w_ - tr_lw; tr_loopc[k] += c_ - tr_lc; tr_lw = w_; tr_lc = c_; } while (0)
-static double tr_now(int cpu)
-{
-    struct timespec t;
-    clock_gettime(cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-static void tr_count(const nsgs_work *w, int ph, const fc_matrix *H, int row, int a, const double *qa_unused, const double *r, int d)
-{
-    (void)qa_unused;
-    tr_thr *T = &tr[omp_get_thread_num()];
-    T->rows[ph]++;
-    T->blocks[ph] += H->p[row + 1] - H->p[row];
-    if (d != 3) return;
-    const double *ra = r + 3 * (size_t)a;
-    int cs;
-    if (ra[0] == 0.0) cs = 0;
-    else if (sqrt(ra[1] * ra[1] + ra[2] * ra[2]) < w->loc[a].mu * ra[0] * (1 - 1e-9)) cs = 1;
-    else cs = w->loc[a].iso ? 2 : 3;
-    T->st[ph][cs]++;
-}
-
-static void tr_report(const nsgs_work *w)
-{
-    static const char *nm[TR_NPH] = {"stretch", "barrier", "iface-par", "iface-single", "iface-wait", "file"};
-    long K = tr_sweeps > 0 ? tr_sweeps : 1;
-    fprintf(stderr, "trace: %ld sweeps", tr_sweeps);
-    if (w->col.stretches) {
-        const fc_colouring *c = &w->col;
-        for (int s = 0; s <= c->stretches; s++) fprintf(stderr, ", group %d: %d contacts", s, c->start[s + 1] - c->start[s]);
-        fprintf(stderr, ", %d levels, %d segments", w->nlev, w->nseg);
-    }
-    fprintf(stderr, "\n");
-    fprintf(stderr, "trace: loop wall / process CPU ms a sweep: copy+sweep %.3f / %.3f, sums %.3f / %.3f, "
-            "measure (%ld) %.3f / %.3f, accel %.3f / %.3f\n", 1e3 * tr_loopw[0] / K, 1e3 * tr_loopc[0] / K,
-            1e3 * tr_loopw[1] / K, 1e3 * tr_loopc[1] / K, tr_measures, 1e3 * tr_loopw[2] / K, 1e3 * tr_loopc[2] / K,
-            1e3 * tr_loopw[3] / K, 1e3 * tr_loopc[3] / K);
-    memset(tr_loopw, 0, sizeof tr_loopw); memset(tr_loopc, 0, sizeof tr_loopc); tr_measures = 0;
-    for (int t = 0; t < 8; t++)
-        for (int ph = 0; ph < TR_NPH; ph++) {
-            tr_thr *T = &tr[t];
-            if (!(T->wall[ph] > 0 || T->cpu[ph] > 0 || T->rows[ph])) continue;
-            fprintf(stderr, "trace: thread %d %-12s cpu %8.3f ms wall %8.3f ms a sweep; rows %9.1f blocks %10.1f; "
-                    "take-off %9.1f stick %9.1f slide-iso %9.1f slide-other %9.1f\n", t, nm[ph],
-                    1e3 * T->cpu[ph] / K, 1e3 * T->wall[ph] / K, (double)T->rows[ph] / K, (double)T->blocks[ph] / K,
-                    (double)T->st[ph][0] / K, (double)T->st[ph][1] / K, (double)T->st[ph][2] / K, (double)T->st[ph][3] / K);
-        }
-    memset(tr, 0, sizeof tr);
-    tr_sweeps = 0;
-}
-#endif
 
 /* xorshift64* step of a local PRNG state. */
 static unsigned long long prng_next(unsigned long long *s)
@@ -442,24 +367,13 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
     int d = p->d, missed = 0;
     if (w->Wh) {   /* the file order on the upper triangle */
         const fc_matrix *H = w->Wh;
-#ifdef FC_NSGS_TRACE
-        double tc0 = tr_now(1), tw0 = tr_now(0);
-#endif
         for (int a = 0; a < p->nc; a++) {
             if (a + 1 < p->nc) prefetch_row(H, d, a + 1, &w->loc[a + 1]);
             int ks = H->p[a] + 1;
             if (d == 3) missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, 3, a);
             else if (d == 2) missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, 2, a);
             else missed += half_update_d(H, a, ks, ks, w, par, omega, q, r, d, a);
-#ifdef FC_NSGS_TRACE
-            tr_count(w, TR_FILE, H, a, a, NULL, r, d);
-#endif
         }
-#ifdef FC_NSGS_TRACE
-        tr_sweeps++;
-        tr[0].cpu[TR_FILE] += tr_now(1) - tc0;
-        tr[0].wall[TR_FILE] += tr_now(0) - tw0;
-#endif
         return missed;
     }
     int bsr = W->kind == FC_MAT_BSR && W->bs == p->d;
@@ -475,58 +389,15 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
     int nt = fc_threads();
     if (c->stretches) {   /* one stretch per thread, then the interface's levels */
         int S = c->stretches;
-#ifdef FC_NSGS_TRACE
-        tr_sweeps++;
-#endif
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
         {
-#ifdef FC_NSGS_TRACE
-            tr_thr *T = &tr[omp_get_thread_num()];
-            double c0 = tr_now(1), w0 = tr_now(0), c1 = c0, w1 = w0;
-#endif
 #pragma omp for schedule(static, 1)
-            for (int s = 0; s < S; s++) {
+            for (int s = 0; s < S; s++)
                 for (int i = c->start[s]; i < c->start[s + 1]; i++) {
                     if (i + 1 < c->start[s + 1]) prefetch_row(w->Wc, d, i + 1, &w->loc[c->member[i + 1]]);
                     missed += stretch_update(w, i, par, omega, q, r, d);
-#ifdef FC_NSGS_TRACE
-                    tr_count(w, TR_STRETCH, w->Wc, i, c->member[i], NULL, r, d);
-#endif
                 }
-#ifdef FC_NSGS_TRACE
-                c1 = tr_now(1); w1 = tr_now(0);
-                T->cpu[TR_STRETCH] += c1 - c0; T->wall[TR_STRETCH] += w1 - w0;
-#endif
-            }
-#ifdef FC_NSGS_TRACE
-            double c2 = tr_now(1), w2 = tr_now(0);
-            T->cpu[TR_BARRIER] += c2 - c1; T->wall[TR_BARRIER] += w2 - w1;
-#endif
             for (int g = 0; g < w->nseg; g++) {
-#ifdef FC_NSGS_TRACE
-                double ws = tr_now(0), we = ws;
-                if (w->seg_par[g]) {
-#pragma omp for schedule(static) nowait
-                    for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
-                        missed += stretch_update(w, w->seg_row[k], par, omega, q, r, d);
-                        tr_count(w, TR_IPAR, w->Wc, w->seg_row[k], c->member[w->seg_row[k]], NULL, r, d);
-                    }
-                    we = tr_now(0);
-                    T->wall[TR_IPAR] += we - ws;
-                } else {
-#pragma omp single nowait
-                    {
-                        for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++) {
-                            missed += stretch_update(w, w->seg_row[k], par, omega, q, r, d);
-                            tr_count(w, TR_ISINGLE, w->Wc, w->seg_row[k], c->member[w->seg_row[k]], NULL, r, d);
-                        }
-                        we = tr_now(0);
-                        T->wall[TR_ISINGLE] += we - ws;
-                    }
-                }
-#pragma omp barrier
-                T->wall[TR_IWAIT] += tr_now(0) - we;
-#else
                 if (w->seg_par[g]) {
 #pragma omp for schedule(static)
                     for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++)
@@ -536,11 +407,7 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
                     for (int k = w->seg_ptr[g]; k < w->seg_ptr[g + 1]; k++)
                         missed += stretch_update(w, w->seg_row[k], par, omega, q, r, d);
                 }
-#endif
             }
-#ifdef FC_NSGS_TRACE
-            T->cpu[TR_IWAIT] += tr_now(1) - c2;   /* the whole interface's CPU */
-#endif
         }
         return missed;
     }
@@ -631,6 +498,33 @@ static double measure(const fc_problem *p, const fc_matrix *W, const nsgs_work *
     return isnan(*eqres) ? NAN : fmax(err, *eqres);
 }
 
+/* nsgs.cut 2 (auto): a contact's estimated update cost, in units of one block
+ * of its row's product: its blocks and a row's own work, and its
+ * one-contact solve by the case its r is in (a take-off ends at its first
+ * test, a sticking contact solves with its stored factor, a sliding one
+ * takes the closed form or Newton; docs/measurements.md, twenty-seventh
+ * session). */
+#define FC_CUT_ROW 2
+#define FC_CUT_TAKEOFF 1
+#define FC_CUT_STICK 6
+#define FC_CUT_SLIDE 16
+
+/* nsgs.cut 2's weights at r (d x d block-CSR W); NULL: out of memory. */
+static long *cut_weights(const fc_matrix *W, const fc_problem *p, const double *r)
+{
+    int d = p->d;
+    long *wt = fc_calloc((size_t)p->nc + 1, sizeof *wt);
+    for (int a = 0; wt && a < p->nc; a++) {
+        const double *ra = r + (size_t)d * a;
+        double t = 0.0;
+        for (int k = 1; k < d && k < 3; k++) t += ra[k] * ra[k];
+        long c = !(ra[0] > 0.0) ? FC_CUT_TAKEOFF
+               : p->mu[a] > 0.0 && sqrt(t) >= p->mu[a] * ra[0] * (1.0 - 1e-9) ? FC_CUT_SLIDE : FC_CUT_STICK;
+        wt[a] = W->p[a + 1] - W->p[a] + FC_CUT_ROW + c;
+    }
+    return wt;
+}
+
 /* Why the half sweep was not built (why: fc_bsr_symmetric's 1 or -1). */
 static void log_full_rows(const fc_options *opt, int why)
 {
@@ -695,8 +589,14 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     int half = (o->half == 1 || (o->half == 0 && nc >= FC_NSGS_HALF_FROM)) && !o->shuffle &&
                W->kind == FC_MAT_BSR && W->bs == d;
     if (order != FC_ORDER_FILE) {
-        int e = order == FC_ORDER_STRETCHES ? fc_stretch_blocks(W, fc_threads(), &w.col)
-                                            : fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
+        int e = -1, bycost = o->cut != 1;   /* auto: by cost */
+        if (order == FC_ORDER_STRETCHES) {
+            /* a non-finite r: the zeros (w.rlast, not yet set) the sweeps start from */
+            long *wt = bycost ? cut_weights(W, p, fc_all_finite((size_t)m0, r) ? r : w.rlast) : NULL;
+            if (wt || !bycost) e = fc_stretch_blocks(W, fc_threads(), wt, bycost, &w.col);
+            free(wt);
+        } else
+            e = fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
         if (!e) {
             w.corder = fc_calloc((size_t)w.col.ncolours, sizeof *w.corder);
             if (w.col.stretches && half) {
@@ -782,14 +682,8 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         }
         if (o->shuffle && w.col.ncolours) shuffle(w.col.ncolours, w.corder, &seed);
         else if (o->shuffle) shuffle(nc, w.order, &seed);
-#ifdef FC_NSGS_TRACE
-        double tr_lw = tr_now(0), tr_lc = tr_pnow();
-#endif
         fc_copy(m, r, w.aa.on ? w.aa.x : w.x);   /* x0: fo_accel_save's copy, on threads */
         missed = sweep(p, W, &w, &par, omega, r);
-#ifdef FC_NSGS_TRACE
-        TR_LOOP(0);
-#endif
         it++;
         double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
         for (int i = 0; i < m; i++) {
@@ -806,9 +700,6 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         }
         /* without Anderson the next sweep's x0 is this r: no copy */
         if (w.aa.on) fc_copy(m, r, w.rlast);
-#ifdef FC_NSGS_TRACE
-        TR_LOOP(1);
-#endif
         fres = sqrt(fres);
         double change = fres / fmax(sqrt(rn), 1e-300);
         int due = every > 0 ? it % every == 0
@@ -816,10 +707,6 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                               !(ratio * change > FC_NSGS_PREDICT_MARGIN * opt->tolerance);
         if (due || it >= opt->max_iter) {
             err = measure(p, W, &w, r, u, &eqres, 1);
-#ifdef FC_NSGS_TRACE
-            TR_LOOP(2);
-            tr_measures++;
-#endif
             checked_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
             fc_log(opt, 1, "nsgs sweep %d error %.3e (%d local misses)", it, err, missed);
@@ -831,9 +718,6 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             }
         }
         fo_accel_apply(&w.aa, p, it - 1, err, NULL, r);   /* err: the last computed */
-#ifdef FC_NSGS_TRACE
-        TR_LOOP(3);
-#endif
     }
     if (w.aa.extrapolated) memcpy(r, w.rlast, (size_t)m * sizeof *r); /* a checked iterate */
     if (w.aa.on) fc_log(opt, 1, "nsgs: %d accelerated sweeps accepted", w.aa.accepted);
@@ -851,9 +735,6 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
            omega == 1.0 ? "nsgs" : "psor", fc_status_name(st), it, info->residual,
            fc_clock_elapsed(&clk));
     info->status = st;
-#ifdef FC_NSGS_TRACE
-    tr_report(&w);
-#endif
     work_free(&w);
     return st;
 }
