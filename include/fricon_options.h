@@ -33,10 +33,10 @@ typedef struct fc_nsgs_options {
                               (contacts that do not couple swept in
                               parallel, colour after colour: the same result
                               for any thread count), 3 the stretches (one
-                              contiguous stretch of the file order per
-                              thread, then the contacts coupling two
-                              stretches: the same result for a given thread
-                              count; docs/solvers.md#nsgs); default 0     */
+                              stretch per thread, nsgs.cut, then the
+                              contacts coupling two stretches: the same
+                              result for a given thread count;
+                              docs/solvers.md#nsgs); default 0            */
     int shuffle;           /* 0: fixed order; 1: shuffle each sweep (the
                               colours' order when coloured; the stretches
                               then give way to the file order); default 0 */
@@ -77,6 +77,15 @@ typedef struct fc_nsgs_options {
                               0 auto (from 1000 contacts), 1 on, 2 off;
                               not with the coloured order or shuffle
                               (docs/solvers.md#nsgs-psor); default 0     */
+    int cut;               /* the stretches' cut: 1 contiguous stretches of
+                              the file order at equal shares of W's blocks;
+                              2 of a breadth-first order over W's blocks
+                              from a far contact (a smaller interface where
+                              the file order is not spatial), at equal
+                              shares of an estimated cost (W's blocks and
+                              the case each contact's r is in); the same
+                              result for a given thread count either way;
+                              0 auto (2); default 0                        */
 } fc_nsgs_options;
 
 /* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);

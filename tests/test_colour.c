@@ -107,10 +107,10 @@ static void check_shared(const fc_problem *p)
     fc_matrix_free(Ht);
 }
 
-/* A block order of S stretches: a partition, each group increasing, the
- * stretches one after the other in the contacts' order; group[a] its group
- * (S: the interface). */
-static int stretches_formed(const fc_colouring *c, int n, int S, int *group)
+/* A block order of S stretches: a partition, each group increasing (with
+ * ordered, also the stretches one after the other in the contacts'
+ * order); group[a] its group (S: the interface). */
+static int stretches_formed(const fc_colouring *c, int n, int S, int ordered, int *group)
 {
     if (c->n != n || c->stretches != S || c->ncolours != S + 1 || c->start[0] != 0 ||
         c->start[S + 1] != n)
@@ -122,23 +122,28 @@ static int stretches_formed(const fc_colouring *c, int n, int S, int *group)
             int a = c->member[i];
             if (a < 0 || a >= n || group[a] >= 0) return 0;
             if (i > c->start[k] && a <= c->member[i - 1]) return 0;
-            if (k < S && a <= last) return 0;
+            if (ordered && k < S && a <= last) return 0;
             if (k < S) last = a;
             group[a] = k;
         }
     return 1;
 }
 
-/* W's stretches (S = 2, 3): interior contacts of two stretches never
- * coupled by a nonzero block. */
-static void check_stretch_blocks(const fc_problem *p, int S)
+/* W's stretches (S = 2, 3; spatial: of the breadth-first order, by
+ * uneven weights): interior contacts of two stretches never coupled by a
+ * nonzero block. */
+static void check_stretch_blocks(const fc_problem *p, int S, int spatial)
 {
     fc_matrix *W = fc_matrix_to_bsr(p->W, p->d);
+    long *wt = calloc((size_t)p->nc + 1, sizeof *wt);
+    for (int a = 0; wt && a < p->nc; a++) wt[a] = 1 + a % 7;
     fc_colouring c;
-    CHECK(W && fc_stretch_blocks(W, S, &c) == 0, "%s: stretches failed", name(p));
+    CHECK(W && wt && fc_stretch_blocks(W, S, spatial ? wt : NULL, spatial, &c) == 0,
+          "%s: stretches failed", name(p));
+    free(wt);
     if (!W || !c.start) { fc_matrix_free(W); return; }
     int *group = calloc((size_t)p->nc, sizeof *group), bad = 0, bs2 = W->bs * W->bs;
-    CHECK(stretches_formed(&c, p->nc, S, group), "%s: %d stretches not a partition", name(p), S);
+    CHECK(stretches_formed(&c, p->nc, S, !spatial, group), "%s: %d stretches not a partition", name(p), S);
     for (int a = 0; a < p->nc; a++)
         for (int k = W->p[a]; k < W->p[a + 1]; k++) {
             int b = W->j[k], nz = 0;
@@ -146,8 +151,8 @@ static void check_stretch_blocks(const fc_problem *p, int S)
             bad += nz && group[a] < S && group[b] < S && group[a] != group[b];
         }
     CHECK(bad == 0, "%s: %d couplings between two stretches", name(p), bad);
-    printf("%s: %d stretches, %d of %d contacts at the interface\n", name(p), S,
-           c.start[S + 1] - c.start[S], p->nc);
+    printf("%s: %d stretches%s, %d of %d contacts at the interface\n", name(p), S,
+           spatial ? " (breadth first)" : "", c.start[S + 1] - c.start[S], p->nc);
     free(group);
     fc_colouring_free(&c);
     fc_matrix_free(W);
@@ -165,7 +170,7 @@ static void check_stretch_shared(const fc_problem *p, int S)
     if (!Ht || !c.start) { fc_matrix_free(Hc); fc_matrix_free(Ht); return; }
     int *group = calloc((size_t)p->nc, sizeof *group), bad = 0;
     int *seen = malloc((size_t)p->n * sizeof *seen);
-    CHECK(stretches_formed(&c, p->nc, S, group), "%s: %d stretches not a partition", name(p), S);
+    CHECK(stretches_formed(&c, p->nc, S, 1, group), "%s: %d stretches not a partition", name(p), S);
     for (int i = 0; i < p->n; i++) seen[i] = -1;
     for (int a = 0; a < p->nc; a++) {
         if (group[a] == S) continue;
@@ -238,10 +243,11 @@ static void converges(const char *rel, const char *solver)
 }
 
 /* The same problem solved with order 2 at 1, 2, 3 threads and at 2
- * threads again, or with order 3 four times at 2 threads (runs 1 and 3
- * with the interface's levels of 2 or more contacts on the threads,
- * nsgs.level_min = 2): all four bit for bit equal. */
-static void same_results(const fc_problem *p, const char *solver, int order, int max_iter)
+ * threads again, or with order 3 (the stretches' cut nsgs.cut) four times
+ * at 2 threads (runs 1 and 3 with the interface's levels of 2 or more
+ * contacts on the threads, nsgs.level_min = 2): all four bit for bit
+ * equal. */
+static void same_results(const fc_problem *p, const char *solver, int order, int cut, int max_iter)
 {
     int m = fc_problem_m(p), n = p->kind == FC_GLOBAL ? p->n : 1;
     double *r[4], *v[4];
@@ -258,6 +264,7 @@ static void same_results(const fc_problem *p, const char *solver, int order, int
         o.max_iter = max_iter;
         o.threads = threads[t];
         o.nsgs.level_min = order == 3 && t % 2 ? 2 : 0;
+        o.nsgs.cut = cut;
         fc_error err;
         CHECK(fc_solve(p, solver, &o, r[t], u, p->kind == FC_GLOBAL ? v[t] : NULL, &info[t], &err) ==
                   FC_OK, "%s: %s", solver, err.msg);
@@ -270,8 +277,8 @@ static void same_results(const fc_problem *p, const char *solver, int order, int
               "%s order %d on %d contacts: run %d (threads %d) differs from run 0 (threads %d) "
               "(residual %.17g / %.17g)", solver, order, p->nc, t, threads[t], threads[0],
               info[t].residual, info[0].residual);
-    printf("%s order %d, %d contacts: threads %d, %d, %d, %d identical (%d sweeps, error %.3e)\n",
-           solver, order, p->nc, threads[0], threads[1], threads[2], threads[3],
+    printf("%s order %d (cut %d), %d contacts: threads %d, %d, %d, %d identical (%d sweeps, error %.3e)\n",
+           solver, order, cut, p->nc, threads[0], threads[1], threads[2], threads[3],
            info[0].iterations, info[0].residual);
     for (int t = 0; t < 4; t++) { free(r[t]); free(v[t]); }
 }
@@ -294,18 +301,21 @@ static void column(void)
     check_shared(p);
     check_stretch_shared(p, 2);
     check_stretch_shared(p, 3);
-    same_results(p, "nsgs-v", 2, 15);
-    same_results(p, "nsgs-v", 3, 15);
+    same_results(p, "nsgs-v", 2, 0, 15);
+    same_results(p, "nsgs-v", 3, 0, 15);
     fc_problem *loc = NULL;
     CHECK(fc_problem_reduce(p, &loc, &err) == FC_OK, "reduce: %s", err.msg);
     if (loc) {
         check_blocks(loc);
-        check_stretch_blocks(loc, 2);
-        check_stretch_blocks(loc, 3);
-        same_results(loc, "nsgs", 2, 15);
-        same_results(loc, "psor", 2, 15);
-        same_results(loc, "nsgs", 3, 15);
-        same_results(loc, "psor", 3, 15);
+        check_stretch_blocks(loc, 2, 0);
+        check_stretch_blocks(loc, 3, 0);
+        check_stretch_blocks(loc, 2, 1);
+        check_stretch_blocks(loc, 3, 1);
+        same_results(loc, "nsgs", 2, 0, 15);
+        same_results(loc, "psor", 2, 0, 15);
+        same_results(loc, "nsgs", 3, 0, 15);
+        same_results(loc, "psor", 3, 0, 15);
+        same_results(loc, "nsgs", 3, 1, 15);
         fc_problem_free(loc);
     }
     fc_mbd_world_free(w);
@@ -320,7 +330,8 @@ int main(void)
     for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
         fc_problem *p = test_load(local[i]);
         if (p) check_blocks(p);
-        if (p) check_stretch_blocks(p, 2);
+        if (p) check_stretch_blocks(p, 2, 0);
+        if (p) check_stretch_blocks(p, 2, 1);
         fc_problem_free(p);
     }
     static const char *const global[] = {"global/Spheres-i099-356-679.hdf5",

@@ -171,17 +171,57 @@ static int gather_stretches(int n, int S, const int *stretch, const char *iface,
     return 0;
 }
 
-int fc_stretch_blocks(const fc_matrix *W, int stretches, fc_colouring *c)
+/* Breadth first over W's block graph (its nonzero off-diagonal blocks)
+ * from contact `from`, then each other component from its lowest
+ * contact: order[0 .. n-1] the contacts as reached (seen: n bytes of
+ * scratch; n > 0).  The last contact reached in from's component. */
+static int bfs_blocks(const fc_matrix *W, int from, int *order, char *seen)
+{
+    int n = W->rows / W->bs, bs = W->bs, head = 0, tail = 0, next = 0, last = -1;
+    memset(seen, 0, (size_t)n);
+    seen[from] = 1;
+    order[tail++] = from;
+    while (head < n) {
+        if (head == tail) {   /* a component done: the next from its lowest contact */
+            if (last < 0) last = order[tail - 1];
+            while (seen[next]) next++;
+            seen[next] = 1;
+            order[tail++] = next;
+        }
+        int a = order[head++];
+        for (int k = W->p[a]; k < W->p[a + 1]; k++) {
+            int b = W->j[k];
+            if (!seen[b] && block_nonzero(W->x + (size_t)k * bs * bs, bs)) {
+                seen[b] = 1;
+                order[tail++] = b;
+            }
+        }
+    }
+    return last < 0 ? order[n - 1] : last;
+}
+
+int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int spatial,
+                      fc_colouring *c)
 {
     memset(c, 0, sizeof *c);
     if (W->kind != FC_MAT_BSR || stretches < 1) return -1;
     int n = W->rows / W->bs, bs = W->bs, rc = -1;
     long *cw = fc_calloc((size_t)n + 1, sizeof *cw);
     int *stretch = fc_calloc((size_t)n + 1, sizeof *stretch);
+    int *order = spatial ? fc_calloc((size_t)n + 1, sizeof *order) : NULL;
+    int *at = spatial ? fc_calloc((size_t)n + 1, sizeof *at) : stretch;   /* by position */
     char *iface = fc_calloc((size_t)n + 1, 1);
-    if (cw && stretch && iface) {
-        for (int a = 0; a < n; a++) cw[a + 1] = W->p[a + 1];
-        cut(n, cw, stretches, stretch);
+    if (cw && stretch && iface && (!spatial || (order && at))) {
+        if (spatial && n > 0) {   /* from a far contact: the last reached from contact 0 */
+            bfs_blocks(W, bfs_blocks(W, 0, order, iface), order, iface);
+            memset(iface, 0, (size_t)n);
+        }
+        for (int k = 0; k < n; k++) {
+            int a = order ? order[k] : k;
+            cw[k + 1] = cw[k] + (weight ? weight[a] : W->p[a + 1] - W->p[a]);
+        }
+        cut(n, cw, stretches, at);
+        for (int k = 0; spatial && k < n; k++) stretch[order[k]] = at[k];
         for (int a = 0; a < n; a++)   /* W_ab couples a and b both ways */
             for (int k = W->p[a]; k < W->p[a + 1]; k++) {
                 int b = W->j[k];
@@ -190,7 +230,8 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, fc_colouring *c)
             }
         rc = gather_stretches(n, stretches, stretch, iface, c);
     }
-    free(cw); free(stretch); free(iface);
+    free(cw); free(stretch); free(order); free(iface);
+    if (spatial) free(at);
     return rc;
 }
 

@@ -498,6 +498,33 @@ static double measure(const fc_problem *p, const fc_matrix *W, const nsgs_work *
     return isnan(*eqres) ? NAN : fmax(err, *eqres);
 }
 
+/* nsgs.cut 2 (auto): a contact's estimated update cost, in units of one block
+ * of its row's product: its blocks and a row's own work, and its
+ * one-contact solve by the case its r is in (a take-off ends at its first
+ * test, a sticking contact solves with its stored factor, a sliding one
+ * takes the closed form or Newton; docs/measurements.md, twenty-seventh
+ * session). */
+#define FC_CUT_ROW 2
+#define FC_CUT_TAKEOFF 1
+#define FC_CUT_STICK 6
+#define FC_CUT_SLIDE 16
+
+/* nsgs.cut 2's weights at r (d x d block-CSR W); NULL: out of memory. */
+static long *cut_weights(const fc_matrix *W, const fc_problem *p, const double *r)
+{
+    int d = p->d;
+    long *wt = fc_calloc((size_t)p->nc + 1, sizeof *wt);
+    for (int a = 0; wt && a < p->nc; a++) {
+        const double *ra = r + (size_t)d * a;
+        double t = 0.0;
+        for (int k = 1; k < d && k < 3; k++) t += ra[k] * ra[k];
+        long c = !(ra[0] > 0.0) ? FC_CUT_TAKEOFF
+               : p->mu[a] > 0.0 && sqrt(t) >= p->mu[a] * ra[0] * (1.0 - 1e-9) ? FC_CUT_SLIDE : FC_CUT_STICK;
+        wt[a] = W->p[a + 1] - W->p[a] + FC_CUT_ROW + c;
+    }
+    return wt;
+}
+
 /* Why the half sweep was not built (why: fc_bsr_symmetric's 1 or -1). */
 static void log_full_rows(const fc_options *opt, int why)
 {
@@ -562,8 +589,14 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     int half = (o->half == 1 || (o->half == 0 && nc >= FC_NSGS_HALF_FROM)) && !o->shuffle &&
                W->kind == FC_MAT_BSR && W->bs == d;
     if (order != FC_ORDER_FILE) {
-        int e = order == FC_ORDER_STRETCHES ? fc_stretch_blocks(W, fc_threads(), &w.col)
-                                            : fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
+        int e = -1, bycost = o->cut != 1;   /* auto: by cost */
+        if (order == FC_ORDER_STRETCHES) {
+            /* a non-finite r: the zeros (w.rlast, not yet set) the sweeps start from */
+            long *wt = bycost ? cut_weights(W, p, fc_all_finite((size_t)m0, r) ? r : w.rlast) : NULL;
+            if (wt || !bycost) e = fc_stretch_blocks(W, fc_threads(), wt, bycost, &w.col);
+            free(wt);
+        } else
+            e = fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
         if (!e) {
             w.corder = fc_calloc((size_t)w.col.ncolours, sizeof *w.corder);
             if (w.col.stretches && half) {
