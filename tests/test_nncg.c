@@ -311,7 +311,7 @@ static void cluster_solves(void)
         o.nncg.cluster = 24;
         o.nncg.cluster_gap = 16;
         o.nncg.cluster_chains = 0;
-        o.nncg.cluster_budget = 1e9;   /* every measurement 16 sweeps apart */
+        o.nncg.cluster_budget = 1e6;   /* every measurement 16 sweeps apart */
         o.verbose = 3;
         pass_log pl = {0};
         o.log = pass_logger;
@@ -339,14 +339,14 @@ static void cluster_solves(void)
         CHECK(idef.status == FC_CONVERGED && edef <= 1e-4 * (1 + 1e-6), "cluster by default: %s, %.3e",
               fc_status_name(idef.status), edef);
         free(r); free(u); free(v);
-        static const char *const c24[] = {"nncg.cluster", "24", "nncg.cluster_budget", "1e9", NULL};
+        static const char *const c24[] = {"nncg.cluster", "24", "nncg.cluster_budget", "1e6", NULL};
         limits_honoured(p, c24, "cluster");
         fc_problem_free(p);
     }
     fc_problem *q = test_load("fc3d/KaplasTower-i1061-4.hdf5.dat");
     if (q) {
         static const char *const off[] = {"nncg.cluster", "0", NULL},
-                                 *const c24[] = {"nncg.cluster", "24", "nncg.cluster_budget", "1e9", NULL};
+                                 *const c24[] = {"nncg.cluster", "24", "nncg.cluster_budget", "1e6", NULL};
         fc_info i0, info;
         double e0 = run_kv(q, 1e-6, off, 0, 60.0, &i0), e = run_kv(q, 1e-6, c24, 0, 60.0, &info);
         CHECK(info.iterations == i0.iterations && e == e0, "cluster on a local problem: %d sweeps, %.3e against %d, %.3e",
