@@ -222,13 +222,25 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int
         }
         cut(n, cw, stretches, at);
         for (int k = 0; spatial && k < n; k++) stretch[order[k]] = at[k];
-        for (int a = 0; a < n; a++)   /* W_ab couples a and b both ways */
-            for (int k = W->p[a]; k < W->p[a + 1]; k++) {
-                int b = W->j[k];
-                if (stretch[b] != stretch[a] && block_nonzero(W->x + (size_t)k * bs * bs, bs))
-                    iface[a] = iface[b] = 1;
-            }
-        rc = gather_stretches(n, stretches, stretch, iface, c);
+        /* A vertex separator: of two coupled contacts of two stretches,
+         * the one of the stretch with the more weight left goes to the
+         * interface (one layer of contacts rather than both sides of
+         * the cut, and the stretches' interiors kept even). */
+        long *left = fc_calloc((size_t)stretches, sizeof *left);
+        if (left) {
+            for (int a = 0; a < n; a++) left[stretch[a]] += weight ? weight[a] : W->p[a + 1] - W->p[a];
+            for (int a = 0; a < n; a++)
+                for (int k = W->p[a]; k < W->p[a + 1] && !iface[a]; k++) {
+                    int b = W->j[k];
+                    if (iface[b] || stretch[b] == stretch[a] || !block_nonzero(W->x + (size_t)k * bs * bs, bs))
+                        continue;
+                    int out = left[stretch[a]] >= left[stretch[b]] ? a : b;
+                    iface[out] = 1;
+                    left[stretch[out]] -= weight ? weight[out] : W->p[out + 1] - W->p[out];
+                }
+            rc = gather_stretches(n, stretches, stretch, iface, c);
+            free(left);
+        }
     }
     free(cw); free(stretch); free(order); free(iface);
     if (spatial) free(at);

@@ -30,11 +30,10 @@ int fc_colour_blocks(const fc_matrix *W, int max_colours, fc_colouring *c);
 int fc_colour_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
                      int max_colours, fc_colouring *c);
 
-/* Block-parallel orders: `stretches` contiguous stretches of the contacts'
- * order (spatial: of a breadth-first order over W's blocks from a far contact)
- * at equal shares of weight[a] (NULL: W's blocks), or of the contacts, or given
- * parts (-1: the interface); a contact coupled to another stretch goes to the
- * interface, swept after them.  0: done; -1: out of memory or a bad part. */
+/* Block-parallel orders: stretches of the contacts' order (spatial: a
+ * breadth-first one) at equal shares of weight[a] (NULL: W's blocks), or of
+ * the contacts, or given parts, and the interface swept after them (W's: one
+ * of two coupled contacts; shared: both).  0: done; -1: no memory, bad part. */
 int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int spatial,
                       fc_colouring *c);
 int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
