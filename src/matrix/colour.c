@@ -200,6 +200,12 @@ static int bfs_blocks(const fc_matrix *W, int from, int *order, char *seen)
     return last < 0 ? order[n - 1] : last;
 }
 
+/* Contact a's weight in the stretches' shares: weight[a], or W's blocks. */
+static long stretch_weight(const fc_matrix *W, const long *weight, int a)
+{
+    return weight ? weight[a] : W->p[a + 1] - W->p[a];
+}
+
 int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int spatial,
                       fc_colouring *c)
 {
@@ -218,7 +224,7 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int
         }
         for (int k = 0; k < n; k++) {
             int a = order ? order[k] : k;
-            cw[k + 1] = cw[k] + (weight ? weight[a] : W->p[a + 1] - W->p[a]);
+            cw[k + 1] = cw[k] + stretch_weight(W, weight, a);
         }
         cut(n, cw, stretches, at);
         for (int k = 0; spatial && k < n; k++) stretch[order[k]] = at[k];
@@ -228,7 +234,7 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int
          * the cut, and the stretches' interiors kept even). */
         long *left = fc_calloc((size_t)stretches, sizeof *left);
         if (left) {
-            for (int a = 0; a < n; a++) left[stretch[a]] += weight ? weight[a] : W->p[a + 1] - W->p[a];
+            for (int a = 0; a < n; a++) left[stretch[a]] += stretch_weight(W, weight, a);
             for (int a = 0; a < n; a++)
                 for (int k = W->p[a]; k < W->p[a + 1] && !iface[a]; k++) {
                     int b = W->j[k];
@@ -236,7 +242,7 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int
                         continue;
                     int out = left[stretch[a]] >= left[stretch[b]] ? a : b;
                     iface[out] = 1;
-                    left[stretch[out]] -= weight ? weight[out] : W->p[out + 1] - W->p[out];
+                    left[stretch[out]] -= stretch_weight(W, weight, out);
                 }
             rc = gather_stretches(n, stretches, stretch, iface, c);
             free(left);
