@@ -74,6 +74,21 @@ int fc_par_min_set(int n);
         }                                                                              \
     } while (0)
 
+/* A loop over the count chunks of a chunked kernel (fc_chunks below)
+ * whose chunks cost unequal time (the cone projections' cases): handed
+ * out one at a time, so a thread that drew cheap chunks takes more; each
+ * chunk writes its own partial result, so the result does not depend on
+ * which thread ran it. */
+#define FC_PAR_CHUNKS(n, count, ...)                                                   \
+    do {                                                                               \
+        if (FC_PAR_ON(n)) {                                                            \
+            FC_PRAGMA(omp parallel for schedule(dynamic, 1) num_threads(fc_threads())) \
+            for (int k = 0; k < (count); k++) { __VA_ARGS__ }                          \
+        } else {                                                                       \
+            for (int k = 0; k < (count); k++) { __VA_ARGS__ }                          \
+        }                                                                              \
+    } while (0)
+
 /* A reduction over n items in chunks whose layout depends on n alone:
  * one chunk up to `one` items (the plain loop's sum: FC_CHUNK_MIN
  * entries, FC_CHUNK_MIN / d contacts), else a multiple of 8 chunks of

@@ -92,10 +92,9 @@ static double measure(int d, int nc, const double *mu, const double *mu_r, const
     int m = d * nc;
     fc_chunks c = fc_chunks_of(nc, ERR_CHUNK_MIN);
     err_part part[FC_CHUNKS_MAX];
-    FC_PAR_FOR(nc, , for (int k = 0; k < c.count; k++) {
-        measure_chunk(d, k * c.len, fc_chunk_end(c, k, nc), mu, mu_r, scale, r, u, diag, desaxce,
-                      part + k);
-    });
+    FC_PAR_CHUNKS(nc, c.count,
+                  measure_chunk(d, k * c.len, fc_chunk_end(c, k, nc), mu, mu_r, scale, r, u,
+                                diag, desaxce, part + k););
     /* s = max(||scale||, ||r||, ||u||): the plain sums when safe; an
      * overflowed sum's careful norm; a sum below the safe range (a zero
      * vector, r at a cold start) bounds its norm far below ERR_TINY_NORM,
