@@ -6,6 +6,11 @@
 # build directory).  Run after the CMake build; run again after changes.
 set -e
 cd "$(dirname "$0")/.."
+# a relative FRICON_BUILD_DIR names a folder of the checkout (pip builds in python/)
+case "${FRICON_BUILD_DIR:-}" in
+    ""|/*) ;;
+    *) FRICON_BUILD_DIR="$(pwd)/$FRICON_BUILD_DIR"; export FRICON_BUILD_DIR ;;
+esac
 [ -x .venv/bin/python3 ] || /usr/bin/python3 -m venv --system-site-packages .venv
 # the environment is not part of the checkout
 [ -f .venv/.gitignore ] || printf '*\n' > .venv/.gitignore
