@@ -724,7 +724,9 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             }
             ps = &pr;
             r = w.rp;
-            fc_log(opt, 1, "nsgs: the stretches renumbered");
+            int moved = 0;
+            for (int i = 0; i < nc; i++) moved += w.orig[i] != i;
+            fc_log(opt, 1, "nsgs: the stretches renumbered (%d of %d contacts moved)", moved, nc);
         }
     }
     /* the half sweep: file order, fixed, W symmetric; W's block copy, if
