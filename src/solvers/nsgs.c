@@ -33,6 +33,11 @@
  * the same inside each stretch (its thread alone writes its contacts' t),
  * the interface's blocks gathered in full (fc_bsr_upper_stretches).
  *
+ * The stretches' numbering (nsgs.renumber, renumber below): the sweeps,
+ * the measure and Anderson run with contact col.member[i] stored at
+ * position i, so that a stretch's per-contact data is one contiguous
+ * range; r and u are returned in the problem's numbering.
+ *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
