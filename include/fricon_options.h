@@ -86,6 +86,15 @@ typedef struct fc_nsgs_options {
                               the case each contact's r is in); the same
                               result for a given thread count either way;
                               0 auto (2); default 0                        */
+    int renumber;          /* the stretches' sweeps in their own numbering:
+                              contact i of the stretches' order stored at i
+                              (q, mu, r, the one-contact data, W's column
+                              indices), so that a stretch reads a
+                              contiguous range; r and u returned in the
+                              problem's numbering, the same iterates (the
+                              norms' sums in another order).  Not with
+                              equalities.  0 auto (on), 1 on, 2 off;
+                              default 0                                    */
 } fc_nsgs_options;
 
 /* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);

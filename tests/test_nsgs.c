@@ -307,18 +307,22 @@ static void test_half(void)
     if (p) half_against_full(p, "KaplasTower moved by 1e-9", 1.0, 0, 0);
 }
 
-static int half2_used, half2_stretches;
+static int half2_used, half2_stretches, half2_moved;
 static void half2_log(void *user, int level, const char *msg)
 {
     (void)user;
     (void)level;
+    const char *rn = strstr(msg, "the stretches renumbered (");
     if (strstr(msg, "the half sweep on the stretches")) half2_used = 1;
     if (strstr(msg, "stretches for")) half2_stretches = 1;
+    if (rn) half2_moved = atoi(rn + strlen("the stretches renumbered ("));
 }
 
-/* One 2-thread stretches' solve of p (nsgs.half = half) into r: 40 plain
- * sweeps from r = 0; whether the half sweep ran. */
-static int half2_run(const fc_problem *p, const char *name, int half, double omega, double *r)
+/* One 2-thread stretches' solve of p (nsgs.half = half, nsgs.renumber =
+ * renumber) into r: 40 plain sweeps from r = 0; whether the half sweep
+ * ran.  half2_moved: the contacts the renumbering moved (-1: none). */
+static int half2_run_rn(const fc_problem *p, const char *name, int half, int renumber, double omega,
+                        double *r)
 {
     int m = fc_problem_m(p);
     double *u = calloc((size_t)m, sizeof *u);
@@ -328,6 +332,7 @@ static int half2_run(const fc_problem *p, const char *name, int half, double ome
     opt.nsgs.order = 3;
     opt.nsgs.omega = omega;
     opt.nsgs.half = half;
+    opt.nsgs.renumber = renumber;
     opt.nsgs.anderson = 0;
     opt.max_iter = 40;
     opt.tolerance = 1e-300;
@@ -337,11 +342,53 @@ static int half2_run(const fc_problem *p, const char *name, int half, double ome
     fc_error err;
     memset(r, 0, (size_t)m * sizeof *r);
     half2_used = half2_stretches = 0;
+    half2_moved = -1;
     CHECK(fc_solve(p, "nsgs", &opt, r, u, NULL, &info, &err) == FC_OK, "%s: %s", name, err.msg);
     CHECK(half2_stretches, "%s: two threads did not sweep the stretches", name);
     CHECK(info.iterations == 40, "%s: %d sweeps, not 40", name, info.iterations);
-    free(u);
+    CHECK((renumber == 2) == (half2_moved < 0), "%s: nsgs.renumber %d, yet %s", name, renumber,
+          half2_moved < 0 ? "not renumbered" : "renumbered");
+    /* u returned in the problem's numbering: W r + q there (a local problem) */
+    double *u2 = calloc((size_t)m, sizeof *u2), du = 0.0, un = 0.0;
+    if (p->kind == FC_LOCAL) fc_problem_u(p, r, u2);
+    for (int i = 0; i < m && p->kind == FC_LOCAL; i++) {
+        du = fmax(du, fabs(u[i] - u2[i]));
+        un = fmax(un, fabs(u2[i]));
+    }
+    CHECK(du <= 1e-12 * un, "%s: the returned u differs from W r + q by %.3e of %.3e", name, du, un);
+    free(u); free(u2);
     return half2_used;
+}
+
+/* half2_run_rn with nsgs.renumber at its default. */
+static int half2_run(const fc_problem *p, const char *name, int half, double omega, double *r)
+{
+    return half2_run_rn(p, name, half, 0, omega, r);
+}
+
+/* The stretches renumbered (nsgs.renumber's default) against the
+ * problem's numbering (2), the half sweep and the full rows: the same
+ * updates in the same order, so the same r bit for bit, returned in the
+ * problem's numbering; check.h's error of each the same.  rh: the
+ * default's r with the half (nsgs.half = 1). */
+static void renumbered_against_not(const fc_problem *p, const char *name, double omega, const double *rh)
+{
+    int m = fc_problem_m(p);
+    double *r = calloc((size_t)m, sizeof *r), *rf = calloc((size_t)m, sizeof *rf);
+    half2_run_rn(p, name, 1, 2, omega, r);
+    CHECK(memcmp(r, rh, (size_t)m * sizeof *r) == 0, "%s: renumbered and not, the half sweep: r differs",
+          name);
+    double e1 = check_error(p, rh), e2 = check_error(p, r);
+    CHECK(e1 == e2, "%s: renumbered error %.17g, not %.17g", name, e1, e2);
+    half2_run_rn(p, name, 2, 1, omega, rf);
+    int moved = half2_moved;
+    CHECK(moved > 0, "%s: the renumbering moved no contact", name);
+    half2_run_rn(p, name, 2, 2, omega, r);
+    CHECK(memcmp(r, rf, (size_t)m * sizeof *r) == 0, "%s: renumbered and not, the full rows: r differs",
+          name);
+    printf("%-40s 2 threads renumbered (%d of %d contacts moved): the same r as not; error %.6e\n", name,
+           moved, p->nc, e1);
+    free(r); free(rf);
 }
 
 /* The half sweep on two threads (the stretches' order) against the full
@@ -362,6 +409,7 @@ static void half2_against_full(fc_problem *p, const char *name, double omega, in
     CHECK(used == symmetric, "%s: the half sweep on two threads %s", name, used ? "ran" : "did not run");
     half2_run(p, name, 1, omega, r2);
     CHECK(memcmp(rh, r2, (size_t)m * sizeof *rh) == 0, "%s: two runs at 2 threads differ", name);
+    renumbered_against_not(p, name, omega, rh);
     double dmax = 0.0, rmax = 0.0;
     for (int i = 0; i < m; i++) {
         dmax = fmax(dmax, fabs(rf[i] - rh[i]));

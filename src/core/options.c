@@ -52,6 +52,7 @@ static const fc_option_info table[] = {
     I(nsgs.level_min, -1, -1, INT_MAX, "the stretches' interface: levels of this many contacts on threads (0: in order on one; -1: 16, 0 under a passive OpenMP wait; the same result)"),
     I(nsgs.half, 0, 0, 2, "file-order or stretches' sweep on W's upper block triangle when W is symmetric: 0 auto (from 1000 contacts), 1 on, 2 off"),
     I(nsgs.cut, 0, 0, 2, "the stretches' cut: 0 auto (2), 1 the file order at equal shares of W's blocks, 2 a breadth-first order over W's blocks at equal shares of an estimated cost (blocks and each contact's case in r)"),
+    I(nsgs.renumber, 0, 0, 2, "the stretches' sweeps in their own numbering (contiguous per stretch; r returned in the problem's): 0 auto (on), 1 on, 2 off; not with equalities"),
     E(nsn.rho_strategy, FC_NSN_RHO_SPLIT_SPECTRAL, FC_NSN_RHO_ADAPTIVE, "nsn rho: 0 constant, 1 spectral, 2 split spectral, 3 adaptive"),
     D(nsn.rho, 1.0, 0, 1e12, OPEN_LO, "nsn constant rho, or factor of the spectral rho"),
     E(nsn.line_search, FC_NSN_LS_GOLDSTEIN, FC_NSN_LS_NONMONOTONE, "nsn line search: 0 none, 1 Goldstein-Price, 2 Armijo, 3 non-monotone"),

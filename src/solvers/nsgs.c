@@ -33,6 +33,11 @@
  * the same inside each stretch (its thread alone writes its contacts' t),
  * the interface's blocks gathered in full (fc_bsr_upper_stretches).
  *
+ * The stretches' numbering (nsgs.renumber, renumber below): the sweeps,
+ * the measure and Anderson run with contact col.member[i] stored at
+ * position i, so that a stretch's per-contact data is one contiguous
+ * range; r and u are returned in the problem's numbering.
+ *
  * All workspace is allocated once, before the sweeps. */
 #include "internal.h"
 #include "cone/cone.h"
@@ -98,6 +103,13 @@ typedef struct nsgs_work {
     int *split;         /* the stretches' half sweep: Wc from
                            fc_bsr_upper_stretches (no diagonal
                            blocks), row i scattering from split[i]    */
+    int *orig;          /* nc: renumbered (nsgs.renumber), the problem's
+                           contact stored at position i (the stretches'
+                           order; col.member then the identity, Wc's
+                           columns and all per-contact data by position);
+                           NULL: the problem's numbering                 */
+    double *qp, *rp;    /* m: q and the iterate r in that numbering      */
+    double *mup, *murp; /* nc: mu and mu_r (NULL without) in it          */
 } nsgs_work;
 
 static void work_free(nsgs_work *w)
@@ -120,6 +132,11 @@ static void work_free(nsgs_work *w)
     fc_matrix_free(w->Wh);
     free(w->t);
     free(w->split);
+    free(w->orig);
+    free(w->qp);
+    free(w->rp);
+    free(w->mup);
+    free(w->murp);
 }
 
 /* xorshift64* step of a local PRNG state. */
@@ -350,6 +367,64 @@ static int level_min_of(int level_min)
     return *p || *want ? 16 : 0;
 }
 
+/* nsgs.renumber: the stretches' sweeps in their order's numbering,
+ * position i holding contact col.member[i] (w->orig), so that a stretch's
+ * q, r, t and one-contact data are one contiguous range and a row's
+ * neighbours near it.  The stretches' members rise within a group, so
+ * each row's blocks, the half's split and the interface's levels keep
+ * their order: the same updates in the same order.  pp: p with q, mu and
+ * mu_r renumbered (its W not used by the sweeps, measure's u from Wc),
+ * and as the measure's scale the vector whose norm it takes, unmoved;
+ * w->rp: r (from r0) renumbered.  0: done, -1: out of memory. */
+static int renumber(nsgs_work *w, const fc_problem *p, const double *r0, fc_problem *pp)
+{
+    int n = w->col.n, d = p->d;
+    size_t m = (size_t)d * n, dd = (size_t)d * sizeof *r0;
+    int *inv = fc_calloc((size_t)n + 1, sizeof *inv), *id = fc_calloc((size_t)n + 1, sizeof *id);
+    char *done = fc_calloc((size_t)n + 1, 1);
+    w->qp = fc_calloc(m + 1, sizeof *w->qp);
+    w->rp = fc_calloc(m + 1, sizeof *w->rp);
+    w->mup = fc_calloc((size_t)n + 1, sizeof *w->mup);
+    w->murp = p->mu_r ? fc_calloc((size_t)n + 1, sizeof *w->murp) : NULL;
+    if (!inv || !id || !done || !w->qp || !w->rp || !w->mup || (p->mu_r && !w->murp)) {
+        free(inv); free(id); free(done);
+        return -1;
+    }
+    const int *mem = w->col.member;
+    for (int i = 0; i < n; i++) {
+        int a = mem[i];
+        inv[a] = i;
+        id[i] = i;
+        memcpy(w->qp + (size_t)d * i, p->q + (size_t)d * a, dd);
+        memcpy(w->rp + (size_t)d * i, r0 + (size_t)d * a, dd);
+        w->mup[i] = p->mu[a];
+        if (w->murp) w->murp[i] = p->mu_r[a];
+    }
+    fc_matrix *C = w->Wc;
+    for (int k = 0; k < C->p[n]; k++) C->j[k] = inv[C->j[k]];
+    /* loc[i] = the old loc[mem[i]], in place along each cycle of mem */
+    for (int s = 0; s < n; s++) {
+        if (done[s]) continue;
+        fc_local first = w->loc[s];
+        int i = s;
+        for (; mem[i] != s; i = mem[i]) {
+            w->loc[i] = w->loc[mem[i]];
+            done[i] = 1;
+        }
+        w->loc[i] = first;
+        done[i] = 1;
+    }
+    w->orig = w->col.member;
+    w->col.member = id;
+    *pp = *p;
+    pp->q = w->qp;
+    pp->mu = w->mup;
+    pp->mu_r = w->murp;
+    pp->w = p->w ? p->w : p->q;   /* measure_scale's vector: its norm alone counts */
+    free(inv); free(done);
+    return 0;
+}
+
 /* One Gauss-Seidel sweep; returns the number of contacts whose local
  * solve missed the local tolerance.  Coloured: one parallel region, the
  * colours in turn, each split in static chunks (the barrier at the end of
@@ -422,9 +497,9 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
 }
 
 /* y_a = q_a + (W x)_a for the contacts of rows i0 .. i1 of the stretches'
- * Wc (w->split): each row gathers W_aa (the contact's copy, loc[a].W) and
- * all its blocks, and scatters those from split[i] into rows later in
- * i0 .. i1 (d a constant in the inlined copies). */
+ * Wc: each row gathers W_aa (the contact's copy, loc[a].W) and all its
+ * blocks, and with the half (w->split) scatters those from split[i] into
+ * rows later in i0 .. i1 (d a constant in the inlined copies). */
 static inline void stretch_affine_d(const nsgs_work *w, int i0, int i1, const double *x,
                                     const double *q, double *y, int d)
 {
@@ -443,7 +518,7 @@ static inline void stretch_affine_d(const nsgs_work *w, int i0, int i1, const do
                 for (int r = 0; r < d; r++) acc[r] += B[c * d + r] * xb[c];
         }
         for (int r = 0; r < d; r++) y[(size_t)d * a + r] += acc[r];
-        for (int k = w->split[i]; k < H->p[i + 1]; k++) {
+        for (int k = w->split ? w->split[i] : H->p[i + 1]; k < H->p[i + 1]; k++) {
             const double *B = H->x + (size_t)k * d * d;
             double *yb = y + (size_t)H->j[k] * d;
             for (int c = 0; c < d; c++) {
@@ -463,9 +538,10 @@ static void stretch_affine_rows(const nsgs_work *w, int i0, int i1, const double
     else stretch_affine_d(w, i0, i1, x, q, y, d);
 }
 
-/* y = q + W x from the stretches' half: a stretch per thread (its scatter
- * stays in it), then the interface's rows, full, in static chunks; the
- * same sums whatever the schedule. */
+/* y = q + W x from the stretches' Wc (the half, or the full rows when
+ * renumbered): a stretch per thread (its scatter stays in it), then the
+ * interface's rows, full, in static chunks; the same sums whatever the
+ * schedule. */
 static void stretch_affine(const nsgs_work *w, int d, const double *x, const double *q, double *y)
 {
     const fc_colouring *c = &w->col;
@@ -484,13 +560,14 @@ static void stretch_affine(const nsgs_work *w, int d, const double *x, const dou
 /* The SPEC error at the sweep's (r, lambda), u into u; with equalities the
  * larger of the contact error and the equality residual (*eqres).  half:
  * u from the half sweep's triangle when there is one (half of W's reads;
- * W r to round-off), else from W. */
+ * W r to round-off), and from Wc when renumbered (p then the renumbered
+ * problem, W unused), else from W. */
 static double measure(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
                       const double *r, double *u, double *eqres, int half)
 {
     int m = fc_problem_m(p);
     if (half && w->Wh) fc_bsr_upper_affine(w->Wh, r, w->eq.neq ? w->qe : p->q, u);
-    else if (half && w->split) stretch_affine(w, p->d, r, w->eq.neq ? w->qe : p->q, u);
+    else if (half && (w->split || w->orig)) stretch_affine(w, p->d, r, w->eq.neq ? w->qe : p->q, u);
     else fc_affine(W, r, w->eq.neq ? w->qe : p->q, u);
     double err = fc_error_local(p, r, u);
     if (!w->eq.neq) return err;
@@ -541,6 +618,8 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     int m = m0 + neq;   /* the iterate: r, then lambda */
     const fc_nsgs_options *o = &opt->nsgs;
     nsgs_work w = {0};
+    fc_problem pr;             /* renumbered: p in the stretches' numbering */
+    const fc_problem *ps = p;  /* the sweeps' problem: p or &pr */
     fc_clock clk;
     fc_clock_start(&clk, opt);
     const fc_matrix *W = p->W;
@@ -640,6 +719,20 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             fc_log(opt, 1, e ? "nsgs: more than %d colours for %d contacts: file order"
                              : "nsgs: %d colours for %d contacts",
                    e ? fc_colour_limit(order, nc) : w.col.ncolours, nc);
+        /* the stretches' numbering; not with equalities (their blocks'
+         * V and the shift keep the problem's) */
+        if (w.col.stretches && !neq && o->renumber != 2) {
+            if (renumber(&w, p, r_out, &pr)) {
+                work_free(&w);
+                snprintf(info->message, sizeof info->message, "out of memory");
+                return FC_STATUS_ERROR;
+            }
+            ps = &pr;
+            r = w.rp;
+            int moved = 0;
+            for (int i = 0; i < nc; i++) moved += w.orig[i] != i;
+            fc_log(opt, 1, "nsgs: the stretches renumbered (%d of %d contacts moved)", moved, nc);
+        }
     }
     /* the half sweep: file order, fixed, W symmetric; W's block copy, if
      * any, then no longer needed (the last u comes from p->W).  Out of
@@ -683,7 +776,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         if (o->shuffle && w.col.ncolours) shuffle(w.col.ncolours, w.corder, &seed);
         else if (o->shuffle) shuffle(nc, w.order, &seed);
         fc_copy(m, r, w.aa.on ? w.aa.x : w.x);   /* x0: fo_accel_save's copy, on threads */
-        missed = sweep(p, W, &w, &par, omega, r);
+        missed = sweep(ps, W, &w, &par, omega, r);
         it++;
         double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
         for (int i = 0; i < m; i++) {
@@ -706,7 +799,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                             : it == 1 || it - checked_at >= FC_NSGS_MEASURE_GAP ||
                               !(ratio * change > FC_NSGS_PREDICT_MARGIN * opt->tolerance);
         if (due || it >= opt->max_iter) {
-            err = measure(p, W, &w, r, u, &eqres, 1);
+            err = measure(ps, W, &w, r, u, &eqres, 1);
             checked_at = it;
             ratio = change > 0.0 ? err / change : 0.0;
             fc_log(opt, 1, "nsgs sweep %d error %.3e (%d local misses)", it, err, missed);
@@ -717,10 +810,15 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                 break;
             }
         }
-        fo_accel_apply(&w.aa, p, it - 1, err, NULL, r);   /* err: the last computed */
+        fo_accel_apply(&w.aa, ps, it - 1, err, NULL, r);   /* err: the last computed */
     }
     if (w.aa.extrapolated) memcpy(r, w.rlast, (size_t)m * sizeof *r); /* a checked iterate */
     if (w.aa.on) fc_log(opt, 1, "nsgs: %d accelerated sweeps accepted", w.aa.accepted);
+    if (w.orig) {   /* back to the problem's numbering */
+        for (int i = 0; i < nc; i++)
+            memcpy(r_out + (size_t)d * w.orig[i], r + (size_t)d * i, (size_t)d * sizeof *r);
+        r = r_out;
+    }
     if (neq) fc_eqb_shift(&w.eq, p->q, r + m0, w.qe);
     measure(p, W, &w, r, u, &eqres, 0);   /* the returned u from W itself */
     info->iterations = it;
