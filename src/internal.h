@@ -74,8 +74,9 @@ int fc_par_min_set(int n);
         }                                                                              \
     } while (0)
 
-/* A loop over the count chunks of a chunked kernel (fc_chunks below)
- * whose chunks cost unequal time (the cone projections' cases): handed
+/* A loop over the count chunks of a chunked kernel (fc_chunks below; the
+ * body sees the chunk's index as k) whose chunks cost unequal time (the
+ * cone projections' cases): handed
  * out one at a time, so a thread that drew cheap chunks takes more; each
  * chunk writes its own partial result, so the result does not depend on
  * which thread ran it. */
