@@ -9,6 +9,11 @@
 # mpirun -np 2 and -np 4) in build-mpi/, built with -DFRICON_MPI=ON after
 # install-deps.sh --mpi (Open MPI, METIS); only the command is built.
 set -e
+case "${1:-}" in
+  ""|--mpi|--sanitize|--tsan) ;;
+  -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; echo "usage: sh scripts/test.sh [--sanitize|--tsan|--mpi]"; exit 0 ;;
+  *) echo "scripts/test.sh: unknown option '$1' (usage: sh scripts/test.sh [--sanitize|--tsan|--mpi])" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 label=""
 targets=""
