@@ -95,6 +95,16 @@ typedef struct fc_nsgs_options {
                               norms' sums in another order).  Not with
                               equalities.  0 auto (on), 1 on, 2 off;
                               default 0                                    */
+    int phases;            /* the stretches in phases (nsgs and psor): 2
+                              cuts the order into 2 T pieces (T threads),
+                              the even pieces swept at once, then the odd
+                              ones, each thread one piece at a time: two
+                              pieces of a phase lie a piece apart, so
+                              almost no contact is left for the
+                              interface swept after them on one thread;
+                              1 one phase of T stretches side by side,
+                              a layer of contacts between them at the
+                              interface.  0 auto (2); default 0           */
 } fc_nsgs_options;
 
 /* Nonsmooth Newton solvers (nsn-ac, nsn-jm, nsn-fb, nsn-nm, nsn-hybrid);
@@ -405,6 +415,12 @@ typedef struct fc_nncg_options {
                               order, 4 parallel stretches of the file
                               order, 5 parallel slabs of the body graph
                               (4, 5 at 1 thread: 3); default 0           */
+    int phases;            /* orders 4 and 5: the parts in phases as
+                              nsgs.phases (2 T pieces, the even ones at
+                              once, then the odd ones; a contact between
+                              two slabs goes with the lower one, so that
+                              almost none is left for the interface); 1
+                              one phase; 0 auto (2); default 0            */
     int symmetric;         /* 1: each sweep forward then backward; default 0 */
     int accel;             /* acceleration of the sweeps: 0 none, 1 the
                               conjugate step (NNCG), 2 Anderson (the

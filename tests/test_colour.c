@@ -130,60 +130,69 @@ static int stretches_formed(const fc_colouring *c, int n, int S, int ordered, in
 }
 
 /* W's stretches (S = 2, 3; spatial: of the breadth-first order, by
- * uneven weights): interior contacts of two stretches never coupled by a
- * nonzero block. */
-static void check_stretch_blocks(const fc_problem *p, int S, int spatial)
+ * uneven weights; P phases, S * P groups): interior contacts of two
+ * groups of one phase never coupled by a nonzero block. */
+static void check_stretch_blocks(const fc_problem *p, int S, int P, int spatial)
 {
     fc_matrix *W = fc_matrix_to_bsr(p->W, p->d);
     long *wt = calloc((size_t)p->nc + 1, sizeof *wt);
     for (int a = 0; wt && a < p->nc; a++) wt[a] = 1 + a % 7;
     fc_colouring c;
-    CHECK(W && wt && fc_stretch_blocks(W, S, spatial ? wt : NULL, spatial, &c) == 0,
+    int G = S * P;
+    CHECK(W && wt && fc_stretch_blocks(W, S, P, spatial ? wt : NULL, spatial, &c) == 0,
           "%s: stretches failed", name(p));
     free(wt);
     if (!W || !c.start) { fc_matrix_free(W); return; }
-    int *group = calloc((size_t)p->nc, sizeof *group), bad = 0, bs2 = W->bs * W->bs;
-    CHECK(stretches_formed(&c, p->nc, S, !spatial, group), "%s: %d stretches not a partition", name(p), S);
+    CHECK(c.phases == P, "%s: %d phases asked, %d made", name(p), P, c.phases);
+    int *group = calloc((size_t)p->nc, sizeof *group), bad = 0, across = 0, bs2 = W->bs * W->bs;
+    CHECK(stretches_formed(&c, p->nc, G, !spatial && P == 1, group), "%s: %d stretches not a partition",
+          name(p), G);
     for (int a = 0; a < p->nc; a++)
         for (int k = W->p[a]; k < W->p[a + 1]; k++) {
             int b = W->j[k], nz = 0;
             for (int e = 0; e < bs2; e++) nz |= W->x[(size_t)k * bs2 + e] != 0.0;
-            bad += nz && group[a] < S && group[b] < S && group[a] != group[b];
+            int inner = nz && group[a] < G && group[b] < G && group[a] != group[b];
+            bad += inner && group[a] / S == group[b] / S;
+            across += inner && group[a] / S != group[b] / S;
         }
-    CHECK(bad == 0, "%s: %d couplings between two stretches", name(p), bad);
-    printf("%s: %d stretches%s, %d of %d contacts at the interface\n", name(p), S,
-           spatial ? " (breadth first)" : "", c.start[S + 1] - c.start[S], p->nc);
+    CHECK(bad == 0, "%s: %d couplings between two stretches of one phase", name(p), bad);
+    printf("%s: %d stretches in %d phases%s, %d of %d contacts at the interface, %d couplings across phases\n",
+           name(p), S, P, spatial ? " (breadth first)" : "", c.start[G + 1] - c.start[G], p->nc, across);
     free(group);
     fc_colouring_free(&c);
     fc_matrix_free(W);
 }
 
-/* H's stretches: no unknown of v touched by interior contacts of two
- * stretches. */
-static void check_stretch_shared(const fc_problem *p, int S)
+/* H's stretches (S a phase, P phases): no unknown of v touched by
+ * interior contacts of two stretches of one phase. */
+static void check_stretch_shared(const fc_problem *p, int S, int P)
 {
     fc_matrix *Hc = fc_matrix_to_csr(p->H);
     fc_matrix *Ht = Hc ? fc_csr_transpose(Hc) : NULL;
     fc_colouring c;
-    CHECK(Ht && fc_stretch_shared(p->nc, p->d, Ht, NULL, p->n, S, &c) == 0,
+    int G = S * P;
+    CHECK(Ht && fc_stretch_shared(p->nc, p->d, Ht, NULL, p->n, S, P, &c) == 0,
           "%s: stretches failed", name(p));
     if (!Ht || !c.start) { fc_matrix_free(Hc); fc_matrix_free(Ht); return; }
+    CHECK(c.phases == P, "%s: %d phases asked, %d made", name(p), P, c.phases);
     int *group = calloc((size_t)p->nc, sizeof *group), bad = 0;
     int *seen = malloc((size_t)p->n * sizeof *seen);
-    CHECK(stretches_formed(&c, p->nc, S, 1, group), "%s: %d stretches not a partition", name(p), S);
-    for (int i = 0; i < p->n; i++) seen[i] = -1;
-    for (int a = 0; a < p->nc; a++) {
-        if (group[a] == S) continue;
-        for (int row = p->d * a; row < p->d * a + p->d; row++)
-            for (int q = Ht->p[row]; q < Ht->p[row + 1]; q++) {
-                int u = Ht->j[q];
-                bad += seen[u] >= 0 && seen[u] != group[a];
-                seen[u] = group[a];
-            }
+    CHECK(stretches_formed(&c, p->nc, G, P == 1, group), "%s: %d stretches not a partition", name(p), G);
+    for (int ph = 0; ph < P; ph++) {
+        for (int i = 0; i < p->n; i++) seen[i] = -1;
+        for (int a = 0; a < p->nc; a++) {
+            if (group[a] == G || group[a] / S != ph) continue;
+            for (int row = p->d * a; row < p->d * a + p->d; row++)
+                for (int q = Ht->p[row]; q < Ht->p[row + 1]; q++) {
+                    int u = Ht->j[q];
+                    bad += seen[u] >= 0 && seen[u] != group[a];
+                    seen[u] = group[a];
+                }
+        }
     }
-    CHECK(bad == 0, "%s: %d unknowns shared by two stretches", name(p), bad);
-    printf("%s (global): %d stretches, %d of %d contacts at the interface\n", name(p), S,
-           c.start[S + 1] - c.start[S], p->nc);
+    CHECK(bad == 0, "%s: %d unknowns shared by two stretches of one phase", name(p), bad);
+    printf("%s (global): %d stretches in %d phases, %d of %d contacts at the interface\n", name(p), S, P,
+           c.start[G + 1] - c.start[G], p->nc);
     free(group);
     free(seen);
     fc_colouring_free(&c);
@@ -334,18 +343,22 @@ static void column(void)
     CHECK(p && p->kind == FC_GLOBAL && p->nc > 500, "column step: %d contacts", p ? p->nc : 0);
     if (!p || p->kind != FC_GLOBAL) { fc_mbd_world_free(w); return; }
     check_shared(p);
-    check_stretch_shared(p, 2);
-    check_stretch_shared(p, 3);
+    for (int P = 1; P <= 2; P++) {
+        check_stretch_shared(p, 2, P);
+        check_stretch_shared(p, 3, P);
+    }
     same_results(p, "nsgs-v", 2, 0, 15);
     same_results(p, "nsgs-v", 3, 0, 15);
     fc_problem *loc = NULL;
     CHECK(fc_problem_reduce(p, &loc, &err) == FC_OK, "reduce: %s", err.msg);
     if (loc) {
         check_blocks(loc);
-        check_stretch_blocks(loc, 2, 0);
-        check_stretch_blocks(loc, 3, 0);
-        check_stretch_blocks(loc, 2, 1);
-        check_stretch_blocks(loc, 3, 1);
+        for (int P = 1; P <= 2; P++) {
+            check_stretch_blocks(loc, 2, P, 0);
+            check_stretch_blocks(loc, 3, P, 0);
+            check_stretch_blocks(loc, 2, P, 1);
+            check_stretch_blocks(loc, 3, P, 1);
+        }
         same_results(loc, "nsgs", 2, 0, 15);
         same_results(loc, "psor", 2, 0, 15);
         same_results(loc, "nsgs", 3, 0, 15);
@@ -367,8 +380,10 @@ int main(void)
     for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
         fc_problem *p = test_load(local[i]);
         if (p) check_blocks(p);
-        if (p) check_stretch_blocks(p, 2, 0);
-        if (p) check_stretch_blocks(p, 2, 1);
+        for (int P = 1; p && P <= 2; P++) {
+            check_stretch_blocks(p, 2, P, 0);
+            check_stretch_blocks(p, 2, P, 1);
+        }
         fc_problem_free(p);
     }
     static const char *const global[] = {"global/Spheres-i099-356-679.hdf5",
@@ -376,7 +391,7 @@ int main(void)
     for (size_t i = 0; i < sizeof global / sizeof global[0]; i++) {
         fc_problem *p = test_load(global[i]);
         if (p) check_shared(p);
-        if (p) check_stretch_shared(p, 2);
+        for (int P = 1; p && P <= 2; P++) check_stretch_shared(p, 2, P);
         fc_problem_free(p);
     }
     dense();

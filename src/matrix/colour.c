@@ -206,18 +206,18 @@ static long stretch_weight(const fc_matrix *W, const long *weight, int a)
     return weight ? weight[a] : W->p[a + 1] - W->p[a];
 }
 
-int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int spatial,
-                      fc_colouring *c)
+int fc_stretch_blocks(const fc_matrix *W, int stretches, int phases, const long *weight,
+                      int spatial, fc_colouring *c)
 {
     memset(c, 0, sizeof *c);
-    if (W->kind != FC_MAT_BSR || stretches < 1) return -1;
-    int n = W->rows / W->bs, bs = W->bs, rc = -1;
+    if (W->kind != FC_MAT_BSR || stretches < 1 || phases < 1) return -1;
+    int n = W->rows / W->bs, bs = W->bs, rc = -1, G = stretches * phases;
     long *cw = fc_calloc((size_t)n + 1, sizeof *cw);
     int *stretch = fc_calloc((size_t)n + 1, sizeof *stretch);
     int *order = spatial ? fc_calloc((size_t)n + 1, sizeof *order) : NULL;
-    int *at = spatial ? fc_calloc((size_t)n + 1, sizeof *at) : stretch;   /* by position */
+    int *at = fc_calloc((size_t)n + 1, sizeof *at);   /* by position */
     char *iface = fc_calloc((size_t)n + 1, 1);
-    if (cw && stretch && iface && (!spatial || (order && at))) {
+    if (cw && stretch && iface && at && (!spatial || order)) {
         if (spatial && n > 0) {   /* from a far contact: the last reached from contact 0 */
             bfs_blocks(W, bfs_blocks(W, 0, order, iface), order, iface);
             memset(iface, 0, (size_t)n);
@@ -226,92 +226,96 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int
             int a = order ? order[k] : k;
             cw[k + 1] = cw[k] + stretch_weight(W, weight, a);
         }
-        cut(n, cw, stretches, at);
-        for (int k = 0; spatial && k < n; k++) stretch[order[k]] = at[k];
-        /* A vertex separator: of two coupled contacts of two stretches,
-         * the one of the stretch with the more weight left goes to the
-         * interface (one layer of contacts rather than both sides of
-         * the cut, and the stretches' interiors kept even). */
-        long *left = fc_calloc((size_t)stretches, sizeof *left);
+        cut(n, cw, G, at);
+        /* piece k of the order: phase k % phases, the groups numbered by phase */
+        for (int k = 0; k < n; k++)
+            stretch[order ? order[k] : k] = at[k] % phases * stretches + at[k] / phases;
+        /* A vertex separator: of two coupled contacts of two groups of one
+         * phase, the one of the group with the more weight left goes to the
+         * interface (one layer of contacts rather than both sides of the
+         * cut, and the groups' interiors kept even). */
+        long *left = fc_calloc((size_t)G, sizeof *left);
         if (left) {
             for (int a = 0; a < n; a++) left[stretch[a]] += stretch_weight(W, weight, a);
             for (int a = 0; a < n; a++)
                 for (int k = W->p[a]; k < W->p[a + 1] && !iface[a]; k++) {
                     int b = W->j[k];
-                    if (iface[b] || stretch[b] == stretch[a] || !block_nonzero(W->x + (size_t)k * bs * bs, bs))
+                    if (iface[b] || stretch[b] == stretch[a] || stretch[b] / stretches != stretch[a] / stretches ||
+                        !block_nonzero(W->x + (size_t)k * bs * bs, bs))
                         continue;
                     int out = left[stretch[a]] >= left[stretch[b]] ? a : b;
                     iface[out] = 1;
                     left[stretch[out]] -= stretch_weight(W, weight, out);
                 }
-            rc = gather_stretches(n, stretches, stretch, iface, c);
+            rc = gather_stretches(n, G, stretch, iface, c);
+            if (!rc) c->phases = phases;
             free(left);
         }
     }
-    free(cw); free(stretch); free(order); free(iface);
-    if (spatial) free(at);
+    free(cw); free(stretch); free(order); free(iface); free(at);
     return rc;
 }
 
-/* The interface of the parts stretch[] (0 .. S-1; -1: the interface) of
- * the contacts: also a contact touching an unknown another part touches
+/* The interface of the parts stretch[] (0 .. G-1; -1: the interface) of
+ * the contacts in P phases (part g in phase g / (G / P)): also a contact
+ * touching an unknown that another part of its phase touches
  * (fc_stretch_shared, fc_parts_shared). */
 static int shared_interface(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
-                            int stretches, const int *stretch, fc_colouring *c)
+                            int G, int P, const int *stretch, fc_colouring *c)
 {
     const fc_matrix *S[2] = {A, B};
-    int rc = -1;
-    int *lo = fc_calloc((size_t)ncols + 1, sizeof *lo);
-    int *hi = fc_calloc((size_t)ncols + 1, sizeof *hi);
+    int rc = -1, per = G / P;
+    int *owner = fc_calloc((size_t)ncols * P + 1, sizeof *owner);   /* the part of each phase touching u */
+    char *clash = fc_calloc((size_t)ncols + 1, 1);                    /* u touched by two parts of a phase */
     char *iface = fc_calloc((size_t)nc + 1, 1);
-    if (lo && hi && iface) {
-        /* lo, hi: the first and last stretch touching each unknown */
-        for (int k = 0; k < ncols; k++) { lo[k] = stretches; hi[k] = -1; }
+    if (owner && clash && iface) {
+        for (size_t k = 0; k < (size_t)ncols * P; k++) owner[k] = -1;
         for (int a = 0; a < nc; a++)
             for (int s = 0; s < 2 && stretch[a] >= 0; s++)
                 for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++) {
-                    int u = S[s]->j[k];
-                    if (stretch[a] < lo[u]) lo[u] = stretch[a];
-                    if (stretch[a] > hi[u]) hi[u] = stretch[a];
+                    int *o = owner + (size_t)S[s]->j[k] * P + stretch[a] / per;
+                    if (*o < 0) *o = stretch[a];
+                    else if (*o != stretch[a]) clash[S[s]->j[k]] = 1;
                 }
         for (int a = 0; a < nc; a++) {
             iface[a] = stretch[a] < 0;
             for (int s = 0; s < 2; s++)
-                for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++) {
-                    int u = S[s]->j[k];
-                    if (lo[u] != hi[u]) iface[a] = 1;
-                }
+                for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++)
+                    if (clash[S[s]->j[k]]) iface[a] = 1;
         }
-        rc = gather_stretches(nc, stretches, stretch, iface, c);
+        rc = gather_stretches(nc, G, stretch, iface, c);
+        if (!rc) c->phases = P;
     }
-    free(lo); free(hi); free(iface);
+    free(owner); free(clash); free(iface);
     return rc;
 }
 
 int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
-                      int stretches, fc_colouring *c)
+                      int stretches, int phases, fc_colouring *c)
 {
     memset(c, 0, sizeof *c);
-    if (stretches < 1) return -1;
-    int rc = -1;
+    if (stretches < 1 || phases < 1) return -1;
+    int rc = -1, G = stretches * phases;
     long *cw = fc_calloc((size_t)nc + 1, sizeof *cw);
     int *stretch = fc_calloc((size_t)nc + 1, sizeof *stretch);
     if (cw && stretch) {
         for (int a = 0; a < nc; a++) cw[a + 1] = a + 1;
-        cut(nc, cw, stretches, stretch);
-        rc = shared_interface(nc, d, A, B, ncols, stretches, stretch, c);
+        cut(nc, cw, G, stretch);
+        for (int a = 0; a < nc; a++) stretch[a] = stretch[a] % phases * stretches + stretch[a] / phases;
+        rc = shared_interface(nc, d, A, B, ncols, G, phases, stretch, c);
     }
     free(cw); free(stretch);
     return rc;
 }
 
 int fc_parts_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
-                    int parts, const int *part, fc_colouring *c)
+                    int parts, int phases, const int *part, fc_colouring *c)
 {
     memset(c, 0, sizeof *c);
     for (int a = 0; a < nc; a++)
         if (part[a] < -1 || part[a] >= parts) return -1;
-    return parts < 1 ? -1 : shared_interface(nc, d, A, B, ncols, parts, part, c);
+    return parts < 1 || phases < 1 || parts % phases ? -1
+                                                     : shared_interface(nc, d, A, B, ncols, parts, phases, part, c);
 }
 
 /* Breadth first over the bodies from `from` (level[] -1 where unreached),
@@ -348,7 +352,7 @@ void fc_body_contacts(int nc, int nb, const int *body, int *ptr, int *con)
     ptr[0] = 0;
 }
 
-int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int *part)
+int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int phases, int *part)
 {
     int rc = -1;
     int *bp = fc_calloc((size_t)nb + 2, sizeof *bp), *bc = fc_calloc((size_t)2 * nc + 1, sizeof *bc);
@@ -392,15 +396,18 @@ int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts
         bpart[b] = total > 0 ? (int)(before * parts / total) : 0;
         before += bw[b];
     }
-    /* a contact: its bodies' part, -1 (the interface) when they differ */
+    /* a contact: its bodies' slab; when they differ, -1 (the interface),
+     * or in phases the lower slab (the slab next to it is of the other
+     * phase), the slab k numbered k % phases * (parts / phases) + k / phases */
     for (int a = 0; a < nc; a++) {
         int pa = -2;
         for (int e = 0; e < 2; e++) {
             int b = body[2 * a + e];
             if (b < 0) continue;
-            pa = pa == -2 || pa == bpart[b] ? bpart[b] : -1;
+            pa = pa == -2 || pa == bpart[b] ? bpart[b] : phases > 1 ? (pa < bpart[b] ? pa : bpart[b]) : -1;
         }
-        part[a] = pa == -2 ? 0 : pa;
+        pa = pa == -2 ? 0 : pa;
+        part[a] = pa < 0 ? -1 : pa % phases * (parts / phases) + pa / phases;
     }
     free(bpart);
     free(bw);

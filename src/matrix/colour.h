@@ -17,6 +17,8 @@ typedef struct fc_colouring {
     int stretches;  /* > 0: a block order (fc_stretch_*): groups 0 ..
                        stretches-1 are swept in parallel, one thread
                        each in order, then group `stretches` in order */
+    int phases;     /* > 1: phase p (in turn) sweeps groups p g .. p g +
+                       g - 1 at once, g = stretches / phases */
 } fc_colouring;
 
 /* Colours of W's block graph (block-CSR, a block row per contact): a and
@@ -33,20 +35,22 @@ int fc_colour_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int 
 /* Block-parallel orders: stretches of the contacts' order (spatial: a
  * breadth-first one) at equal shares of weight[a] (NULL: W's blocks), or of
  * the contacts, or given parts, and the interface swept after them (W's: one
- * of two coupled contacts; shared: both).  0: done; -1: no memory, bad part. */
-int fc_stretch_blocks(const fc_matrix *W, int stretches, const long *weight, int spatial,
-                      fc_colouring *c);
+ * of two coupled contacts; shared: both).  Phases > 1: stretches * phases
+ * pieces, piece k in phase k % phases, so that a phase's pieces lie apart
+ * (an interface only where they couple).  0: done; -1: no memory, bad part. */
+int fc_stretch_blocks(const fc_matrix *W, int stretches, int phases, const long *weight,
+                      int spatial, fc_colouring *c);
 int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
-                      int stretches, fc_colouring *c);
+                      int stretches, int phases, fc_colouring *c);
 int fc_parts_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int ncols,
-                    int parts, const int *part, fc_colouring *c);
+                    int parts, int phases, const int *part, fc_colouring *c);
 
 /* Each body's contacts a (body[2a], body[2a+1]; -1 none), ascending: con[ptr[b]..ptr[b+1]). */
 void fc_body_contacts(int nc, int nb, const int *body, int *ptr, int *con);
 
-/* part[a]: bodies (body[2a], body[2a+1]; -1 none) by breadth-first level from a
- * far body, in slabs of equal weight[a] (NULL: 1); -1 between two slabs.  0; -1: no memory. */
-int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int *part);
+/* part[a]: bodies (body[2a], body[2a+1]; -1 none) by breadth-first level from a far body, in slabs
+ * of equal weight[a] (NULL: 1); between two -1, in phases the lower (as pieces).  0; -1: no memory. */
+int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts, int phases, int *part);
 
 void fc_colouring_free(fc_colouring *c);
 

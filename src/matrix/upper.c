@@ -150,7 +150,8 @@ done:
 /* The stretches' half sweep (nsgs on threads): symmetric A in the order of
  * c (fc_stretch_blocks), row i block row c->member[i] without its diagonal
  * block (nsgs keeps it with the contact); a stretch's row a its blocks to the interface
- * (gathered only: the interface is swept later, by any thread), then to
+ * and to the groups of the other phases (gathered only: swept at another
+ * time, by any thread), then to
  * its own stretch's later contacts, from (*split)[i] (gathered and,
  * transposed, scattered into the stretch's own accumulator); an interface
  * row every block ((*split)[i] its end).  NULL: out of memory. */
@@ -164,10 +165,16 @@ fc_matrix *fc_bsr_upper_stretches(const fc_matrix *A, const fc_colouring *c, int
     if (!grp || !sp) goto done;
     for (int g = 0; g <= S; g++)
         for (int i = c->start[g]; i < c->start[g + 1]; i++) grp[c->member[i]] = g;
-    /* keep(a, b): 1 gathered only (b at the interface, or a is), 2 also
-     * scattered (b later in a's own stretch), 0 dropped (earlier in a's
-     * stretch: t brings it; another stretch's: zero by the cut) */
-#define KEEP(a, b) (grp[a] == S || grp[b] == S ? 1 : grp[a] == grp[b] && (b) > (a) ? 2 : 0)
+    /* keep(a, b): 1 gathered only (b at the interface, or a is, or b in
+     * a group of another phase), 2 also scattered (b later in a's own
+     * stretch), 0 dropped (earlier in a's stretch: t brings it; another
+     * stretch's of the same phase: zero by the cut) */
+    int per = c->phases > 1 ? S / c->phases : S;   /* the groups of a phase */
+#define KEEP(a, b)                                                                                 \
+    (grp[a] == S || grp[b] == S         ? 1                                                        \
+     : grp[a] == grp[b]                 ? ((b) > (a) ? 2 : 0)                                      \
+     : grp[a] / per != grp[b] / per     ? 1                                                        \
+                                        : 0)
     long nb = 0;
     for (int a = 0; a < n; a++)
         for (int k = A->p[a]; k < A->p[a + 1]; k++)

@@ -172,21 +172,25 @@ static void sweep_members(nncg_work *w, const fc_local_params *par, const int *m
         for (int i = hi - 1; i >= lo; i--) contact_v(w, par, mem[i], i > lo ? mem[i - 1] : -1, r);
 }
 
-/* One sweep of the parts at once, then the interface (backward: the
- * reverse).  Parts' contacts touch no common body, so no two threads
- * read or write one entry of v or r. */
+/* One sweep of the parts at once, phase by phase, then the interface
+ * (backward: the reverse).  The parts of one phase touch no common body,
+ * so no two threads read or write one entry of v or r. */
 static void sweep_parts(nncg_work *w, const fc_local_params *par, int backward, double *r)
 {
     const fc_colouring *c = &w->col;
-    int S = c->stretches, nt = fc_threads();
+    int S = c->stretches, nt = fc_threads(), P = c->phases > 1 ? c->phases : 1, per = S / P;
     double t0 = thread_cpu();
     if (backward) sweep_members(w, par, c->member, c->start[S], c->start[S + 1], 1, r);
     double ti = thread_cpu() - t0;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1)
-    for (int s = 0; s < S; s++) {
-        double ts = thread_cpu();
-        sweep_members(w, par, c->member, c->start[s], c->start[s + 1], backward, r);
-        w->part_cpu[s] += thread_cpu() - ts;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    for (int k = 0; k < P; k++) {
+        int ph = backward ? P - 1 - k : k;
+#pragma omp for schedule(static, 1)
+        for (int s = ph * per; s < ph * per + per; s++) {
+            double ts = thread_cpu();
+            sweep_members(w, par, c->member, c->start[s], c->start[s + 1], backward, r);
+            w->part_cpu[s] += thread_cpu() - ts;
+        }
     }
     t0 = thread_cpu();
     if (!backward) sweep_members(w, par, c->member, c->start[S], c->start[S + 1], 0, r);
@@ -754,9 +758,10 @@ out:
 static int setup_parts(const fc_options *opt, nncg_work *w, const double *r)
 {
     int order = resolve_order(opt->nncg.order, w->nc), nc = w->nc, d = w->d, T = fc_threads(), e;
+    int P = opt->nncg.phases == 1 ? 1 : 2, G = T * P;
     if (order != NNCG_STRETCHES && order != NNCG_SLABS) return 0;
     if (order == NNCG_STRETCHES) {
-        e = fc_stretch_shared(nc, d, w->Ht, w->Gt, w->n, T, &w->col);
+        e = fc_stretch_shared(nc, d, w->Ht, w->Gt, w->n, T, P, &w->col);
     } else {
         int *part = fc_calloc((size_t)nc + 1, sizeof *part), *wt = fc_calloc((size_t)nc + 1, sizeof *wt);
         const fc_nncg_options *o = &opt->nncg;
@@ -765,17 +770,17 @@ static int setup_parts(const fc_options *opt, nncg_work *w, const double *r)
         for (int a = 0; wt && w->vs.val && a < nc; a++)
             wt[a] = fc_vsweep_probe(&w->vs, a, &par, w->w + (size_t)d * a, r + (size_t)d * a, w->v)
                         ? NNCG_SOLVE_WEIGHT : 1;
-        e = !part || !wt || fc_level_parts(nc, w->n, w->body, w->vs.val ? wt : NULL, T, part)
-                ? -1 : fc_parts_shared(nc, d, w->Ht, w->Gt, w->n, T, part, &w->col);
+        e = !part || !wt || fc_level_parts(nc, w->n, w->body, w->vs.val ? wt : NULL, G, P, part)
+                ? -1 : fc_parts_shared(nc, d, w->Ht, w->Gt, w->n, G, P, part, &w->col);
         free(part);
         free(wt);
     }
-    if (e || !(w->part_cpu = fc_calloc((size_t)T + 1, sizeof *w->part_cpu)) ||
+    if (e || !(w->part_cpu = fc_calloc((size_t)G + 1, sizeof *w->part_cpu)) ||
         !(w->solves = fc_calloc((size_t)nc + 1, sizeof *w->solves)))
         return -1;
-    fc_log(opt, 1, "nncg: %d %s for %d contacts, %d at the interface (the first part %d, the last %d)", T,
-           order == NNCG_STRETCHES ? "stretches" : "slabs", nc, w->col.start[T + 1] - w->col.start[T],
-           w->col.start[1] - w->col.start[0], w->col.start[T] - w->col.start[T - 1]);
+    fc_log(opt, 1, "nncg: %d %s in %d phases for %d contacts, %d at the interface (the first part %d, the last %d)", G,
+           order == NNCG_STRETCHES ? "stretches" : "slabs", P, nc, w->col.start[G + 1] - w->col.start[G],
+           w->col.start[1] - w->col.start[0], w->col.start[G] - w->col.start[G - 1]);
     return 0;
 }
 

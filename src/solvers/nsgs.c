@@ -33,6 +33,12 @@
  * the same inside each stretch (its thread alone writes its contacts' t),
  * the interface's blocks gathered in full (fc_bsr_upper_stretches).
  *
+ * The stretches' phases (nsgs.phases, fc_stretch_blocks): with 2 the
+ * order is cut into twice as many pieces as threads, the even pieces
+ * swept at once, then the odd ones; a piece's rows gather the blocks to
+ * the other phase's pieces in full, as those to the interface, which is
+ * then at most a few contacts.
+ *
  * The stretches' numbering (nsgs.renumber, renumber below): the sweeps,
  * the measure and Anderson run with contact col.member[i] stored at
  * position i, so that a stretch's per-contact data is one contiguous
@@ -462,16 +468,18 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
         return missed;
     }
     int nt = fc_threads();
-    if (c->stretches) {   /* one stretch per thread, then the interface's levels */
-        int S = c->stretches;
+    if (c->stretches) {   /* one stretch per thread (phase by phase), then the interface's levels */
+        int P = c->phases > 1 ? c->phases : 1, per = c->stretches / P;
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
         {
+            for (int ph = 0; ph < P; ph++) {
 #pragma omp for schedule(static, 1)
-            for (int s = 0; s < S; s++)
-                for (int i = c->start[s]; i < c->start[s + 1]; i++) {
-                    if (i + 1 < c->start[s + 1]) prefetch_row(w->Wc, d, i + 1, &w->loc[c->member[i + 1]]);
-                    missed += stretch_update(w, i, par, omega, q, r, d);
-                }
+                for (int s = ph * per; s < ph * per + per; s++)
+                    for (int i = c->start[s]; i < c->start[s + 1]; i++) {
+                        if (i + 1 < c->start[s + 1]) prefetch_row(w->Wc, d, i + 1, &w->loc[c->member[i + 1]]);
+                        missed += stretch_update(w, i, par, omega, q, r, d);
+                    }
+            }
             for (int g = 0; g < w->nseg; g++) {
                 if (w->seg_par[g]) {
 #pragma omp for schedule(static)
@@ -672,7 +680,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         if (order == FC_ORDER_STRETCHES) {
             /* a non-finite r: the zeros (w.rlast, not yet set) the sweeps start from */
             long *wt = bycost ? cut_weights(W, p, fc_all_finite((size_t)m0, r) ? r : w.rlast) : NULL;
-            if (wt || !bycost) e = fc_stretch_blocks(W, fc_threads(), wt, bycost, &w.col);
+            if (wt || !bycost) e = fc_stretch_blocks(W, fc_threads(), o->phases == 1 ? 1 : 2, wt, bycost, &w.col);
             free(wt);
         } else
             e = fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
@@ -711,8 +719,8 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         if (w.col.stretches) {
             int on = 0;   /* interface contacts in the levels swept on threads */
             for (int g = 0; g < w.nseg; g++) on += w.seg_par[g] ? w.seg_ptr[g + 1] - w.seg_ptr[g] : 0;
-            fc_log(opt, 1, "nsgs: %d stretches for %d contacts, %d at the interface in %d levels "
-                   "(%d contacts on threads, %d segments)", w.col.stretches, nc,
+            fc_log(opt, 1, "nsgs: %d stretches in %d phases for %d contacts, %d at the interface in %d levels "
+                   "(%d contacts on threads, %d segments)", w.col.stretches, w.col.phases, nc,
                    w.col.start[w.col.stretches + 1] - w.col.start[w.col.stretches], w.nlev, on, w.nseg);
         }
         else

@@ -195,12 +195,15 @@ static void sweep(const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
         return;
     }
     int nt = fc_threads();
-    if (c->stretches) {   /* one stretch per thread, then the interface */
-        int S = c->stretches;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1)
-        for (int s = 0; s < S; s++)
-            for (int i = c->start[s]; i < c->start[s + 1]; i++)
-                update(p, Ht, Gt, loc, par, r, v, c->member[i]);
+    if (c->stretches) {   /* one stretch per thread (phase by phase), then the interface */
+        int S = c->stretches, P = c->phases > 1 ? c->phases : 1, per = S / P;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+        for (int ph = 0; ph < P; ph++) {
+#pragma omp for schedule(static, 1)
+            for (int s = ph * per; s < ph * per + per; s++)
+                for (int i = c->start[s]; i < c->start[s + 1]; i++)
+                    update(p, Ht, Gt, loc, par, r, v, c->member[i]);
+        }
         for (int i = c->start[S]; i < c->start[S + 1]; i++)
             update(p, Ht, Gt, loc, par, r, v, c->member[i]);
         return;
@@ -299,15 +302,15 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
     int order = fc_sweep_order(o->order, nc);
     if (order != FC_ORDER_FILE) {
         int e = order == FC_ORDER_STRETCHES
-                    ? fc_stretch_shared(nc, d, Ht, Gt, n, fc_threads(), &col)
+                    ? fc_stretch_shared(nc, d, Ht, Gt, n, fc_threads(), o->phases == 1 ? 1 : 2, &col)
                     : fc_colour_shared(nc, d, Ht, Gt, n, fc_colour_limit(order, nc), &col);
         if (e < 0) {
             snprintf(info->message, sizeof info->message, "out of memory");
             goto done;
         }
         if (col.stretches)
-            fc_log(opt, 1, "nsgs-v: %d stretches for %d contacts, %d at the interface",
-                   col.stretches, nc, col.start[col.stretches + 1] - col.start[col.stretches]);
+            fc_log(opt, 1, "nsgs-v: %d stretches in %d phases for %d contacts, %d at the interface",
+                   col.stretches, col.phases, nc, col.start[col.stretches + 1] - col.start[col.stretches]);
         else
             fc_log(opt, 1, e ? "nsgs-v: more than %d colours for %d contacts: file order"
                              : "nsgs-v: %d colours for %d contacts",
