@@ -28,10 +28,11 @@
 # 1. per-sweep time, nsgs without Anderson (plain sweeps), in four
 #    settings: file order with 1 thread, coloured order (nsgs.order=2)
 #    with 1 thread and with 2, the stretches (nsgs.order=3, auto's
-#    choice from 2 threads; with 1 thread it is the file order) with 2,
-#    and the stretches with their interface's levels on the threads
-#    (nsgs.level_min=L, --level-min L, default 16; the same sweeps and bits:
-#    docs/measurements.md, twenty-first session).  A time is the difference of two solves,
+#    choice from 2 threads, in two phases; with 1 thread it is the file
+#    order) with 2, and the stretches in one phase (nsgs.phases=1, before
+#    the twenty-ninth session) with their interface's levels on the
+#    threads (nsgs.level_min=L, --level-min L, default 16; the same sweeps
+#    and bits as in order: docs/measurements.md, twenty-first session).  A time is the difference of two solves,
 #    K + 10 and 10 sweeps (the error measured only at the last one), over K:
 #    the set-up (conversions, colouring) cancels.  The settings are run in
 #    turn, N times (default 5), and the median is kept.
@@ -87,19 +88,19 @@ if [ ${#FILES[@]} -eq 0 ]; then
   FILES=("$f")
 fi
 
-# seconds of one solve: file, sweeps, threads, order, nsgs.level_min (the
-# wait between OpenMP regions: fricon's own choice, app/main.c, unless set here)
+# seconds of one solve: file, sweeps, threads, order, nsgs.level_min, nsgs.phases
+# (the wait between OpenMP regions: fricon's own choice, app/main.c, unless set here)
 solve_s() {
   "$FRICON" solve "$1" --solver nsgs --cold \
     --tol 1e-300 --max-iter "$2" --threads "$3" --set nsgs.order="$4" --set nsgs.anderson=0 \
-    --set nsgs.level_min="${5:-0}" --set nsgs.error_every="$2" --json 2>/dev/null |
+    --set nsgs.level_min="${5:-0}" --set nsgs.phases="${6:-0}" --set nsgs.error_every="$2" --json 2>/dev/null |
     sed -n 's/.*"seconds": *\([0-9.e+-]*\).*/\1/p'
 }
-# milliseconds per sweep: file, threads, order, nsgs.level_min
+# milliseconds per sweep: file, threads, order, nsgs.level_min, nsgs.phases
 sweep_ms() {
   local a b
-  a=$(solve_s "$1" 10 "$2" "$3" "${4:-0}")
-  b=$(solve_s "$1" $((K + 10)) "$2" "$3" "${4:-0}")
+  a=$(solve_s "$1" 10 "$2" "$3" "${4:-0}" "${5:-0}")
+  b=$(solve_s "$1" $((K + 10)) "$2" "$3" "${4:-0}" "${5:-0}")
   awk -v a="$a" -v b="$b" -v k="$K" 'BEGIN { printf "%.4f\n", 1000 * (b - a) / k }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -112,7 +113,7 @@ for f in "${FILES[@]}"; do
     sweep_ms "$f" 1 2 >>"$tmp/col1"
     sweep_ms "$f" 2 2 >>"$tmp/col2"
     sweep_ms "$f" 2 3 >>"$tmp/str2"
-    sweep_ms "$f" 2 3 "$LEVELMIN" >>"$tmp/lev2"
+    sweep_ms "$f" 2 3 "$LEVELMIN" 1 >>"$tmp/lev2"
   done
   file1=$(median <"$tmp/file1"); col1=$(median <"$tmp/col1"); col2=$(median <"$tmp/col2")
   str2=$(median <"$tmp/str2"); lev2=$(median <"$tmp/lev2")
@@ -121,14 +122,14 @@ for f in "${FILES[@]}"; do
   bound2=$(echo "$probe" | sed -n 's/.*with 2 (bound \([0-9.]*\) ms.*/\1/p')
   echo "$f"
   echo "$probe" | sed 's/^/  probe: /'
-  echo "  ms per sweep (median of $REPS, $K sweeps): file order 1 thread $file1, coloured 1 thread $col1, coloured 2 threads $col2, stretches 2 threads $str2, stretches with levels (level_min $LEVELMIN) 2 threads $lev2"
+  echo "  ms per sweep (median of $REPS, $K sweeps): file order 1 thread $file1, coloured 1 thread $col1, coloured 2 threads $col2, stretches 2 threads $str2, stretches in one phase with levels (level_min $LEVELMIN) 2 threads $lev2"
   awk -v f1="$file1" -v c1="$col1" -v c2="$col2" -v s2="$str2" -v l2="$lev2" -v b1="${bound1:-0}" -v b2="${bound2:-0}" 'BEGIN {
     printf "  speed-up coloured 1 -> 2 threads: %.2fx (target >= 1.7)\n", c1 / c2
     printf "  speed-up file order 1 thread -> stretches 2 threads: %.2fx (target >= 1.7)\n", f1 / s2
-    printf "  speed-up file order 1 thread -> stretches with levels 2 threads: %.2fx (target >= 1.7)\n", f1 / l2
+    printf "  speed-up file order 1 thread -> one phase with levels 2 threads: %.2fx (target >= 1.7)\n", f1 / l2
     printf "  coloured / file order, 1 thread: %.2fx\n", c1 / f1
     if (b1 > 0 && b2 > 0)
-      printf "  sweep / bound: file order 1 thread %.2fx, coloured 1 thread %.2fx, coloured 2 threads %.2fx, stretches 2 threads %.2fx, with levels %.2fx (target <= 1.5)\n",
+      printf "  sweep / bound: file order 1 thread %.2fx, coloured 1 thread %.2fx, coloured 2 threads %.2fx, stretches 2 threads %.2fx, one phase with levels %.2fx (target <= 1.5)\n",
              f1 / b1, c1 / b1, c2 / b2, s2 / b2, l2 / b2
   }'
   rm -rf "$tmp"
