@@ -40,7 +40,8 @@ elif [ "${1:-}" = "--tsan" ]; then
   # checked, as Archer asks; every access in fricon's code is.  The
   # suppressions: libomp's own pthread calls (tests/tsan/suppressions.txt
   # says why).  halt_on_error: the first race fails the test (exit 66).
-  export TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 exitcode=66 suppressions=$(pwd)/tests/tsan/suppressions.txt"
+  TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 exitcode=66 suppressions=$(pwd)/tests/tsan/suppressions.txt"
+  export TSAN_OPTIONS
   export OMP_WAIT_POLICY=passive
 else
   dir=build
@@ -49,6 +50,7 @@ fi
 cmake -S . -B "$dir" "$@" >/dev/null
 if [ -n "$label" ]; then
   # only the labelled tests' executables (and the library under them)
+  # shellcheck disable=SC2086 # label is one option and its value
   [ -n "$targets" ] || targets=$(cd "$dir" && ctest -N $label | sed -n 's/^ *Test *#[0-9]*: //p')
   # shellcheck disable=SC2086 # one target per word
   cmake --build "$dir" -j2 --target $targets
