@@ -25,7 +25,7 @@
 # generated into bench-threads/ (`fricon simulate column`, as
 # bench/mbd_scale.sh does).
 # For each file:
-# 1. per-sweep time, nsgs without Anderson (plain sweeps), in four
+# 1. per-sweep time, nsgs without Anderson (plain sweeps), in five
 #    settings: file order with 1 thread, coloured order (nsgs.order=2)
 #    with 1 thread and with 2, the stretches (nsgs.order=3, auto's
 #    choice from 2 threads, in two phases; with 1 thread it is the file

@@ -139,6 +139,13 @@ done:
     return rc;
 }
 
+/* The group of piece k of an order cut in per * phases pieces: phase k %
+ * phases, the groups numbered phase by phase. */
+static int piece_group(int k, int per, int phases)
+{
+    return k % phases * per + k / phases;
+}
+
 /* The stretch of each contact: cuts at equal shares of weight w (the
  * cumulative weight cw[0..n], increasing), stretch[a] in 0 .. S-1. */
 static void cut(int n, const long *cw, int S, int *stretch)
@@ -151,13 +158,14 @@ static void cut(int n, const long *cw, int S, int *stretch)
     }
 }
 
-/* The groups from the stretches and the interface flags (iface[a] != 0). */
-static int gather_stretches(int n, int S, const int *stretch, const char *iface,
+/* The groups from the stretches (in P phases) and the interface flags (iface[a] != 0). */
+static int gather_stretches(int n, int S, int P, const int *stretch, const char *iface,
                             fc_colouring *c)
 {
     c->n = n;
     c->ncolours = S + 1;
     c->stretches = S;
+    c->phases = P;
     c->start = fc_calloc((size_t)S + 2, sizeof *c->start);
     c->member = fc_calloc((size_t)n + 1, sizeof *c->member);
     if (!c->start || !c->member) { fc_colouring_free(c); return -1; }
@@ -227,9 +235,7 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, int phases, const long 
             cw[k + 1] = cw[k] + stretch_weight(W, weight, a);
         }
         cut(n, cw, G, at);
-        /* piece k of the order: phase k % phases, the groups numbered by phase */
-        for (int k = 0; k < n; k++)
-            stretch[order ? order[k] : k] = at[k] % phases * stretches + at[k] / phases;
+        for (int k = 0; k < n; k++) stretch[order ? order[k] : k] = piece_group(at[k], stretches, phases);
         /* A vertex separator: of two coupled contacts of two groups of one
          * phase, the one of the group with the more weight left goes to the
          * interface (one layer of contacts rather than both sides of the
@@ -247,8 +253,7 @@ int fc_stretch_blocks(const fc_matrix *W, int stretches, int phases, const long 
                     iface[out] = 1;
                     left[stretch[out]] -= stretch_weight(W, weight, out);
                 }
-            rc = gather_stretches(n, G, stretch, iface, c);
-            if (!rc) c->phases = phases;
+            rc = gather_stretches(n, G, phases, stretch, iface, c);
             free(left);
         }
     }
@@ -283,8 +288,7 @@ static int shared_interface(int nc, int d, const fc_matrix *A, const fc_matrix *
                 for (int k = S[s] ? S[s]->p[d * a] : 0; S[s] && k < S[s]->p[d * a + d]; k++)
                     if (clash[S[s]->j[k]]) iface[a] = 1;
         }
-        rc = gather_stretches(nc, G, stretch, iface, c);
-        if (!rc) c->phases = P;
+        rc = gather_stretches(nc, G, P, stretch, iface, c);
     }
     free(owner); free(clash); free(iface);
     return rc;
@@ -301,7 +305,7 @@ int fc_stretch_shared(int nc, int d, const fc_matrix *A, const fc_matrix *B, int
     if (cw && stretch) {
         for (int a = 0; a < nc; a++) cw[a + 1] = a + 1;
         cut(nc, cw, G, stretch);
-        for (int a = 0; a < nc; a++) stretch[a] = stretch[a] % phases * stretches + stretch[a] / phases;
+        for (int a = 0; a < nc; a++) stretch[a] = piece_group(stretch[a], stretches, phases);
         rc = shared_interface(nc, d, A, B, ncols, G, phases, stretch, c);
     }
     free(cw); free(stretch);
@@ -398,7 +402,7 @@ int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts
     }
     /* a contact: its bodies' slab; when they differ, -1 (the interface),
      * or in phases the lower slab (the slab next to it is of the other
-     * phase), the slab k numbered k % phases * (parts / phases) + k / phases */
+     * phase), numbered as its piece */
     for (int a = 0; a < nc; a++) {
         int pa = -2;
         for (int e = 0; e < 2; e++) {
@@ -407,7 +411,7 @@ int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts
             pa = pa == -2 || pa == bpart[b] ? bpart[b] : phases > 1 ? (pa < bpart[b] ? pa : bpart[b]) : -1;
         }
         pa = pa == -2 ? 0 : pa;
-        part[a] = pa < 0 ? -1 : pa % phases * (parts / phases) + pa / phases;
+        part[a] = pa < 0 ? -1 : piece_group(pa, parts / phases, phases);
     }
     free(bpart);
     free(bw);

@@ -54,6 +54,11 @@ int fc_level_parts(int nc, int nb, const int *body, const int *weight, int parts
 
 void fc_colouring_free(fc_colouring *c);
 
+/* c's phases (1 without) and the groups one phase sweeps at once; nsgs.phases' and nncg.phases' value. */
+static inline int fc_colouring_phases(const fc_colouring *c) { return c->phases > 1 ? c->phases : 1; }
+static inline int fc_phase_groups(const fc_colouring *c) { return c->stretches / fc_colouring_phases(c); }
+static inline int fc_phases_option(int phases) { return phases == 1 ? 1 : 2; }
+
 /* nsgs.order's values. */
 enum { FC_ORDER_AUTO = 0, FC_ORDER_FILE = 1, FC_ORDER_COLOURED = 2, FC_ORDER_STRETCHES = 3 };
 

@@ -169,7 +169,7 @@ fc_matrix *fc_bsr_upper_stretches(const fc_matrix *A, const fc_colouring *c, int
      * a group of another phase), 2 also scattered (b later in a's own
      * stretch), 0 dropped (earlier in a's stretch: t brings it; another
      * stretch's of the same phase: zero by the cut) */
-    int per = c->phases > 1 ? S / c->phases : S;   /* the groups of a phase */
+    int per = fc_phase_groups(c);
 #define KEEP(a, b)                                                                                 \
     (grp[a] == S || grp[b] == S         ? 1                                                        \
      : grp[a] == grp[b]                 ? ((b) > (a) ? 2 : 0)                                      \

@@ -178,7 +178,7 @@ static void sweep_members(nncg_work *w, const fc_local_params *par, const int *m
 static void sweep_parts(nncg_work *w, const fc_local_params *par, int backward, double *r)
 {
     const fc_colouring *c = &w->col;
-    int S = c->stretches, nt = fc_threads(), P = c->phases > 1 ? c->phases : 1, per = S / P;
+    int S = c->stretches, nt = fc_threads(), P = fc_colouring_phases(c), per = fc_phase_groups(c);
     double t0 = thread_cpu();
     if (backward) sweep_members(w, par, c->member, c->start[S], c->start[S + 1], 1, r);
     double ti = thread_cpu() - t0;
@@ -758,7 +758,7 @@ out:
 static int setup_parts(const fc_options *opt, nncg_work *w, const double *r)
 {
     int order = resolve_order(opt->nncg.order, w->nc), nc = w->nc, d = w->d, T = fc_threads(), e;
-    int P = opt->nncg.phases == 1 ? 1 : 2, G = T * P;
+    int P = fc_phases_option(opt->nncg.phases), G = T * P;
     if (order != NNCG_STRETCHES && order != NNCG_SLABS) return 0;
     if (order == NNCG_STRETCHES) {
         e = fc_stretch_shared(nc, d, w->Ht, w->Gt, w->n, T, P, &w->col);

@@ -469,7 +469,7 @@ static int sweep(const fc_problem *p, const fc_matrix *W, const nsgs_work *w,
     }
     int nt = fc_threads();
     if (c->stretches) {   /* one stretch per thread (phase by phase), then the interface's levels */
-        int P = c->phases > 1 ? c->phases : 1, per = c->stretches / P;
+        int P = fc_colouring_phases(c), per = fc_phase_groups(c);
 #pragma omp parallel num_threads(nt) if (nt > 1) reduction(+ : missed)
         {
             for (int ph = 0; ph < P; ph++) {
@@ -680,7 +680,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         if (order == FC_ORDER_STRETCHES) {
             /* a non-finite r: the zeros (w.rlast, not yet set) the sweeps start from */
             long *wt = bycost ? cut_weights(W, p, fc_all_finite((size_t)m0, r) ? r : w.rlast) : NULL;
-            if (wt || !bycost) e = fc_stretch_blocks(W, fc_threads(), o->phases == 1 ? 1 : 2, wt, bycost, &w.col);
+            if (wt || !bycost) e = fc_stretch_blocks(W, fc_threads(), fc_phases_option(o->phases), wt, bycost, &w.col);
             free(wt);
         } else
             e = fc_colour_blocks(W, fc_colour_limit(order, nc), &w.col);
@@ -720,7 +720,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
             int on = 0;   /* interface contacts in the levels swept on threads */
             for (int g = 0; g < w.nseg; g++) on += w.seg_par[g] ? w.seg_ptr[g + 1] - w.seg_ptr[g] : 0;
             fc_log(opt, 1, "nsgs: %d stretches in %d phases for %d contacts, %d at the interface in %d levels "
-                   "(%d contacts on threads, %d segments)", w.col.stretches, w.col.phases, nc,
+                   "(%d contacts on threads, %d segments)", w.col.stretches, fc_colouring_phases(&w.col), nc,
                    w.col.start[w.col.stretches + 1] - w.col.start[w.col.stretches], w.nlev, on, w.nseg);
         }
         else

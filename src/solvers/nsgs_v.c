@@ -196,7 +196,7 @@ static void sweep(const fc_problem *p, const fc_matrix *Ht, const fc_matrix *Gt,
     }
     int nt = fc_threads();
     if (c->stretches) {   /* one stretch per thread (phase by phase), then the interface */
-        int S = c->stretches, P = c->phases > 1 ? c->phases : 1, per = S / P;
+        int S = c->stretches, P = fc_colouring_phases(c), per = fc_phase_groups(c);
 #pragma omp parallel num_threads(nt) if (nt > 1)
         for (int ph = 0; ph < P; ph++) {
 #pragma omp for schedule(static, 1)
@@ -302,7 +302,7 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
     int order = fc_sweep_order(o->order, nc);
     if (order != FC_ORDER_FILE) {
         int e = order == FC_ORDER_STRETCHES
-                    ? fc_stretch_shared(nc, d, Ht, Gt, n, fc_threads(), o->phases == 1 ? 1 : 2, &col)
+                    ? fc_stretch_shared(nc, d, Ht, Gt, n, fc_threads(), fc_phases_option(o->phases), &col)
                     : fc_colour_shared(nc, d, Ht, Gt, n, fc_colour_limit(order, nc), &col);
         if (e < 0) {
             snprintf(info->message, sizeof info->message, "out of memory");
@@ -310,7 +310,7 @@ static fc_status nsgs_v_run(const fc_problem *p, const fc_options *opt, double *
         }
         if (col.stretches)
             fc_log(opt, 1, "nsgs-v: %d stretches in %d phases for %d contacts, %d at the interface",
-                   col.stretches, col.phases, nc, col.start[col.stretches + 1] - col.start[col.stretches]);
+                   col.stretches, fc_colouring_phases(&col), nc, col.start[col.stretches + 1] - col.start[col.stretches]);
         else
             fc_log(opt, 1, e ? "nsgs-v: more than %d colours for %d contacts: file order"
                              : "nsgs-v: %d colours for %d contacts",
