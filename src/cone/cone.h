@@ -10,16 +10,17 @@ void fc_project_disk(int n, double R, double *x);
 /* One contact: W_aa and coefficients; Alart-Curnier steps rho_n = 1/W_NN,
  * rho_t = 1/lambda_max(W_TT) (rho_r: W_RR, d = 5); the projection solver's
  * rho = 1/lambda_max(W_aa) (an upper bound).  d = 3: the sticking test's
- * elimination of W_aa, done once; d, mu, lu first (two cache lines). */
+ * inverse or elimination of W_aa, done once; d, mu, lu first (two cache lines). */
 typedef struct fc_local {
     signed char d;
     signed char iso;            /* d = 3: 1 when W_aa is isotropic to rounding
                                    (W_TN, W_NT, W_TT's off-diagonal ~ 0, W_TT's
                                    diagonal equal): the hybrid's closed-form
                                    sliding candidate applies */
-    signed char piv[3], lu_ok;  /* d = 3: pivot rows; 1: W_aa not singular */
+    signed char piv[3], lu_ok;  /* d = 3: 2 lu is W_aa^-1 by rows; 1 its LU
+                                   with pivot rows piv; 0 W_aa singular */
     double mu;
-    double lu[9];           /* d = 3: multipliers, then U by rows      */
+    double lu[9];           /* d = 3: the inverse, or multipliers then U by rows */
     double mu_r;
     double rho_n, rho_t, rho_r, rho;
     double W[25];           /* d x d, column-major */

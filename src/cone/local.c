@@ -9,6 +9,8 @@
  * sphere's block is so to rounding (docs/measurements.md, ninth sweep
  * session); the closed form's local error decides anyway. */
 #define FC_LOCAL_ISO_TOL 1e-14
+/* The sticking test by W_aa's inverse up to this condition (sticking_factor). */
+#define FC_LOCAL_INV_COND 1e4
 
 /* Largest eigenvalue of a symmetric 2 x 2 matrix [a b; b c]. */
 static double eig_max2(double a, double b, double c)
@@ -24,6 +26,31 @@ int fc_small_solve(int d, double J[5][5], double *b)
     case 5: return small_solve(5, J, b);
     default: return small_solve(d, J, b);
     }
+}
+
+/* The sticking test's W_aa (3 x 3 by columns) once per solve into f: its
+ * inverse by rows (2) when its 1-norm condition is at most
+ * FC_LOCAL_INV_COND, nine products with no chain in the test; else its
+ * partial-pivoting LU (1: a backward-stable solve, whose residual W x + q
+ * the inverse would multiply by the condition); 0 when singular. */
+static int sticking_factor(const double *W, signed char *piv, double *f)
+{
+    double J[5][5], lu[9], inv[9], n1 = 0.0, ni = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) J[i][j] = W[j * 3 + i];
+    if (lu_factor(3, J, piv, lu) != 0) return 0;
+    memcpy(f, lu, sizeof lu);
+    for (int j = 0; j < 3; j++) {
+        double e[3] = {0.0, 0.0, 0.0};
+        e[j] = 1.0;
+        if (lu_solve(3, piv, lu, e) != 0) return 1;
+        for (int i = 0; i < 3; i++) inv[3 * i + j] = e[i];
+        n1 = fmax(n1, fabs(W[3 * j]) + fabs(W[3 * j + 1]) + fabs(W[3 * j + 2]));
+        ni = fmax(ni, fabs(e[0]) + fabs(e[1]) + fabs(e[2]));
+    }
+    if (!(n1 * ni <= FC_LOCAL_INV_COND)) return 1;
+    memcpy(f, inv, sizeof inv);
+    return 2;
 }
 
 /* Copy the block and derive the step sizes rho from it (and for d = 3
@@ -55,10 +82,7 @@ void fc_local_setup(fc_local *c, int d, const double *W, double mu, double mu_r)
         c->iso = W[0] > 0.0 && W[4] > 0.0 && fabs(W[1]) <= sc && fabs(W[2]) <= sc &&
                  fabs(W[3]) <= sc && fabs(W[6]) <= sc && fabs(W[5]) <= sc && fabs(W[7]) <= sc &&
                  fabs(W[4] - W[8]) <= sc;
-        double J[5][5];
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) J[i][j] = W[j * 3 + i];
-        c->lu_ok = lu_factor(3, J, c->piv, c->lu) == 0;
+        c->lu_ok = (signed char)sticking_factor(W, c->piv, c->lu);
     }
 }
 
@@ -76,8 +100,8 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
     return local_error_u(c->d, c, fc_norm_small(c->d, q), r, u);
 }
 
-/* d = 3, take-off or sticking with W_aa's factor (piv, lu; ok == 0: W_aa
- * singular): fc_local_law_3d's answer.  With slide != NULL, when the
+/* d = 3, take-off or sticking with W_aa's factor f (sticking_factor's:
+ * ok 2 the inverse, 1 the LU with piv, 0 singular): fc_local_law_3d's answer.  With slide != NULL, when the
  * sticking solution x = -W_aa^-1 q has x_N > 0 but lies outside the
  * cone, the sliding candidate of an isotropic W_aa into slide (1
  * returned): for W_NT = W_TN = 0 and W_TT = w I, u_N = 0 gives
@@ -85,15 +109,18 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
  * cone's boundary makes u_T parallel to q_T (|u_T| = |q_T| - w mu r_N > 0,
  * which is the sticking test failing), so r_T = -mu r_N q_T / |q_T| =
  * mu x_N x_T / |x_T|. */
-static int law_3d(const fc_local *c, const signed char *piv, const double *lu, int ok,
-                  const double *q, double *r, double *slide)
+static int law_3d(const fc_local *c, const signed char *piv, const double *f, int ok, const double *q,
+                  double *r, double *slide)
 {
     if (q[0] >= 0.0) {
         r[0] = r[1] = r[2] = 0.0;
         return 0;
     }
     double x[3] = {-q[0], -q[1], -q[2]};
-    if (!ok || lu_solve(3, piv, lu, x) != 0) return -1;
+    if (ok == 2)
+        for (int i = 0; i < 3; i++) x[i] = -(f[3 * i] * q[0] + f[3 * i + 1] * q[1] + f[3 * i + 2] * q[2]);
+    else if (!ok || lu_solve(3, piv, f, x) != 0)
+        return -1;
     if (!(x[0] >= 0.0)) return -1;
     double t = fc_hypot(x[1], x[2]);
     if (!(t <= c->mu * x[0])) {
@@ -115,12 +142,10 @@ static int law_3d(const fc_local *c, const signed char *piv, const double *lu, i
 int fc_local_law_3d(const fc_local *c, const double *q, double *r)
 {
     if (q[0] >= 0.0) return law_3d(c, NULL, NULL, 0, q, r, NULL);
-    double J[5][5], lu[9];
+    double f[9];
     signed char piv[3];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) J[i][j] = c->W[j * 3 + i];
-    int ok = lu_factor(3, J, piv, lu) == 0;
-    return law_3d(c, piv, lu, ok, q, r, NULL);
+    int ok = sticking_factor(c->W, piv, f);
+    return law_3d(c, piv, f, ok, q, r, NULL);
 }
 
 /* Keep in best the better of (best, cand) by error; returns the best error. */
