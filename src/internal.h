@@ -129,6 +129,9 @@ static inline double fc_chunks_sum(fc_chunks c, const double *part)
 /* Allocation of n elements of size sz, zeroed; NULL when n*sz overflows,
  * exceeds FC_MAX_ENTRIES elements, or the allocation fails. */
 void *fc_calloc(size_t n, size_t sz);
+/* The same, zeroed by writing now: for arrays threads update in place
+ * (calloc's untouched pages fault twice, flushing every core's TLB). */
+void *fc_calloc_touched(size_t n, size_t sz);
 /* The same, not zeroed: for memory the caller writes in full anyway. */
 void *fc_malloc(size_t n, size_t sz);
 /* Duplicate n doubles (NULL if src is NULL or allocation fails). */

@@ -122,7 +122,10 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
         for (int k = loc->W->p[a]; k < loc->W->p[a + 1]; k++) {
             int b = loc->W->j[k];
             const fc_mbd_contact *cb = &w->contacts[b];
-            double *blk = loc->W->x + 9 * (size_t)k; /* column-major */
+            /* summed here and stored once: W's values are fresh pages
+             * (calloc), and a first access that reads maps the zero page,
+             * whose write then faults again and flushes every thread's TLB */
+            double acc[9] = {0};
             int sa[2] = {ca->a, ca->b}, sb[2] = {cb->a, cb->b};
             for (int s = 0; s < 2; s++) {
                 if (w->bodies[sa[s]].fixed) continue;
@@ -133,10 +136,11 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
                         for (int j = 0; j < 3; j++) {
                             double v = 0;
                             for (int r = 0; r < 6; r++) v += Ja[6 * i + r] * Gb[6 * j + r];
-                            blk[3 * j + i] += v;
+                            acc[3 * j + i] += v;
                         }
                 }
             }
+            memcpy(loc->W->x + 9 * (size_t)k, acc, sizeof acc); /* column-major */
         }
     });
     /* q = H^T M^-1 f + w, using the dof offsets of g */

@@ -691,7 +691,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
                  * out of memory for it) the full rows */
                 int why = fc_bsr_symmetric(W, FC_NSGS_HALF_SYM);
                 if (!why) w.Wc = fc_bsr_upper_stretches(W, &w.col, &w.split);
-                w.t = w.Wc ? fc_calloc((size_t)m0, sizeof *w.t) : NULL;
+                w.t = w.Wc ? fc_calloc_touched((size_t)m0, sizeof *w.t) : NULL;
                 if (w.Wc && w.t)
                     fc_log(opt, 1, "nsgs: the half sweep on the stretches (%d of %d blocks)",
                            w.Wc->p[nc], W->p[nc]);
@@ -748,7 +748,7 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
     if (half && order == FC_ORDER_FILE) {
         int why;
         w.Wh = fc_bsr_upper(W, FC_NSGS_HALF_SYM, &why);
-        w.t = w.Wh ? fc_calloc((size_t)m0, sizeof *w.t) : NULL;
+        w.t = w.Wh ? fc_calloc_touched((size_t)m0, sizeof *w.t) : NULL;
         if (w.Wh && !w.t) { fc_matrix_free(w.Wh); w.Wh = NULL; why = -1; }
         if (w.Wh) {
             fc_log(opt, 1, "nsgs: the half sweep on W's upper block triangle (%d of %d blocks)",

@@ -162,7 +162,7 @@ int fc_vsweep_build(fc_vsweep *S, int mode, int d, int nc, const fc_matrix *Ht, 
         S->voff[nc] = nval;
         if (pass == 0 && (nseg > INT_MAX / 3 ||
                           !(S->seg = fc_calloc((size_t)3 * nseg + 1, sizeof *S->seg)) ||
-                          !(S->val = fc_calloc((size_t)nval + 1, sizeof *S->val))))
+                          !(S->val = fc_calloc_touched((size_t)nval + 1, sizeof *S->val))))
             goto out;
     }
     if (mode == FC_VSWEEP_STORED) { free(S->minv); S->minv = NULL; }

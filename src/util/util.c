@@ -30,6 +30,18 @@ void *fc_calloc(size_t n, size_t sz)
     return calloc(n ? n : 1, sz);
 }
 
+/* memset through a pointer the compiler cannot see through: malloc then
+ * memset of zero is otherwise compiled as calloc. */
+static void *(*const volatile zero_fill)(void *, int, size_t) = memset;
+
+void *fc_calloc_touched(size_t n, size_t sz)
+{
+    if (sz == 0 || n > (size_t)FC_MAX_ENTRIES || n > SIZE_MAX / sz) return NULL;
+    void *x = malloc((n ? n : 1) * sz);
+    if (x) zero_fill(x, 0, (n ? n : 1) * sz);
+    return x;
+}
+
 void *fc_malloc(size_t n, size_t sz)
 {
     if (sz == 0 || n > (size_t)FC_MAX_ENTRIES || n > SIZE_MAX / sz) return NULL;
