@@ -66,6 +66,9 @@ static void ws_free(lemke_ws *w)
     free(w->y); free(w->row); free(w->best); free(w->d);
 }
 
+/* The eta pool's entries for an LCP of size n. */
+static long pool_entries(int n) { return 8L * n + 1024; }
+
 static int ws_init(lemke_ws *w, const fc_lcp *lcp, int maxeta)
 {
     int n = lcp->n;
@@ -86,7 +89,7 @@ static int ws_init(lemke_ws *w, const fc_lcp *lcp, int maxeta)
     w->eta_r = fc_calloc((size_t)maxeta, sizeof *w->eta_r);
     w->eta_start = fc_calloc((size_t)maxeta + 1, sizeof *w->eta_start);
     w->eta_piv = fc_calloc((size_t)maxeta, sizeof *w->eta_piv);
-    w->pool_cap = 8L * n + 1024;
+    w->pool_cap = pool_entries(n);
     w->pool_i = fc_calloc((size_t)w->pool_cap, sizeof *w->pool_i);
     w->pool_x = fc_calloc((size_t)w->pool_cap, sizeof *w->pool_x);
     w->y = fc_calloc((size_t)n, sizeof *w->y);
@@ -472,9 +475,13 @@ static fc_status lemke_run(const fc_problem *p, const fc_lcp *lcp, const fc_opti
     if (!neg) return FC_CONVERGED;
 
     int every = opt->lcp.refactor_every > 0 ? opt->lcp.refactor_every : 50;
+    /* the eta file's slots: no more than the pool has entries, so that a
+     * huge lcp.refactor_every does not size it (a pivot past the last slot
+     * refactorises, as a full pool does) */
+    long slots = pool_entries(n);
     lemke_ws w;
     int *start = fc_calloc((size_t)n, sizeof *start);
-    if (!ws_init(&w, lcp, every) || !start) {
+    if (!ws_init(&w, lcp, every < slots ? every : (int)slots) || !start) {
         ws_free(&w);
         free(start);
         snprintf(info->message, sizeof info->message, "out of memory (Lemke, LCP size %d)", n);
