@@ -133,17 +133,22 @@ static int grow_front(fc_mbd_tbuf *front, long np, long nc)
     np += front->npairs;
     nc += front->narrow.ncontacts;
     if (np > INT_MAX / 2 || nc > INT_MAX) return -1;
+    /* a quarter more than asked: while a scene's contacts grow from step
+     * to step, growing to the count alone moved the lists (and faulted
+     * their new pages in) at nearly every step, 0.5-0.9 ms at 10^4 spheres */
     if (np > front->cap_pairs) {
-        int *p = realloc(front->pairs, (size_t)np * 2 * sizeof *p);
+        long cap = np + np / 4 < INT_MAX / 2 ? np + np / 4 : np;
+        int *p = realloc(front->pairs, (size_t)cap * 2 * sizeof *p);
         if (!p) return -1;
         front->pairs = p;
-        front->cap_pairs = (int)np;
+        front->cap_pairs = (int)cap;
     }
     if (nc > front->narrow.cap_contacts) {
-        fc_mbd_contact *ct = realloc(front->narrow.contacts, (size_t)nc * sizeof *ct);
+        long cap = nc + nc / 4 < INT_MAX ? nc + nc / 4 : nc;
+        fc_mbd_contact *ct = realloc(front->narrow.contacts, (size_t)cap * sizeof *ct);
         if (!ct) return -1;
         front->narrow.contacts = ct;
-        front->narrow.cap_contacts = (int)nc;
+        front->narrow.cap_contacts = (int)cap;
     }
     return 0;
 }

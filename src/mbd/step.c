@@ -397,6 +397,13 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
     info->ncontacts = w->ncontacts;
     double t1 = fc_now();
     info->t_detect = t1 - t0;
+#ifdef FC_DTRACE
+    {
+        char tag[64];
+        snprintf(tag, sizeof tag, "sim step %d threads %d wall %.1f", w->step + 1, fc_threads(), 1e6 * (t1 - t0));
+        fc_mbd_dtrace_dump(stderr, tag);
+    }
+#endif
     fc_problem_free(w->last);
     w->last = NULL;
     fc_problem_free(w->last_local);
