@@ -101,7 +101,8 @@ double fc_local_error(const fc_local *c, const double *q, const double *r)
 }
 
 /* d = 3, take-off or sticking with W_aa's factor f (sticking_factor's:
- * ok 2 the inverse, 1 the LU with piv, 0 singular): fc_local_law_3d's answer.  With slide != NULL, when the
+ * ok 2 the inverse, 1 the LU with piv, 0 singular): fc_local_law_3d's
+ * answer.  With slide != NULL, when the
  * sticking solution x = -W_aa^-1 q has x_N > 0 but lies outside the
  * cone, the sliding candidate of an isotropic W_aa into slide (1
  * returned): for W_NT = W_TN = 0 and W_TT = w I, u_N = 0 gives
