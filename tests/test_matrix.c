@@ -3,6 +3,7 @@
 #include "test.h"
 #include "fricon.h"
 #include "internal.h"
+#include "matrix/upper.h"
 
 /* A deterministic pseudo-random sequence (no global state). */
 static double next_rand(unsigned long *s)
@@ -70,8 +71,48 @@ static void check_same(const fc_matrix *A, const fc_matrix *D, const char *what)
             CHECK(fc_matrix_get(A, i, j) == D->x[(size_t)j * n + i], "%s get(%d,%d)", what, i, j);
 }
 
+/* fc_bsr_symmetric (the half sweep's test) on 1 and 2 threads, its rows
+ * shared by the threads when the threshold is lowered: yes for A + A^T,
+ * no once one entry of an early or a late block row moves. */
+static void symmetric_on_threads(void)
+{
+    unsigned long seed = 7;
+    int nb = 40, d = 3;
+    fc_matrix *D = random_block_sparse(nb, d, &seed), *S = fc_matrix_dense(nb * d, nb * d);
+    int n = nb * d;
+    double smax = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            S->x[(size_t)j * n + i] = D->x[(size_t)j * n + i] + D->x[(size_t)i * n + j];
+            smax = fmax(smax, fabs(S->x[(size_t)j * n + i]));
+        }
+    fc_matrix *B = fc_matrix_to_bsr(S, d);
+    int before = fc_threads(), pmin = fc_par_min_set(4);
+    const int rows[] = {-1, 1, nb - 1};   /* -1: unperturbed */
+    for (int r = 0; r < 3; r++) {
+        int row = rows[r];
+        long k = -1;
+        if (row >= 0) {
+            for (int t = B->p[row]; t < B->p[row + 1] && k < 0; t++)
+                if (B->j[t] != row && B->x[(size_t)t * d * d] != 0.0) k = t;
+            CHECK(k >= 0, "row %d has an off-diagonal block", row);
+            if (k >= 0) B->x[(size_t)k * d * d] += 1e-3 * smax;
+        }
+        for (int t = 1; t <= 2; t++) {
+            fc_threads_set(t);
+            CHECK(fc_bsr_symmetric(B, 1e-12) == (row >= 0), "fc_bsr_symmetric, %d thread(s), %s", t,
+                  row < 0 ? "symmetric" : "one entry moved");
+        }
+        if (k >= 0) B->x[(size_t)k * d * d] -= 1e-3 * smax;
+    }
+    fc_threads_set(before);
+    fc_par_min_set(pmin);
+    fc_matrix_free(D); fc_matrix_free(S); fc_matrix_free(B);
+}
+
 int main(void)
 {
+    symmetric_on_threads();
     unsigned long seed = 42;
     fc_matrix *D = random_block_sparse(7, 3, &seed);
     fc_matrix *C = fc_matrix_to_csr(D), *B = fc_matrix_to_bsr(D, 3);

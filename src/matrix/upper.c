@@ -4,6 +4,7 @@
 #include "matrix/upper.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 
 /* Whether the blocks U = A_ab and L = A_ba (NULL: not stored, zero) are
@@ -90,28 +91,57 @@ void fc_bsr_upper_affine(const fc_matrix *U, const double *x, const double *q, d
     else upper_affine_d(U, U->bs, x, y);
 }
 
+/* Row a's upper blocks against column a's lower ones (lp, lrow, lk: the
+ * lower blocks by column; mark, pos: n ints of the calling thread's, -1
+ * where no row has marked); 0 when a pair differs beyond tol. */
+static int row_symmetric(const fc_matrix *A, int a, const int *lp, const int *lrow, const int *lk, long nl,
+                         const double *dg, double tol, int *mark, int *pos)
+{
+    int d = A->bs;
+    size_t dd = (size_t)d * d;
+    for (int k = A->p[a]; k < A->p[a + 1]; k++)
+        if (A->j[k] > a) { mark[A->j[k]] = a; pos[A->j[k]] = k; }
+    for (int l = lp[a]; l < lp[a + 1]; l++) {
+        int b = lrow[l];
+        if (l + 8 < nl) {   /* as fc_bsr_upper: the scattered blocks ahead */
+            const char *x = (const char *)(A->x + (size_t)lk[l + 8] * dd);
+            __builtin_prefetch(x);
+            __builtin_prefetch(x + dd * sizeof *A->x - 1);
+        }
+        const double *Ub = mark[b] == a ? A->x + (size_t)pos[b] * dd : NULL;
+        if (!pair_ok(Ub, A->x + (size_t)lk[l] * dd, d, sqrt(dg[a] * dg[b]), tol)) return 0;
+        mark[b] = -1;
+    }
+    for (int k = A->p[a]; k < A->p[a + 1]; k++) {
+        int b = A->j[k];
+        if (b > a && mark[b] == a && !pair_ok(A->x + (size_t)k * dd, NULL, d, sqrt(dg[a] * dg[b]), tol))
+            return 0;
+    }
+    return 1;
+}
+
 int fc_bsr_symmetric(const fc_matrix *A, double tol)
 {
     if (A->kind != FC_MAT_BSR || A->rows != A->cols) return 1;
-    int d = A->bs, n = A->rows / d, rc = -1;
+    int d = A->bs, n = A->rows / d, rc = -1, nt = FC_PAR_ON(n) ? fc_threads() : 1;
     size_t dd = (size_t)d * d;
     long nl = 0;
     for (int a = 0; a < n; a++)
         for (int k = A->p[a]; k < A->p[a + 1]; k++) nl += A->j[k] < a;
     double *dg = fc_calloc((size_t)n + 1, sizeof *dg);
-    int *lp = fc_calloc((size_t)n + 2, sizeof *lp), *mark = fc_calloc((size_t)n + 1, sizeof *mark);
-    int *pos = fc_calloc((size_t)n + 1, sizeof *pos);
+    int *lp = fc_calloc((size_t)n + 2, sizeof *lp);
+    int *mark = fc_malloc((size_t)nt * n + 1, sizeof *mark), *pos = fc_malloc((size_t)nt * n + 1, sizeof *pos);
     int *lrow = fc_calloc((size_t)nl + 1, sizeof *lrow), *lk = fc_calloc((size_t)nl + 1, sizeof *lk);
     if (!(dg && lp && mark && pos && lrow && lk)) goto done;
     /* dg: each row's largest diagonal entry; the lower blocks by column */
-    for (int a = 0; a < n; a++) {
-        mark[a] = -1;
+    FC_PAR_FOR(n, , for (int a = 0; a < n; a++) {
         for (int k = A->p[a]; k < A->p[a + 1]; k++)
             if (A->j[k] == a)
                 for (int i = 0; i < d; i++) dg[a] = fmax(dg[a], fabs(A->x[(size_t)k * dd + (size_t)i * d + i]));
-            else if (A->j[k] < a)
-                lp[A->j[k] + 2]++;
-    }
+    });
+    for (int a = 0; a < n; a++)
+        for (int k = A->p[a]; k < A->p[a + 1]; k++)
+            if (A->j[k] < a) lp[A->j[k] + 2]++;
     for (int a = 0; a < n; a++) lp[a + 2] += lp[a + 1];
     for (int b = 0; b < n; b++)
         for (int k = A->p[b]; k < A->p[b + 1]; k++)
@@ -120,28 +150,22 @@ int fc_bsr_symmetric(const fc_matrix *A, double tol)
                 lrow[l] = b;
                 lk[l] = k;
             }
-    rc = 1;
-    for (int a = 0; a < n; a++) {   /* row a's upper blocks against column a's lower ones */
-        for (int k = A->p[a]; k < A->p[a + 1]; k++)
-            if (A->j[k] > a) { mark[A->j[k]] = a; pos[A->j[k]] = k; }
-        for (int l = lp[a]; l < lp[a + 1]; l++) {
-            int b = lrow[l];
-            if (l + 8 < nl) {   /* as fc_bsr_upper: the scattered blocks ahead */
-                const char *x = (const char *)(A->x + (size_t)lk[l + 8] * dd);
-                __builtin_prefetch(x);
-                __builtin_prefetch(x + dd * sizeof *A->x - 1);
-            }
-            const double *Ub = mark[b] == a ? A->x + (size_t)pos[b] * dd : NULL;
-            if (!pair_ok(Ub, A->x + (size_t)lk[l] * dd, d, sqrt(dg[a] * dg[b]), tol)) goto done;
-            mark[b] = -1;
+    /* the rows on the threads, each with its own marks: a yes or no, the
+     * same for any count */
+    for (size_t i = 0; i < (size_t)nt * n; i++) mark[i] = -1;
+    int bad = 0;
+    if (nt > 1) {
+#pragma omp parallel num_threads(nt) reduction(| : bad)
+        {
+            int *mk = mark + (size_t)omp_get_thread_num() * n, *ps = pos + (size_t)omp_get_thread_num() * n;
+#pragma omp for schedule(static)
+            for (int a = 0; a < n; a++)
+                if (!bad && !row_symmetric(A, a, lp, lrow, lk, nl, dg, tol, mk, ps)) bad = 1;
         }
-        for (int k = A->p[a]; k < A->p[a + 1]; k++) {
-            int b = A->j[k];
-            if (b > a && mark[b] == a && !pair_ok(A->x + (size_t)k * dd, NULL, d, sqrt(dg[a] * dg[b]), tol))
-                goto done;
-        }
+    } else {
+        for (int a = 0; a < n && !bad; a++) bad = !row_symmetric(A, a, lp, lrow, lk, nl, dg, tol, mark, pos);
     }
-    rc = 0;
+    rc = bad;
 done:
     free(dg); free(lp); free(mark); free(pos); free(lrow); free(lk);
     return rc;
