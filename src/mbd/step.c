@@ -400,7 +400,8 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
 #ifdef FC_DTRACE
     {
         char tag[64];
-        snprintf(tag, sizeof tag, "sim step %d threads %d wall %.1f", w->step + 1, fc_threads(), 1e6 * (t1 - t0));
+        snprintf(tag, sizeof tag, "sim step %d threads %d wall %.1f", w->step + 1, fc_threads(),
+                 1e6 * (t1 - t0));
         fc_mbd_dtrace_dump(stderr, tag);
     }
 #endif
