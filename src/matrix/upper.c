@@ -154,17 +154,10 @@ int fc_bsr_symmetric(const fc_matrix *A, double tol)
      * same for any count */
     for (size_t i = 0; i < (size_t)nt * n; i++) mark[i] = -1;
     int bad = 0;
-    if (nt > 1) {
-#pragma omp parallel num_threads(nt) reduction(| : bad)
-        {
-            int *mk = mark + (size_t)omp_get_thread_num() * n, *ps = pos + (size_t)omp_get_thread_num() * n;
-#pragma omp for schedule(static)
-            for (int a = 0; a < n; a++)
-                if (!bad && !row_symmetric(A, a, lp, lrow, lk, nl, dg, tol, mk, ps)) bad = 1;
-        }
-    } else {
-        for (int a = 0; a < n && !bad; a++) bad = !row_symmetric(A, a, lp, lrow, lk, nl, dg, tol, mark, pos);
-    }
+    FC_PAR_FOR(n, reduction(| : bad), for (int a = 0; a < n; a++) {
+        size_t me = (size_t)omp_get_thread_num() * n;   /* 0 outside a region */
+        if (!bad && !row_symmetric(A, a, lp, lrow, lk, nl, dg, tol, mark + me, pos + me)) bad = 1;
+    });
     rc = bad;
 done:
     free(dg); free(lp); free(mark); free(pos); free(lrow); free(lk);

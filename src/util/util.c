@@ -36,8 +36,7 @@ static void *(*const volatile zero_fill)(void *, int, size_t) = memset;
 
 void *fc_calloc_touched(size_t n, size_t sz)
 {
-    if (sz == 0 || n > (size_t)FC_MAX_ENTRIES || n > SIZE_MAX / sz) return NULL;
-    void *x = malloc((n ? n : 1) * sz);
+    void *x = fc_malloc(n, sz);
     if (x) zero_fill(x, 0, (n ? n : 1) * sz);
     return x;
 }
