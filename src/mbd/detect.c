@@ -135,7 +135,8 @@ static int grow_front(fc_mbd_tbuf *front, long np, long nc)
     if (np > INT_MAX / 2 || nc > INT_MAX) return -1;
     /* a quarter more than asked: while a scene's contacts grow from step
      * to step, growing to the count alone moved the lists (and faulted
-     * their new pages in) at nearly every step, 0.5-0.9 ms at 10^4 spheres */
+     * their new pages in) at nearly every step (docs/measurements.md,
+     * "The detection inside fricon simulate") */
     if (np > front->cap_pairs) {
         long cap = np + np / 4 < INT_MAX / 2 ? np + np / 4 : np;
         int *p = realloc(front->pairs, (size_t)cap * 2 * sizeof *p);
