@@ -7,7 +7,12 @@
  *    values, column indices and the gathered x: what one Gauss-Seidel
  *    sweep must read at least), timed with 1 and N threads, and the bound
  *    it implies at the triad's bandwidth.  A sweep's time over that bound
- *    is the ratio bench/README.md reports. */
+ *    is the ratio bench/README.md reports;
+ * 3. (--lines) the latency of a line last written by the other thread
+ *    against one this thread wrote: a random chase over 256 KB to 16 MB,
+ *    each written first by thread 1, then by thread 0, and chased by
+ *    thread 0 (docs/measurements.md, "The bodies' lines on the core that
+ *    wrote them"). */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"   /* fc_threads_set: the kernels' thread count outside fc_solve */
 
@@ -64,12 +69,71 @@ static double product(const fc_matrix *W, int nt, int reps)
     return best;
 }
 
+/* The chase's set of k lines (one long each used, a line apart): a single
+ * random cycle, so that every load waits for the one before. */
+static void cycle(long *a, size_t k)
+{
+    size_t *p = malloc(k * sizeof *p);
+    if (!p) return;
+    for (size_t i = 0; i < k; i++) p[i] = i;
+    unsigned long long s = 88172645463325252ULL;
+    for (size_t i = k - 1; i > 0; i--) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        size_t j = (size_t)(s % (i + 1)), t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+    for (size_t i = 0; i < k; i++) a[8 * p[i]] = (long)p[(i + 1) % k];
+    free(p);
+}
+
+/* Nanoseconds a line of the chase over kb KB, after thread 1 wrote every
+ * line (other) and after thread 0 did (own); reps rounds, the medians'
+ * stand-in the best.  Needs two threads of a region (0 when not had). */
+static void lines(size_t kb, int reps, double *other, double *own)
+{
+    size_t k = kb * 1024 / 64;
+    long *a = aligned_alloc(64, k * 64);
+    size_t nflush = (size_t)8 << 20;
+    double *flush = calloc(nflush, sizeof *flush);
+    *other = *own = 0.0;
+    if (!a || !flush) { free(a); free(flush); return; }
+    cycle(a, k);
+    double bo = 1e300, bw = 1e300;
+    long sum = 0;
+#pragma omp parallel num_threads(2) reduction(+ : sum)
+    if (omp_get_num_threads() == 2)
+        for (int r = 0; r < 2 * reps; r++) {
+            int writer = r % 2 == 0 ? 1 : 0;   /* even rounds: the other thread writes */
+            if (omp_get_thread_num() == 0)       /* a solve's worth of other data first */
+                for (size_t i = 0; i < nflush; i += 8) flush[i] += 1.0;
+#pragma omp barrier
+            if (omp_get_thread_num() == writer)
+                for (size_t i = 0; i < k; i++) a[8 * i + 1] += 1;
+#pragma omp barrier
+            if (omp_get_thread_num() == 0) {
+                double t0 = now();
+                long at = 0;
+                for (size_t i = 0; i < k; i++) at = a[8 * at];
+                double t = (now() - t0) / (double)k * 1e9;
+                sum += at;
+                if (writer == 1 && t < bo) bo = t;
+                if (writer == 0 && t < bw) bw = t;
+            }
+#pragma omp barrier
+        }
+    if (bo < 1e300 && sum >= 0) { *other = bo; *own = bw; }
+    free(a);
+    free(flush);
+}
+
 int main(int argc, char **argv)
 {
     const char *file = NULL;
-    int nt = omp_get_num_procs(), reps = 10;
+    int nt = omp_get_num_procs(), reps = 10, with_lines = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) nt = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--lines")) with_lines = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else file = argv[i];
     }
@@ -77,6 +141,12 @@ int main(int argc, char **argv)
     if (reps < 1) reps = 1;
     double bw1 = triad(1, reps), bwn = triad(nt, reps);
     printf("triad: %.2f GB/s with 1 thread, %.2f GB/s with %d\n", bw1 / 1e9, bwn / 1e9, nt);
+    for (size_t kb = 256; with_lines && kb <= 16384; kb *= 2) {
+        double other, own;
+        lines(kb, reps, &other, &own);
+        printf("lines: %5zu KB chased, %.1f ns a line after the other thread wrote them, %.1f ns after this one\n",
+               kb, other, own);
+    }
     if (!file) return 0;
     fc_problem *p;
     fc_error err;

@@ -257,26 +257,35 @@ int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int h
     return 0;
 }
 
+static int slice_of(int n) { return n / SLICES + 1 > SLICE_MIN ? n / SLICES + 1 : SLICE_MIN; }
+
+void fc_mbd_body_range(int n, int nt, int me, int *lo, int *hi)
+{
+    int slice = slice_of(n), C = (n + slice - 1) / slice;
+    int c0 = (int)((long)C * me / nt), c1 = (int)((long)C * (me + 1) / nt);
+    *lo = c0 * slice;
+    *hi = c1 * slice < n ? c1 * slice : n;
+}
+
 /* The grid's arrays for n bodies in w->bp_work, grown when n grows (the
  * workspace is kept from step to step: no allocation, no first-touch page
  * faults a step); their contents are not cleared. */
 int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
 {
     int n = w->nbodies;
-    size_t m = (size_t)n + 1, off[20], at = 0, al = 64;
+    size_t m = (size_t)n + 1, off[19], at = 0, al = 64;
     memset(g, 0, sizeof *g);
     g->tsize = 16;
     while (g->tsize < 2 * (size_t)n) g->tsize <<= 1;
-    g->slice = n / SLICES + 1 > SLICE_MIN ? n / SLICES + 1 : SLICE_MIN;
+    g->slice = slice_of(n);
     g->nslices = (n + g->slice - 1) / g->slice;
-    size_t sz[20] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
+    size_t sz[19] = {m * sizeof(double), m * sizeof(double), m * sizeof(double), 3 * m * sizeof(double),
                      m * sizeof(int), m * sizeof(int), m * sizeof(int), m * sizeof(fc_mbd_cell),
                      m * sizeof(fc_mbd_cell), m * sizeof(fc_mbd_cell_body), (4 * g->tsize + 1) * sizeof(int),
                      m * sizeof(unsigned), (size_t)(threads > 1 ? 2 * threads : 1) * (4 * g->tsize + 1) * sizeof(int),
                      ((size_t)g->nslices + 1) * PART * sizeof(double), m * sizeof(int), m * sizeof(int),
-                     (4 * g->tsize + 2) * sizeof(int), FAST_LIST * m * sizeof(int), (4 * g->tsize + 1) * sizeof(int),
-                     2 * sizeof(int)};
-    for (int k = 0; k < 20; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
+                     (4 * g->tsize + 2) * sizeof(int), FAST_LIST * m * sizeof(int), (4 * g->tsize + 1) * sizeof(int)};
+    for (int k = 0; k < 19; k++) { off[k] = at; at += (sz[k] + al - 1) / al * al; }
     if (at > w->bp_bytes) {
         free(w->bp_work);
         w->bp_bytes = 0;
@@ -305,8 +314,6 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads)
     g->fstart = (int *)(b + off[16]);
     g->flist = (int *)(b + off[17]);
     g->flast = (int *)(b + off[18]);
-    g->next = (int *)(b + off[19]);
-    g->next[0] = g->next[1] = 0;
     g->same = w->bp_valid == n;   /* rad[] holds the last build's radii */
     g->hit_room = w->bp_hit_bytes;
     return 0;
@@ -615,11 +622,14 @@ static void bodies_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, dou
  * body[], in body order: a counting sort, each thread counting and
  * placing a contiguous range of slices (its counts at count + t
  * (nbuckets + 1), its cursors after the nt threads' counts); the large
- * bodies' flags and the fast bodies' lists after.  The first pass
- * (radii, speed bounds, and the sizes when no radius can have changed)
- * in slices taken as the threads come (a late thread takes fewer: the
- * others do not wait for it); the parts per slice, so the sums are the
- * same for any count.  Three barriers (one more when a radius changed,
+ * bodies' flags and the fast bodies' lists after.  Every pass over the
+ * bodies gives each thread the same range (fc_mbd_body_range, the range
+ * whose bodies the step's update wrote on that thread): a thread reads
+ * lines its own core wrote, which costs 3-4 times less here than lines
+ * the other core wrote (docs/measurements.md, "The bodies' lines on the
+ * core that wrote them").  The first pass (radii, speed bounds, and the
+ * sizes when no radius can have changed) keeps its parts per slice, so
+ * the sums are the same for any count.  Three barriers (one more when a radius changed,
  * one more when the fast bodies are too many), no thread waiting for
  * another's serial work: every thread classifies and scans the buckets'
  * counts alike (one single section only when the hit flags' room grows).
@@ -630,11 +640,7 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 {
     fc_mbd_grid G = *g;
     int n = w->nbodies, nt = omp_get_num_threads(), me = omp_get_thread_num(), C = G.nslices;
-    for (;;) {
-        int c;
-#pragma omp atomic capture
-        c = G.next[0]++;
-        if (c >= C) break;
+    for (int c = (int)((long)C * me / nt); c < (int)((long)C * (me + 1) / nt); c++) {
         int lo = c * G.slice, hi = lo + G.slice < n ? lo + G.slice : n;
         double *part = G.part + PART * (size_t)c;
         bodies_of(w, &G, lo, hi, part);
@@ -682,17 +688,12 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
     FC_DMARK(7);
     /* needed by the pairs only: the fast bodies' lists by the first
      * thread done placing, the large bodies' flags (their list complete
-     * since the barrier) in slices taken as the threads come */
+     * since the barrier) over each thread's own range */
     if (G.nfast) {
 #pragma omp single nowait
         fast_lists(&G);
     }
-    for (;;) {
-        int c;
-        if (!G.hit) break;
-#pragma omp atomic capture
-        c = G.next[1]++;
-        if (c >= C) break;
+    for (int c = c0; G.hit && c < c1; c++) {
         int a = c * G.slice, b = a + G.slice < n ? a + G.slice : n;
         for (int j = a; j < b; j++)
             for (int l = 0; l < G.nlarge; l++)

@@ -140,13 +140,17 @@ typedef struct fc_mbd_grid {
     int dense, same, changed;   /* same: rad[] holds the last build's radii */
     unsigned char *hit;
     size_t hit_room;            /* w->bp_hit_bytes before the build      */
-    int slice, nslices, *next;  /* the first pass's slices; the next one  */
+    int slice, nslices;         /* the passes' slices of bodies            */
 } fc_mbd_grid;
 /* The grid's arrays in w's kept workspace, for a build by threads
  * threads; -1 when out of memory. */
 int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads);
 /* Built by every thread of a parallel region (or one, outside any). */
 void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g);
+/* Thread me's (of nt) bodies [lo, hi) of n in the grid's static passes;
+ * the step's update of the bodies uses the same ranges. */
+#define FC_MBD_MAX_RANGES 256
+void fc_mbd_body_range(int n, int nt, int me, int *lo, int *hi);
 /* The pairs of bodies [lo, hi) appended to out, by (i, j). */
 int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int hi, fc_mbd_tbuf *out);
 /* Candidate pairs (i < j, at least one moving) into w->pairs. */

@@ -383,6 +383,59 @@ static int joint_lambda(fc_mbd_world *w, const double *in, double *out)
     return 1;
 }
 
+/* Bodies [lo, hi): the velocities from v (when v; o the first moving one's
+ * place in v), then the positions; the largest speed into *vmax. */
+static void advance_range(fc_mbd_world *w, const double *v, int lo, int hi, int o, double *vmax)
+{
+    for (int i = lo; i < hi; i++) {
+        fc_mbd_body *b = &w->bodies[i];
+        if (b->fixed) continue;
+        if (v && w->planar) {
+            b->v[0] = v[o];
+            b->v[1] = v[o + 1];
+            b->v[2] = b->omega[0] = b->omega[1] = 0;
+            b->omega[2] = v[o + 2];
+            o += 3;
+        } else if (v) {
+            for (int k = 0; k < 3; k++) {
+                b->v[k] = v[o + k];
+                b->omega[k] = v[o + 3 + k];
+            }
+            o += 6;
+        }
+        for (int k = 0; k < 3; k++) b->x[k] += w->h * b->v[k];
+        fc_mbd_quat_integrate(b->q, b->omega, w->h);
+        double s = v3_norm(b->v);
+        if (s > *vmax) *vmax = s;
+    }
+}
+
+/* The velocities from the solve's v (when v) and the positions from them;
+ * the largest speed.  Each thread its own range of bodies, the ranges of
+ * the detection's grid (fc_mbd_body_range): the lines a thread writes here
+ * are the ones it reads there first. */
+static double advance(fc_mbd_world *w, const double *v)
+{
+    int nb = w->nbodies, nt = FC_PAR_ON(nb) ? fc_threads() : 1, per = w->planar ? 3 : 6;
+    double vmax = 0;
+    if (nt == 1) {
+        advance_range(w, v, 0, nb, 0, &vmax);
+        return vmax;
+    }
+    int moving[FC_MBD_MAX_RANGES + 1] = {0};
+    if (nt > FC_MBD_MAX_RANGES) nt = FC_MBD_MAX_RANGES;
+#pragma omp parallel num_threads(nt) reduction(max : vmax)
+    {
+        int me = omp_get_thread_num(), lo, hi, o = 0;
+        fc_mbd_body_range(nb, nt, me, &lo, &hi);
+        for (int i = lo; i < hi; i++) moving[me + 1] += !w->bodies[i].fixed;
+#pragma omp barrier
+        for (int t = 0; t < me; t++) o += per * moving[t + 1];
+        advance_range(w, v, lo, hi, o, &vmax);
+    }
+    return vmax;
+}
+
 static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
                    fc_mbd_step_info *info, fc_error *err)
 {
@@ -492,24 +545,6 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         }
         joint_lambda(w, lambda, NULL);   /* kept: the joints' and the export's */
         w->last_lambda = lambda;
-        int o6 = 0;
-        for (int i = 0; i < w->nbodies; i++) {
-            fc_mbd_body *b = &w->bodies[i];
-            if (b->fixed) continue;
-            if (w->planar) {
-                b->v[0] = v[o6];
-                b->v[1] = v[o6 + 1];
-                b->v[2] = b->omega[0] = b->omega[1] = 0;
-                b->omega[2] = v[o6 + 2];
-                o6 += 3;
-                continue;
-            }
-            for (int k = 0; k < 3; k++) {
-                b->v[k] = v[o6 + k];
-                b->omega[k] = v[o6 + 3 + k];
-            }
-            o6 += 6;
-        }
         free(u);
         w->last_r0 = r0;
         w->last = p;
@@ -517,15 +552,7 @@ static fc_err step(fc_mbd_world *w, const char *solver, const fc_options *opt,
         w->last_v = v;
         if (remember(w, r, p->d)) return fc_error_set(err, FC_ERR_NOMEM, "out of memory");
     }
-    /* positions from the new velocities */
-    double vmax = 0;
-    for (int i = 0; i < w->nbodies; i++) {
-        fc_mbd_body *b = &w->bodies[i];
-        if (b->fixed) continue;
-        for (int k = 0; k < 3; k++) b->x[k] += w->h * b->v[k];
-        fc_mbd_quat_integrate(b->q, b->omega, w->h);
-        vmax = fmax(vmax, v3_norm(b->v));
-    }
+    double vmax = advance(w, p ? w->last_v : NULL);
     if (!p) w->nprev = 0;   /* no contact (remember's otherwise) */
     w->step++;
     w->time += w->h;
