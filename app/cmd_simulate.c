@@ -191,10 +191,10 @@ int cmd_simulate(int argc, char **argv)
             if (in.solve.status != FC_CONVERGED) unconverged++;
         }
         if (!a.quiet && (tty || s % report_every == 0 || s == a.steps))
-            fprintf(stderr, "%sstep %d/%d t=%.4g nc=%d %s it=%d res=%.1e vmax=%.2e solve %.3fs step %.3fs%s",
+            fprintf(stderr, "%sstep %d/%d t=%.4g nc=%d %s it=%d res=%.1e vmax=%.2e solve %.3fs step %.3fs detect %.4fs%s",
                     tty ? "\r" : "", s, a.steps, in.time, in.ncontacts,
                     in.ncontacts ? fc_status_name(in.solve.status) : "free", in.solve.iterations,
-                    in.solve.residual, in.max_speed, in.t_solve, in.t_step, tty ? "   " : "\n");
+                    in.solve.residual, in.max_speed, in.t_solve, in.t_step, in.t_detect, tty ? "   " : "\n");
         if (s % a.every == 0) {
             for (int form = 0; form < 2 && a.export_dir && s >= a.from && in.ncontacts; form++) {
                 int local = a.both ? form : a.local;

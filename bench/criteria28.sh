@@ -14,7 +14,8 @@
 #    bandwidth bound (the column's, with 1 and 2 threads).
 # 2. bench/parallel.sh (its --reuse problems under DIR/par): the error
 #    measure, W x, admm, apgd-ccp per iteration; the detection of
-#    `fricon simulate pile --count 10000`.
+#    `fricon simulate pile --count 10000`, over its first 5 steps (the
+#    first allocates the lists) and over steps 6-15.
 # 3. With --million DIR (bench/million.sh's --out; its step is generated
 #    there when missing, about 10 min): the 10^6-contact chute step to
 #    1e-4 with 2 threads, its time and peak memory.
@@ -83,7 +84,8 @@ kernel() { awk -v k="$1" 'index($0, k) == 1 { print $(NF - 1); exit }' "$OUT/par
   row "error measure" "$(kernel measure)" 1.7 ge
   row "admm iteration" "$(kernel 'admm (iteration)')" 1.7 ge
   row "apgd-ccp iteration" "$(kernel 'apgd-ccp (iteration)')" 1.7 ge
-  row "detection, simulate pile 10^4" "$(kernel 'detection (per step)')" 1.7 ge
+  row "detection, simulate pile 10^4, steps 1-5" "$(kernel 'detection (per step)')" 1.7 ge
+  row "detection, simulate pile 10^4, steps 6-15" "$(kernel 'detection, later steps')" 1.7 ge
   if [ -n "$MILLION" ]; then
     read -r st sec kb <<< "$(awk '$1 == "nsgs" && $2 == 2 { print $3, $6, $10; exit }' "$OUT/million.txt")"
     met=$(awk -v st="${st:-}" -v s="${sec:-1e9}" -v k="${kb:-1e12}" \

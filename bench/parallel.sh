@@ -18,10 +18,13 @@
 #    2 (and the repeats) returned the same bits; then one iteration of
 #    gadmm (constant rho) on the global form, the same way.
 # 3. The simulator: `fricon simulate pile --count M` (default 10^4
-#    spheres, S steps, default 5, NSGS with 1 sweep: the solve is not what
+#    spheres, 3 S steps, S default 5, NSGS with 1 sweep: the solve is not what
 #    is timed) with --threads 1 and 2 alternated K times: the detection
 #    seconds per step (broad and narrow phase) and the assembly's, from
-#    the summary; the contacts must be the same for both counts.
+#    the summary; the contacts must be the same for both counts.  Each
+#    repeat runs 3 S steps: the detection of steps 1 .. S (their mean, the
+#    first step's allocations in it) and of steps S + 1 .. 3 S (their
+#    median), from each step's progress line.
 # BLAS runs on one thread (OPENBLAS_NUM_THREADS=1 unless set), as fricon
 # sets it for every command (app/fricon.c); before 2026-11-27 07:30 UTC
 # bench_kernels ran with OpenBLAS' default pool of every core, so that its
@@ -99,31 +102,42 @@ say ""
 "$KERNELS" "$GPROB" --reps "$REPS" --iters "$ITERS" --solvers gadmm | tee -a "$REPORT"
 
 # ---- 3. the simulator's contact detection
+# Each repeat runs 3 S steps and reads every step's detection from its
+# progress line: the mean of steps 1 .. S (the first detection allocates
+# the lists and faults their pages in) and the median of the later ones,
+# a running simulation's.
+LONG=$((3 * STEPS))
 say ""
-say "simulate pile --count $SPHERES, $STEPS steps, $REPS repeats alternating threads 1 and 2"
-det1=() det2=() asm1=() asm2=() c1="" c2=""
+say "simulate pile --count $SPHERES, $LONG steps, $REPS repeats alternating threads 1 and 2"
+det1=() det2=() late1=() late2=() asm1=() asm2=() c1="" c2=""
 for k in $(seq 1 "$REPS"); do
   order="1 2"; [ $((k % 2)) = 0 ] && order="2 1"
   for t in $order; do
     # nsgs.order=1: the file order at any count (from 2 threads nsgs would
     # colour a step of 10^4 contacts: another trajectory, other contacts)
-    out=$("$FRICON" simulate pile --count "$SPHERES" --steps "$STEPS" --solver nsgs --max-iter 1 \
-          --set nsgs.order=1 --threads "$t" --quiet 2>/dev/null)
-    det=$(echo "$out" | sed -n 's/^detection: *\([0-9.e+-]*\) s per step.*/\1/p')
+    out=$("$FRICON" simulate pile --count "$SPHERES" --steps "$LONG" --solver nsgs --max-iter 1 \
+          --set nsgs.order=1 --threads "$t" 2>&1)
+    steps=$(echo "$out" | sed -n 's/^step \([0-9]*\)\/.* detect \([0-9.e+-]*\)s$/\1 \2/p')
+    [ "$(echo "$steps" | wc -l)" = "$LONG" ] || { echo "parallel: no detection times from fricon simulate" >&2; exit 1; }
+    det=$(echo "$steps" | awk -v s="$STEPS" '$1 <= s { t += $2 } END { print t / s }')
+    late=$(echo "$steps" | awk -v s="$STEPS" '$1 > s { print $2 }' | sort -g |
+           awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
     asm=$(echo "$out" | sed -n 's/.*assembly \([0-9.e+-]*\) s$/\1/p')
     con=$(echo "$out" | grep '^contacts:')
-    [ -n "$det" ] || { echo "parallel: no detection time from fricon simulate" >&2; exit 1; }
-    if [ "$t" = 1 ]; then det1+=("$det"); asm1+=("$asm"); c1=$con; else det2+=("$det"); asm2+=("$asm"); c2=$con; fi
+    if [ "$t" = 1 ]; then det1+=("$det"); late1+=("$late"); asm1+=("$asm"); c1=$con
+    else det2+=("$det"); late2+=("$late"); asm2+=("$asm"); c2=$con; fi
   done
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 d1=$(median "${det1[@]}"); d2=$(median "${det2[@]}")
+l1=$(median "${late1[@]}"); l2=$(median "${late2[@]}")
 a1=$(median "${asm1[@]}"); a2=$(median "${asm2[@]}")
 same=identical; [ "$c1" = "$c2" ] || same="DIFFER ($c1 / $c2)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > 0 ? a / b : 0) }'; }
 printf '%-22s %14s %14s %8s %s\n' kernel "threads 1 (s)" "threads 2 (s)" ratio contacts | tee -a "$REPORT"
-printf '%-22s %14.6g %14.6g %8.2f %s\n' "detection (per step)" "$d1" "$d2" \
-  "$(awk -v a="$d1" -v b="$d2" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$same" | tee -a "$REPORT"
-printf '%-22s %14.6g %14.6g %8.2f\n' "assembly (per step)" "$a1" "$a2" \
-  "$(awk -v a="$a1" -v b="$a2" 'BEGIN { print (b > 0 ? a / b : 0) }')" | tee -a "$REPORT"
+printf '%-22s %14.6g %14.6g %8.2f %s\n' "detection (per step)" "$d1" "$d2" "$(ratio "$d1" "$d2")" "$same" | tee -a "$REPORT"
+printf '%-22s %14.6g %14.6g %8.2f\n' "detection, later steps" "$l1" "$l2" "$(ratio "$l1" "$l2")" | tee -a "$REPORT"
+printf '%-22s %14.6g %14.6g %8.2f\n' "assembly (per step)" "$a1" "$a2" "$(ratio "$a1" "$a2")" | tee -a "$REPORT"
+say "detection (per step): the mean of steps 1-$STEPS; later steps: the median of steps $((STEPS + 1))-$LONG; assembly: the mean of all"
 say "$c1"
 say "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
