@@ -72,7 +72,13 @@ row() {
 block() { awk -v f="$1" '$0 == f { on = 1; next } /^\// { on = 0 } on' "$OUT/threads.txt"; }
 speedup() { block "$1" | sed -n 's/.*file order 1 thread -> stretches 2 threads: \([0-9.]*\)x.*/\1/p'; }
 bound() { block "$1" | sed -n "s/.*sweep \/ bound:.*$2 \([0-9.]*\)x.*/\1/p" | head -1; }
-kernel() { awk -v k="$1" 'index($0, k) == 1 { print $(NF - 1); exit }' "$OUT/par/parallel.txt"; }
+# the ratio: the third number after the kernel's name (a results or
+# contacts column may follow it, or not)
+kernel() {
+  awk -v k="$1" 'index($0, k) == 1 {
+    rest = substr($0, length(k) + 1); n = split(rest, f, " ")
+    for (i = 1; i <= n; i++) if (f[i] ~ /^[0-9.e+-]+$/ && ++c == 3) { print f[i]; exit } }' "$OUT/par/parallel.txt"
+}
 {
   echo
   echo "| criterion | measured | target | met |"
