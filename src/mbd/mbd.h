@@ -149,7 +149,6 @@ int fc_mbd_grid_prepare(fc_mbd_world *w, fc_mbd_grid *g, int threads);
 void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g);
 /* Thread me's (of nt) bodies [lo, hi) of n in the grid's static passes;
  * the step's update of the bodies uses the same ranges. */
-#define FC_MBD_MAX_RANGES 256
 void fc_mbd_body_range(int n, int nt, int me, int *lo, int *hi);
 /* The pairs of bodies [lo, hi) appended to out, by (i, j). */
 int fc_mbd_grid_pairs(const fc_mbd_world *w, const fc_mbd_grid *g, int lo, int hi, fc_mbd_tbuf *out);

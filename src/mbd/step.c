@@ -418,21 +418,22 @@ static double advance(fc_mbd_world *w, const double *v)
 {
     int nb = w->nbodies, nt = FC_PAR_ON(nb) ? fc_threads() : 1, per = w->planar ? 3 : 6;
     double vmax = 0;
-    if (nt == 1) {
+    int *moving = nt > 1 ? fc_calloc((size_t)nt + 1, sizeof *moving) : NULL;   /* per range */
+    if (!moving) {
         advance_range(w, v, 0, nb, 0, &vmax);
         return vmax;
     }
-    int moving[FC_MBD_MAX_RANGES + 1] = {0};
-    if (nt > FC_MBD_MAX_RANGES) nt = FC_MBD_MAX_RANGES;
 #pragma omp parallel num_threads(nt) reduction(max : vmax)
     {
-        int me = omp_get_thread_num(), lo, hi, o = 0;
+        int me = omp_get_thread_num(), lo, hi, o = 0, mine = 0;
         fc_mbd_body_range(nb, nt, me, &lo, &hi);
-        for (int i = lo; i < hi; i++) moving[me + 1] += !w->bodies[i].fixed;
+        for (int i = lo; i < hi; i++) mine += !w->bodies[i].fixed;
+        moving[me + 1] = mine;
 #pragma omp barrier
         for (int t = 0; t < me; t++) o += per * moving[t + 1];
         advance_range(w, v, lo, hi, o, &vmax);
     }
+    free(moving);
     return vmax;
 }
 
