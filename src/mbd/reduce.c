@@ -8,6 +8,8 @@
  * v_k = M_k^-1 (f_k + sum_a J_ak r_a). */
 #include "mbd/mbd.h"
 
+#include <limits.h>
+
 /* The 6 x 3 block of H (row-major [6][3]) of body bi in contact ct. */
 static void jacobian(const fc_mbd_world *w, const fc_mbd_contact *ct, int bi, double J[6][3])
 {
@@ -34,10 +36,25 @@ static void minv_apply(const fc_mbd_body *b, const double R[9], const double *x,
     memcpy(y, t, sizeof t);
 }
 
-static int cmp_int(const void *pa, const void *pb)
+/* Contact c's neighbours in W (c among them): the contacts of its moving
+ * bodies, in increasing order and once each, the merge of the two bodies'
+ * lists (list[start[k] .. start[k + 1]], increasing).  Written to out
+ * unless NULL; their count. */
+static int neighbours(const fc_mbd_world *w, const int *start, const int *list, int c, int *out)
 {
-    int a = *(const int *)pa, b = *(const int *)pb;
-    return (a > b) - (a < b);
+    const fc_mbd_contact *ct = &w->contacts[c];
+    const int *a = list, *ae = list, *b = list, *be = list;
+    if (!w->bodies[ct->a].fixed) { a = list + start[ct->a]; ae = list + start[ct->a + 1]; }
+    if (!w->bodies[ct->b].fixed) { b = list + start[ct->b]; be = list + start[ct->b + 1]; }
+    int n = 0, last = -1;
+    while (a < ae || b < be) {
+        int x = b == be || (a < ae && *a <= *b) ? *a++ : *b++;
+        if (x == last) continue;
+        if (out) out[n] = x;
+        n++;
+        last = x;
+    }
+    return n;
 }
 
 fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced *red, fc_error *err)
@@ -50,7 +67,7 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
     double *G = fc_calloc((size_t)nc * 2 * 18, sizeof *G);    /* M^-1 J per side   */
     double *J = fc_calloc((size_t)nc * 2 * 18, sizeof *J);    /* J per side        */
     double *Rb = fc_calloc((size_t)nb * 9, sizeof *Rb);
-    int *nbr = NULL, *rowp = NULL;
+    int *rowp = NULL;
     fc_problem *loc = fc_problem_new(FC_LOCAL, 3, nc);
     if (!start || !fill || !list || !G || !J || !Rb || !loc) goto nomem;
     /* the loops over bodies, contacts and W's block rows are threaded
@@ -86,37 +103,21 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
         for (int s = 0; s < 2; s++)
             if (!w->bodies[side[s]].fixed) list[fill[side[s]]++] = c;
     }
-    /* block pattern: neighbours of each contact through its moving bodies */
+    /* the block pattern, each row counted then written by its own thread */
     rowp = fc_calloc((size_t)nc + 1, sizeof *rowp);
     if (!rowp) goto nomem;
+    FC_PAR_FOR(nc, , for (int c = 0; c < nc; c++) { rowp[c + 1] = neighbours(w, start, list, c, NULL); });
     long total = 0;
     for (int c = 0; c < nc; c++) {
-        int side[2] = {w->contacts[c].a, w->contacts[c].b};
-        for (int s = 0; s < 2; s++)
-            if (!w->bodies[side[s]].fixed) total += start[side[s] + 1] - start[side[s]];
+        total += rowp[c + 1];
+        if (total > INT_MAX) goto nomem;
+        rowp[c + 1] = (int)total;
     }
-    nbr = fc_calloc((size_t)total + 1, sizeof *nbr);
-    if (!nbr) goto nomem;
-    long pos = 0;
-    for (int c = 0; c < nc; c++) {
-        long first = pos;
-        int side[2] = {w->contacts[c].a, w->contacts[c].b};
-        for (int s = 0; s < 2; s++)
-            if (!w->bodies[side[s]].fixed)
-                for (int k = start[side[s]]; k < start[side[s] + 1]; k++) nbr[pos++] = list[k];
-        if (pos - first > 1) qsort(nbr + first, (size_t)(pos - first), sizeof *nbr, cmp_int);
-        long u = first;
-        for (long k = first; k < pos; k++)
-            if (k == first || nbr[k] != nbr[u - 1]) nbr[u++] = nbr[k];
-        pos = u;
-        rowp[c + 1] = (int)(pos - 0);
-        /* compact in place: rows are contiguous */
-    }
-    loc->W = fc_matrix_bsr(3 * nc, 3 * nc, 3, pos);
+    loc->W = fc_matrix_bsr(3 * nc, 3 * nc, 3, total);
     loc->q = fc_calloc(3 * (size_t)nc, sizeof *loc->q);
     if (!loc->W || !loc->q) goto nomem;
     memcpy(loc->W->p, rowp, ((size_t)nc + 1) * sizeof *rowp);
-    memcpy(loc->W->j, nbr, (size_t)pos * sizeof *nbr);
+    FC_PAR_FOR(nc, , for (int c = 0; c < nc; c++) { neighbours(w, start, list, c, loc->W->j + rowp[c]); });
     FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
         const fc_mbd_contact *ca = &w->contacts[a];
         for (int k = loc->W->p[a]; k < loc->W->p[a + 1]; k++) {
@@ -164,13 +165,13 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
     });
     free(y);
     memcpy(loc->mu, g->mu, (size_t)nc * sizeof *loc->mu);
-    free(start); free(fill); free(list); free(nbr); free(rowp); free(Rb);
+    free(start); free(fill); free(list); free(rowp); free(Rb);
     red->local = loc;
     red->G = G;
     red->J = J;
     return FC_OK;
 nomem:
-    free(start); free(fill); free(list); free(G); free(J); free(Rb); free(nbr); free(rowp);
+    free(start); free(fill); free(list); free(G); free(J); free(Rb); free(rowp);
     fc_problem_free(loc);
     return fc_error_set(err, FC_ERR_NOMEM, "out of memory reducing the step's problem");
 }
