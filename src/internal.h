@@ -169,6 +169,8 @@ int fc_find_sorted(const int *idx, int lo, int end, int key);
 /* A CSR matrix with room for nnz entries, p zeroed, j and x not: for a
  * caller that writes every entry (a large clear is a serial pass). */
 fc_matrix *fc_matrix_csr_unset(int rows, int cols, long nnz);
+/* The same for a block-CSR matrix of bs x bs blocks. */
+fc_matrix *fc_matrix_bsr_unset(int rows, int cols, int bs, long nblocks);
 /* Transpose of a CSR matrix, as CSR (NULL when out of memory). */
 fc_matrix *fc_csr_transpose(const fc_matrix *C);
 /* Block-CSR (bs > 1) or CSR (bs = 1) straight from compressed arrays:

@@ -44,8 +44,9 @@ fc_matrix *fc_matrix_csr(int rows, int cols, long nnz) { return csr_alloc(rows, 
 
 fc_matrix *fc_matrix_csr_unset(int rows, int cols, long nnz) { return csr_alloc(rows, cols, nnz, 0); }
 
-/* A block-CSR matrix of bs x bs blocks with room for nblocks blocks. */
-fc_matrix *fc_matrix_bsr(int rows, int cols, int bs, long nblocks)
+/* A block-CSR matrix of bs x bs blocks with room for nblocks blocks, p
+ * zeroed, j and x too when zero. */
+static fc_matrix *bsr_alloc(int rows, int cols, int bs, long nblocks, int zero)
 {
     if (bs <= 0 || rows % bs || cols % bs || nblocks < 0) return NULL;
     fc_matrix *A = matrix_alloc(FC_MAT_BSR, rows, cols);
@@ -53,10 +54,18 @@ fc_matrix *fc_matrix_bsr(int rows, int cols, int bs, long nblocks)
     A->bs = bs;
     A->nnz = nblocks * bs * bs;
     A->p = fc_calloc((size_t)(rows / bs) + 1, sizeof *A->p);
-    A->j = fc_calloc((size_t)nblocks, sizeof *A->j);
-    A->x = fc_calloc((size_t)A->nnz, sizeof *A->x);
+    A->j = zero ? fc_calloc((size_t)nblocks, sizeof *A->j) : fc_malloc((size_t)nblocks, sizeof *A->j);
+    A->x = zero ? fc_calloc((size_t)A->nnz, sizeof *A->x) : fc_malloc((size_t)A->nnz, sizeof *A->x);
     if (!A->p || !A->j || !A->x) { fc_matrix_free(A); return NULL; }
     return A;
+}
+
+/* A block-CSR matrix of bs x bs blocks with room for nblocks blocks. */
+fc_matrix *fc_matrix_bsr(int rows, int cols, int bs, long nblocks) { return bsr_alloc(rows, cols, bs, nblocks, 1); }
+
+fc_matrix *fc_matrix_bsr_unset(int rows, int cols, int bs, long nblocks)
+{
+    return bsr_alloc(rows, cols, bs, nblocks, 0);
 }
 
 void fc_matrix_free(fc_matrix *A)

@@ -64,8 +64,10 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
     /* contacts of each moving body (CSR) */
     int *start = fc_calloc((size_t)nb + 1, sizeof *start), *fill = fc_calloc((size_t)nb + 1, sizeof *fill);
     int *list = fc_calloc(2 * (size_t)nc + 1, sizeof *list);
-    double *G = fc_calloc((size_t)nc * 2 * 18, sizeof *G);    /* M^-1 J per side   */
-    double *J = fc_calloc((size_t)nc * 2 * 18, sizeof *J);    /* J per side        */
+    /* M^-1 J and J per side, written for the moving bodies' sides (the
+     * only ones read) */
+    double *G = fc_malloc((size_t)nc * 2 * 18, sizeof *G);
+    double *J = fc_malloc((size_t)nc * 2 * 18, sizeof *J);
     double *Rb = fc_calloc((size_t)nb * 9, sizeof *Rb);
     int *rowp = NULL;
     fc_problem *loc = fc_problem_new(FC_LOCAL, 3, nc);
@@ -113,7 +115,7 @@ fc_err fc_mbd_reduce(const fc_mbd_world *w, const fc_problem *g, fc_mbd_reduced 
         if (total > INT_MAX) goto nomem;
         rowp[c + 1] = (int)total;
     }
-    loc->W = fc_matrix_bsr(3 * nc, 3 * nc, 3, total);
+    loc->W = fc_matrix_bsr_unset(3 * nc, 3 * nc, 3, total);   /* every block written below */
     loc->q = fc_calloc(3 * (size_t)nc, sizeof *loc->q);
     if (!loc->W || !loc->q) goto nomem;
     memcpy(loc->W->p, rowp, ((size_t)nc + 1) * sizeof *rowp);
