@@ -35,6 +35,9 @@ typedef struct fc_local_params {
 
 /* Fill c from the diagonal block W (d x d column-major) and mu, mu_r. */
 void fc_local_setup(fc_local *c, int d, const double *W, double mu, double mu_r);
+/* loc[a] for every contact a of p from W's diagonal blocks (W: p's or its
+ * block copy), on the solve's threads. */
+void fc_local_setup_all(const fc_problem *p, const fc_matrix *W, fc_local *loc);
 
 /* u = W r + q for one contact. */
 void fc_local_velocity(const fc_local *c, const double *q, const double *r, double *u);

@@ -86,6 +86,16 @@ void fc_local_setup(fc_local *c, int d, const double *W, double mu, double mu_r)
     }
 }
 
+void fc_local_setup_all(const fc_problem *p, const fc_matrix *W, fc_local *loc)
+{
+    int d = p->d, nc = p->nc;
+    FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
+        double blk[25];
+        fc_matrix_diag_block(W, a, d, blk);
+        fc_local_setup(&loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
+    });
+}
+
 /* u = W r + q. */
 void fc_local_velocity(const fc_local *c, const double *q, const double *r, double *u)
 {

@@ -625,9 +625,9 @@ static void bodies_of(const fc_mbd_world *w, fc_mbd_grid *g, int lo, int hi, dou
  * bodies' flags and the fast bodies' lists after.  Every pass over the
  * bodies gives each thread the same range (fc_mbd_body_range, the range
  * whose bodies the step's update wrote on that thread): a thread reads
- * lines its own core wrote, which costs 3-4 times less here than lines
- * the other core wrote (docs/measurements.md, "The bodies' lines on the
- * core that wrote them").  The first pass (radii, speed bounds, and the
+ * lines its own core wrote, cheaper after a solve than lines the other
+ * core wrote (docs/measurements.md, "The bodies' lines on the core that
+ * wrote them").  The first pass (radii, speed bounds, and the
  * sizes when no radius can have changed) keeps its parts per slice, so
  * the sums are the same for any count.  Three barriers (one more when a radius changed,
  * one more when the fast bodies are too many), no thread waiting for
@@ -640,21 +640,22 @@ void fc_mbd_grid_build(fc_mbd_world *w, fc_mbd_grid *g)
 {
     fc_mbd_grid G = *g;
     int n = w->nbodies, nt = omp_get_num_threads(), me = omp_get_thread_num(), C = G.nslices;
-    for (int c = (int)((long)C * me / nt); c < (int)((long)C * (me + 1) / nt); c++) {
-        int lo = c * G.slice, hi = lo + G.slice < n ? lo + G.slice : n;
+    /* this thread's slices c0 .. c1 - 1, bodies lo .. hi - 1: fc_mbd_body_range's */
+    int c0 = (int)((long)C * me / nt), c1 = (int)((long)C * (me + 1) / nt);
+    int lo = c0 * G.slice, hi = c1 * G.slice < n ? c1 * G.slice : n;
+    for (int c = c0; c < c1; c++) {
+        int a = c * G.slice, b = a + G.slice < n ? a + G.slice : n;
         double *part = G.part + PART * (size_t)c;
-        bodies_of(w, &G, lo, hi, part);
+        bodies_of(w, &G, a, b, part);
         /* no radius changed since the last build (the usual step): its
          * median holds, so the sizes need no barrier before them; else (a
          * first build, a radius changed) they are done again after the
          * median's */
-        if (G.same) sizes_of(w, &G, lo, hi, part);
+        if (G.same) sizes_of(w, &G, a, b, part);
     }
     FC_DMARK(2);
 #pragma omp barrier
     FC_DMARK(3);
-    int c0 = (int)((long)C * me / nt), c1 = (int)((long)C * (me + 1) / nt);
-    int lo = c0 * G.slice, hi = c1 * G.slice < n ? c1 * G.slice : n;
     for (int c = 0; c < C && G.same && !G.changed; c++) G.changed = G.part[PART * (size_t)c + P_CHANGED] != 0;
     if (!G.same || G.changed) {
 #pragma omp single

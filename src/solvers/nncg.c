@@ -813,13 +813,8 @@ fc_status fc_nncg_solve(const fc_problem *p, const fc_options *opt, double *r, d
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
-    /* each contact's block and its factors, on the threads */
-    FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
-        double blk[25];
-        fc_matrix_diag_block(w.W, a, d, blk);
-        fc_local_setup(&w.loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
-        w.order[a] = a;
-    });
+    fc_local_setup_all(p, w.W, w.loc);
+    for (int a = 0; a < nc; a++) w.order[a] = a;
     if (!fc_all_finite((size_t)m, r)) memset(r, 0, (size_t)m * sizeof *r);
     fc_status st = iterate(p, opt, &clk, &w, r, u, info);
     fc_affine(w.W, r, w.q, u);

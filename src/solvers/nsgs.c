@@ -663,13 +663,8 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         snprintf(info->message, sizeof info->message, "out of memory");
         return FC_STATUS_ERROR;
     }
-    /* each contact's block and its factors, on the threads */
-    FC_PAR_FOR(nc, , for (int a = 0; a < nc; a++) {
-        double blk[25];
-        fc_matrix_diag_block(W, a, d, blk);
-        fc_local_setup(&w.loc[a], d, blk, p->mu[a], p->mu_r ? p->mu_r[a] : 0.0);
-        w.order[a] = a;
-    });
+    fc_local_setup_all(p, W, w.loc);
+    for (int a = 0; a < nc; a++) w.order[a] = a;
     int order = W->kind == FC_MAT_BSR ? fc_sweep_order(o->order, nc) : FC_ORDER_FILE;
     if (order == FC_ORDER_STRETCHES && o->shuffle) order = FC_ORDER_FILE;
     /* the half sweep (file order or stretches): fixed order, d x d blocks,
