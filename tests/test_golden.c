@@ -6,7 +6,10 @@
  * refactoring must not change; a change of behaviour regenerates the file
  * on purpose:
  *
- *     build/test_golden --write tests/golden/solvers.txt
+ *     OPENBLAS_CORETYPE=Haswell build/tests/test_golden --write tests/golden/solvers.txt
+ *
+ * (ctest sets OPENBLAS_CORETYPE so: OpenBLAS's kernels chosen by the CPU
+ * change the factorising solvers' last bits; tests/CMakeLists.txt.)
  *
  * Each residual is recomputed by tests/check.h from the returned r, beside
  * the one fc_solve reports. */
