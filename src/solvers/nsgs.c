@@ -782,11 +782,10 @@ static fc_status nsgs_run(const fc_problem *p, const fc_options *opt, double ome
         fc_copy(m, r, w.aa.on ? w.aa.x : w.x);   /* x0: fo_accel_save's copy, on threads */
         missed = sweep(ps, W, &w, &par, omega, r);
         it++;
-        double fres = 0.0, rn = 0.0;   /* ||G(x) - x||, ||G(x)|| */
-        for (int i = 0; i < m; i++) {
-            fres += (r[i] - x0[i]) * (r[i] - x0[i]);
-            rn += r[i] * r[i];
-        }
+        double fres, rn;   /* ||G(x) - x||, ||G(x)||, squared; on the threads: a
+                              serial loop here left the other thread asleep
+                              at the next sweep's start */
+        fc_sq_dist_norm(m, r, x0, &fres, &rn);
         /* finite sums: a finite r (the full scan only when they overflow) */
         if (!(isfinite(fres) && isfinite(rn)) && !fc_all_finite((size_t)m, r)) {
             memcpy(r, w.aa.on ? w.rlast : x0, (size_t)m * sizeof *r);
