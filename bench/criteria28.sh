@@ -18,9 +18,10 @@
 #    first allocates the lists) and over steps 6-15.
 # 3. With --million DIR (bench/million.sh's --out; its step is generated
 #    there when missing, about 10 min): the 10^6-contact chute step to
-#    1e-4 with 2 threads, its time and peak memory.
-# Not here: nsgs's sweeps to 1e-4 against the sequential count and the
-# ThreadSanitizer job (tests: test_threads, scripts/test.sh's TSan build).
+#    1e-4 with 1 thread, then with 2: the 2-thread time and peak memory,
+#    and nsgs's sweeps with 2 threads against 1 (the sequential count).
+# Not here: the ThreadSanitizer job (tests: test_threads, scripts/test.sh's
+# TSan build).
 # Writes DIR/criteria.txt (default DIR bench-criteria) and the scripts'
 # own reports beside it.  Run it on an idle machine: the load average is
 # printed first and last, and on a shared one a 2-thread time moves 10-30%
@@ -56,7 +57,7 @@ echo "# bench/criteria28.sh $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(
 bash "$HERE/threads.sh" --fricon "$FRICON" --reps "$REPS" "$COLUMN" "$PILE" > "$OUT/threads.txt" 2>&1
 bash "$HERE/parallel.sh" --build "$BUILD" --out "$OUT/par" --reuse > "$OUT/parallel.log" 2>&1
 if [ -n "$MILLION" ]; then
-  bash "$HERE/million.sh" --fricon "$FRICON" --out "$MILLION" --reuse --solvers nsgs --threads 2 \
+  bash "$HERE/million.sh" --fricon "$FRICON" --out "$MILLION" --reuse --solvers nsgs --threads "1 2" \
     > "$OUT/million.txt" 2>&1
 fi
 
@@ -97,6 +98,12 @@ kernel() {
     met=$(awk -v st="${st:-}" -v s="${sec:-1e9}" -v k="${kb:-1e12}" \
       'BEGIN { print (st == "converged" && s <= 60 && k <= 4194304) ? "yes" : "no" }')
     echo "| 10^6 chute step, 2 threads: status, solve s, peak kB | ${st:-?} ${sec:-?} ${kb:-?} | converged, 60 s, 4194304 kB | $met |"
+    # the sweeps to 1e-4: 2 threads over 1, both converged
+    read -r st1 it1 <<< "$(awk '$1 == "nsgs" && $2 == 1 { print $3, $4; exit }' "$OUT/million.txt")"
+    read -r st2 it2 <<< "$(awk '$1 == "nsgs" && $2 == 2 { print $3, $4; exit }' "$OUT/million.txt")"
+    sweeps=$(awk -v a="${st1:-}" -v b="${st2:-}" -v i="${it1:-0}" -v j="${it2:-0}" \
+      'BEGIN { if (a == "converged" && b == "converged" && i > 0) printf "%.3f", j / i }')
+    row "nsgs sweeps to 1e-4, 2 threads / 1 (10^6 step: ${it2:-?} / ${it1:-?})" "$sweeps" 1.1 le
   fi
   echo
   echo "# load at the end: $(load)"
