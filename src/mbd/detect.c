@@ -7,8 +7,8 @@
  * w->pairs and w->contacts directly, the others from the last back, each
  * into its own buffers
  * (a local copy while it runs: no shared counters), copied after thread
- * 0's at the end, each thread an equal share of their pairs and
- * contacts: the sequential order, the same lists for any count. */
+ * 0's at the end by all threads, piece by piece: the sequential order,
+ * the same lists for any count. */
 #include "mbd/mbd.h"
 
 #include <limits.h>
@@ -154,13 +154,11 @@ static int grow_front(fc_mbd_tbuf *front, long np, long nc)
     return 0;
 }
 
-/* Thread me's share (of nt) of the back chunks' copy after the front's
- * lists: an equal part of their pairs and of their contacts (whatever
- * chunks they are in), so that the copy is split evenly. */
-static void copy_back(const fc_mbd_world *w, const fc_mbd_tbuf *front, int from, int K, long np, long nc,
-                      int me, int nt)
+/* The back chunks' (from .. K - 1) pairs [p0, p1) and contacts [c0, c1),
+ * counted over those chunks in order, copied after the front's lists. */
+static void copy_back(const fc_mbd_world *w, const fc_mbd_tbuf *front, int from, int K, long p0, long p1,
+                      long c0, long c1)
 {
-    long p0 = np * me / nt, p1 = np * (me + 1) / nt, c0 = nc * me / nt, c1 = nc * (me + 1) / nt;
     long atp = 0, atc = 0;   /* the chunk's place among the back chunks' */
     for (int c = from; c < K && (atp < p1 || atc < c1); c++) {
         const fc_mbd_tbuf *t = &w->tbuf[c];
@@ -175,6 +173,26 @@ static void copy_back(const fc_mbd_world *w, const fc_mbd_tbuf *front, int from,
                    (size_t)(b - a) * sizeof *t->narrow.contacts);
         atp += t->npairs;
         atc += t->narrow.ncontacts;
+    }
+}
+
+/* The copy of the back chunks' np pairs and nc contacts after the front's,
+ * in pieces of FC_MBD_COPY_PIECE contacts (or 8 times as many pairs)
+ * taken as the threads come: the thread whose pieces fault new pages in,
+ * or whose core the host slows, takes fewer (an equal split left one
+ * thread waiting for the other; docs/measurements.md). */
+static void copy_back_pieces(const fc_mbd_world *w, const fc_mbd_tbuf *front, int from, int K, long np,
+                             long nc)
+{
+    const long pc = FC_MBD_COPY_PIECE, pp = 8 * FC_MBD_COPY_PIECE;
+    long kc = (nc + pc - 1) / pc, kp = (np + pp - 1) / pp;
+#pragma omp for schedule(dynamic, 1) nowait
+    for (long k = 0; k < kc + kp; k++) {
+        if (k < kc) copy_back(w, front, from, K, 0, 0, k * pc, (k + 1) * pc < nc ? (k + 1) * pc : nc);
+        else {
+            long q = k - kc;
+            copy_back(w, front, from, K, q * pp, (q + 1) * pp < np ? (q + 1) * pp : np, 0, 0);
+        }
     }
 }
 
@@ -277,7 +295,7 @@ static int detect(fc_mbd_world *w, int narrow)
                 }
             }
             FC_DMARK(11);
-            if (!bad) copy_back(w, &front, K - job.nback, K, tp, tc, omp_get_thread_num(), nt);
+            if (!bad) copy_back_pieces(w, &front, K - job.nback, K, tp, tc);
             FC_DMARK(12);
 #pragma omp master
             {

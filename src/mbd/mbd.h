@@ -69,6 +69,9 @@ typedef struct fc_mbd_narrow {
  * threads) of the bodies left, at least FC_MBD_CHUNK_MIN bodies. */
 #define FC_MBD_CHUNK_DIV 4
 #define FC_MBD_CHUNK_MIN 16
+/* The back chunks' copy after the front's lists: pieces of this many
+ * contacts (152 kB), taken as the threads come. */
+#define FC_MBD_COPY_PIECE 1024
 typedef struct fc_mbd_tbuf {
     int *pairs;
     int npairs, cap_pairs;
