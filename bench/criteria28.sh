@@ -94,14 +94,13 @@ kernel() {
   row "detection, simulate pile 10^4, steps 1-5" "$(kernel 'detection (per step)')" 1.7 ge
   row "detection, simulate pile 10^4, steps 6-15" "$(kernel 'detection, later steps')" 1.7 ge
   if [ -n "$MILLION" ]; then
-    read -r st sec kb <<< "$(awk '$1 == "nsgs" && $2 == 2 { print $3, $6, $10; exit }' "$OUT/million.txt")"
+    read -r st it2 sec kb <<< "$(awk '$1 == "nsgs" && $2 == 2 { print $3, $4, $6, $10; exit }' "$OUT/million.txt")"
     met=$(awk -v st="${st:-}" -v s="${sec:-1e9}" -v k="${kb:-1e12}" \
       'BEGIN { print (st == "converged" && s <= 60 && k <= 4194304) ? "yes" : "no" }')
     echo "| 10^6 chute step, 2 threads: status, solve s, peak kB | ${st:-?} ${sec:-?} ${kb:-?} | converged, 60 s, 4194304 kB | $met |"
     # the sweeps to 1e-4: 2 threads over 1, both converged
     read -r st1 it1 <<< "$(awk '$1 == "nsgs" && $2 == 1 { print $3, $4; exit }' "$OUT/million.txt")"
-    read -r st2 it2 <<< "$(awk '$1 == "nsgs" && $2 == 2 { print $3, $4; exit }' "$OUT/million.txt")"
-    sweeps=$(awk -v a="${st1:-}" -v b="${st2:-}" -v i="${it1:-0}" -v j="${it2:-0}" \
+    sweeps=$(awk -v a="${st1:-}" -v b="${st:-}" -v i="${it1:-0}" -v j="${it2:-0}" \
       'BEGIN { if (a == "converged" && b == "converged" && i > 0) printf "%.3f", j / i }')
     row "nsgs sweeps to 1e-4, 2 threads / 1 (10^6 step: ${it2:-?} / ${it1:-?})" "$sweeps" 1.1 le
   fi

@@ -218,7 +218,7 @@ double fc_norm2(int n, const double *x);
 double fc_norm2_max3(int n, const double *x, const double *y, const double *z);
 /* ||x - y||. */
 double fc_dist2(int n, const double *x, const double *y);
-/* ||x - y||^2 and ||x||^2 in one pass. */
+/* ||x - y||^2 and ||x||^2 in one parallel region. */
 void fc_sq_dist_norm(int n, const double *x, const double *y, double *dist2, double *norm2);
 /* y = x (a threaded memcpy). */
 void fc_copy(int n, const double *x, double *y);

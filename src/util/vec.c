@@ -88,20 +88,16 @@ void fc_copy(int n, const double *x, double *y)
     }
 }
 
-/* ||x - y||^2 and ||x||^2 in one pass (a sweep's change and its size),
- * by the same chunks as fc_dot: the same bits for any thread count. */
+/* ||x - y||^2 and ||x||^2 in one parallel region (a sweep's change and
+ * its size), each chunk's sums as fc_dist2's and fc_dot's: the same bits
+ * for any thread count. */
 void fc_sq_dist_norm(int n, const double *x, const double *y, double *dist2, double *norm2)
 {
     fc_chunks c = fc_chunks_of(n, FC_CHUNK_MIN);
     double part[2][FC_CHUNKS_MAX];
     FC_PAR_FOR(n, , for (int k = 0; k < c.count; k++) {
-        double a = 0.0, b = 0.0;
-        for (int i = k * c.len, e = fc_chunk_end(c, k, n); i < e; i++) {
-            a += (x[i] - y[i]) * (x[i] - y[i]);
-            b += x[i] * x[i];
-        }
-        part[0][k] = a;
-        part[1][k] = b;
+        part[0][k] = dist2_chunk(c, k, n, x, y);
+        part[1][k] = dot_chunk(c, k, n, x, x);
     });
     *dist2 = fc_chunks_sum(c, part[0]);
     *norm2 = fc_chunks_sum(c, part[1]);
