@@ -1,0 +1,17 @@
+import os
+HERE = os.path.dirname(os.path.abspath(__file__))
+exec(open(os.path.join(HERE, 'ac.py')).read().split("r0, v0 = load(start)")[0])
+for fn,th in [(start,th0)]+[(x,1.0) for x in sys.argv[5:]]:
+    r0, v0 = load(fn); z = np.concatenate([v0, r0])
+    v, r, U, R, ut, un, xn, xt, rad, xs = parts(z, th)
+    stick=(xn>0)&(xs<=rad); slide=(xn>0)&~stick; op=~(xn>0)
+    S=np.where(stick)[0]; cols=np.concatenate([3*S,3*S+1,3*S+2])
+    HS=H[:,np.sort(cols)]
+    print(fn,'th',th,'stick',stick.sum(),'slide',slide.sum(),'open',op.sum(),'eqs',3*stick.sum()+slide.sum(),'dofs',nv)
+    # rank of sticking + sliding normal constraints via sparse QR-free: use SuperLU on H_S^T H_S + eps
+    A=(HS.T@sp.diags(1/M.diagonal())@HS).tocsc()
+    try:
+        import scipy.sparse.linalg as sla
+        ev=sla.eigsh(A,k=6,sigma=0,which='LM',return_eigenvectors=False)
+        print('  smallest eig of W_SS', np.sort(ev))
+    except Exception as ex: print(ex)
