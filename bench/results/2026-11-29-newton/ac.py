@@ -1,8 +1,9 @@
-import os
-HERE = os.path.dirname(os.path.abspath(__file__))
 # Alart-Curnier form of the theta-law (Coulomb for u~ = u - (1-theta) mu |u_T| e_N),
 # semismooth Newton on (v, r), SuperLU, with natural-parameter continuation in theta.
-exec(open(os.path.join(HERE, 'cont.py')).read().split("def resid(z, th):")[0])
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cont
+from cont import *
 
 def parts(z, th):
     v = z[:nv]; r = z[nv:]
@@ -45,44 +46,8 @@ def jac(z, th, delta=0.0):
     Ab = sp.block_diag(list(A), format='csr'); Bb = sp.block_diag(list(B), format='csr')
     return sp.bmat([[M, -H], [Ab @ Ht, Bb + delta * sp.identity(m3)]], format='csc')
 
-def newton(z, th, maxit=30, tol=1e-11, verbose=True):
-    g = resid(z, th); ng = np.linalg.norm(g)
-    for it in range(maxit):
-        t0 = time.time()
-        J = jac(z, th, min(1e-2, 10 * ng))
-        try:
-            lu = sla.splu(J, permc_spec='COLAMD')
-            dz = -lu.solve(g)
-        except RuntimeError as ex:
-            print('   LU failed', ex); return z, False
-        t = 1.0
-        while t > 1e-6:
-            zn = z + t * dz; gn = resid(zn, th); nn = np.linalg.norm(gn)
-            if nn <= (1 - 1e-4 * t) * ng: break
-            t *= 0.5
-        if t <= 1e-6:
-            if verbose: print('   it %d: line search failed |G| %.3e' % (it, ng)); 
-            return z, False
-        z, g, ng = zn, gn, nn
-        e = spec_err(z[nv:], z[:nv], th)
-        if verbose: print('   it %d t %.3g |G| %.3e err_th %.3e err_1 %.3e (%.2fs)' % (it, t, ng, e, spec_err(z[nv:], z[:nv]), time.time() - t0), flush=True)
-        if e < tol: return z, True
-    return z, False
+# cont.py's Newton and continuation driver, run on the functions above.
+cont.resid, cont.jac = resid, jac
 
-r0, v0 = load(start)
-z = np.concatenate([v0, r0])
-print('start err at th0 %.3e, at 1 %.3e' % (spec_err(r0, v0, th0), spec_err(r0, v0)))
-th = th0
-z, ok = newton(z, th)
-print('theta %.4f ok %s' % (th, ok), flush=True)
-if not ok: sys.exit(1)
-while th < 1 and dth > 1e-4:
-    tn = min(1.0, th + dth)
-    print('-> theta %.4f' % tn, flush=True)
-    zn, ok = newton(z.copy(), tn)
-    if ok:
-        z, th = zn, tn; dth *= 1.5
-        np.save('z_%.4f.npy' % th, z)
-    else:
-        dth /= 2
-print('end theta %.4f err1 %.3e' % (th, spec_err(z[nv:], z[:nv])))
+if __name__ == '__main__':
+    cont.run()

@@ -1,6 +1,6 @@
-import os
-HERE = os.path.dirname(os.path.abspath(__file__))
-exec(open(os.path.join(HERE, 'ac.py')).read().split("r0, v0 = load(start)")[0])
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ac import *
 for fn,th in [(start,th0)]+[(x,1.0) for x in sys.argv[5:]]:
     r0, v0 = load(fn); z = np.concatenate([v0, r0])
     v, r, U, R, ut, un, xn, xt, rad, xs = parts(z, th)

@@ -107,20 +107,25 @@ def newton(z, th, maxit=30, tol=1e-11, verbose=True):
         if e < tol: return z, True
     return z, False
 
-r0, v0 = load(start)
-z = np.concatenate([v0, r0])
-print('start err at th0 %.3e, at 1 %.3e' % (spec_err(r0, v0, th0), spec_err(r0, v0)))
-th = th0
-z, ok = newton(z, th)
-print('theta %.4f ok %s' % (th, ok), flush=True)
-if not ok: sys.exit(1)
-while th < 1 and dth > 1e-4:
-    tn = min(1.0, th + dth)
-    print('-> theta %.4f' % tn, flush=True)
-    zn, ok = newton(z.copy(), tn)
-    if ok:
-        z, th = zn, tn; dth *= 1.5
-        np.save('z_%.4f.npy' % th, z)
-    else:
-        dth /= 2
-print('end theta %.4f err1 %.3e' % (th, spec_err(z[nv:], z[:nv])))
+def run():
+    r0, v0 = load(start)
+    z = np.concatenate([v0, r0])
+    print('start err at th0 %.3e, at 1 %.3e' % (spec_err(r0, v0, th0), spec_err(r0, v0)))
+    th = th0
+    z, ok = newton(z, th)
+    print('theta %.4f ok %s' % (th, ok), flush=True)
+    if not ok: sys.exit(1)
+    while th < 1 and dth > 1e-4:
+        tn = min(1.0, th + dth)
+        print('-> theta %.4f' % tn, flush=True)
+        zn, ok = newton(z.copy(), tn)
+        if ok:
+            z, th = zn, tn; dth *= 1.5
+            np.save('z_%.4f.npy' % th, z)
+        else:
+            dth /= 2
+    print('end theta %.4f err1 %.3e' % (th, spec_err(z[nv:], z[:nv])))
+
+
+if __name__ == '__main__':
+    run()

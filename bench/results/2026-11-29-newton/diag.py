@@ -1,6 +1,6 @@
-import os
-HERE = os.path.dirname(os.path.abspath(__file__))
-exec(open(os.path.join(HERE, 'ac.py')).read().split("r0, v0 = load(start)")[0])
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ac import *
 r0, v0 = load(start); z = np.concatenate([v0, r0]); th=th0
 g=resid(z,th); print('G1 %.3e G2 %.3e'%(np.linalg.norm(g[:nv]),np.linalg.norm(g[nv:])))
 G2=g[nv:].reshape(-1,3); e=np.linalg.norm(G2,axis=1); print('top G2', np.sort(e)[-5:], 'rho range', rho.min(), rho.max())

@@ -1,6 +1,7 @@
-import os
-HERE = os.path.dirname(os.path.abspath(__file__))
-exec(open(os.path.join(HERE, 'cont.py')).read().split("r0, v0 = load(start)")[0])
+# FORM=cont (natural map, the default) or FORM=ac (Alart-Curnier)
+import os, sys, importlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+globals().update({k: v for k, v in vars(importlib.import_module(os.environ.get('FORM', 'cont'))).items() if not k.startswith('__')})
 r0, v0 = load(start); z = np.concatenate([v0, r0]); th=th0
 J = jac(z, th); g = resid(z, th)
 rng=np.random.default_rng(1)

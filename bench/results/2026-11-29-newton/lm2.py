@@ -1,6 +1,6 @@
-import os
-HERE = os.path.dirname(os.path.abspath(__file__))
-exec(open(os.path.join(HERE, 'ac.py')).read().split("r0, v0 = load(start)")[0])
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ac import *
 r0, v0 = load(start); z = np.concatenate([v0, r0]); th=th0
 g=resid(z,th); ng=np.linalg.norm(g); lam=1e-3
 print('start |G| %.3e err_th %.3e'%(ng,spec_err(z[nv:],z[:nv],th)))
