@@ -8,10 +8,9 @@ for fn,th in [(start,th0)]+[(x,1.0) for x in sys.argv[5:]]:
     S=np.where(stick)[0]; cols=np.concatenate([3*S,3*S+1,3*S+2])
     HS=H[:,np.sort(cols)]
     print(fn,'th',th,'stick',stick.sum(),'slide',slide.sum(),'open',op.sum(),'eqs',3*stick.sum()+slide.sum(),'dofs',nv)
-    # rank of sticking + sliding normal constraints via sparse QR-free: use SuperLU on H_S^T H_S + eps
-    A=(HS.T@sp.diags(1/M.diagonal())@HS).tocsc()
+    # W on the sticking contacts: singular when their constraints are redundant
+    A=(HS.T@Minv@HS).tocsc()
     try:
-        import scipy.sparse.linalg as sla
         ev=sla.eigsh(A,k=6,sigma=0,which='LM',return_eigenvectors=False)
         print('  smallest eig of W_SS', np.sort(ev))
     except Exception as ex: print(ex)

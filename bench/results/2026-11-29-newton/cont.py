@@ -23,10 +23,13 @@ def load(fn):
     v = np.array([float(l) for l in L[nc:]])
     return rows[:, :3].ravel(), v
 
-# per-contact rho = 1 / trace-norm of W_cc (W = H^T M^-1 H)
-Minv = sp.diags(1.0 / M.diagonal()) if (abs(M - sp.diags(M.diagonal())).max() == 0) else None
-if Minv is None:
-    Minv = sp.csc_matrix(np.linalg.inv(M.toarray()))  # not expected
+# M^-1 from M's 6x6 body blocks (the simulator's M is block diagonal: its
+# world-frame inertias carry round-off off the diagonal)
+blocks = [M[6*b:6*b+6, 6*b:6*b+6] for b in range(nv // 6)]
+if nv % 6 or abs(M - sp.block_diag(blocks)).max() != 0:
+    sys.exit('M is not block diagonal with 6x6 blocks')
+Minv = sp.block_diag([np.linalg.inv(b.toarray()) for b in blocks], format='csc')
+# per-contact rho = 1 / mean of W_cc's diagonal (W = H^T M^-1 H)
 Wd = np.array((H.multiply(Minv @ H)).sum(axis=0)).ravel().reshape(-1, 3)
 rho = 1.0 / Wd.mean(axis=1)
 
@@ -99,7 +102,7 @@ def newton(z, th, maxit=30, tol=1e-11, verbose=True):
             if nn <= (1 - 1e-4 * t) * ng: break
             t *= 0.5
         if t <= 1e-6:
-            if verbose: print('   it %d: line search failed |G| %.3e' % (it, ng)); 
+            if verbose: print('   it %d: line search failed |G| %.3e' % (it, ng))
             return z, False
         z, g, ng = zn, gn, nn
         e = spec_err(z[nv:], z[:nv], th)

@@ -15,6 +15,7 @@ e=((fd-an)[nv:]).reshape(-1,3); en=np.linalg.norm(e,axis=1)
 o=np.argsort(-en)[:10]
 u = Ht @ z[:nv] + w
 y = z[nv:].reshape(-1, 3) - rho[:, None] * uhat(u, th)
+# the columns below are the natural map's cases (inside, polar, side), with either FORM
 _, inside, polar, mid = projK(y)
 print('n bad >1e-3:', (en>1e-3*np.linalg.norm(an)/np.sqrt(nc)).sum())
 for c in o: print(c, en[c], inside[c], polar[c], mid[c], y[c], np.linalg.norm(u.reshape(-1,3)[c,1:]), mu[c])
